@@ -1,0 +1,31 @@
+// One jest run, three kinds of test (see docs/testing.md). Sources are tested straight from src/ via swc.
+const swc = ['@swc/jest', {
+  jsc: {
+    parser: { syntax: 'typescript', decorators: true },
+    transform: { legacyDecorator: true, decoratorMetadata: true },
+    target: 'es2022',
+  },
+  module: { type: 'commonjs' },
+}];
+const base = {
+  transform: { '^.+\\.ts$': swc },
+  moduleNameMapper: { '^@spawnpoint/([a-z-]+)$': '<rootDir>/$1/src' },
+  testEnvironment: 'node',
+  modulePathIgnorePatterns: ['<rootDir>/.*/dist/'],
+};
+const roots = (kind) => ({
+  ...base,
+  displayName: kind,
+  moduleNameMapper: {
+    '^@spawnpoint/(domain|eventstore|messaging|read-models|runtime|platform)$': '<rootDir>/libs/$1/src',
+    '^@spawnpoint/(gateway|projects|builds|servers|standalone)$': '<rootDir>/apps/$1/src',
+  },
+  testMatch: [`<rootDir>/{libs,apps,bench,test,scripts}/**/*.${kind}.spec.ts`],
+});
+module.exports = {
+  projects: [
+    roots('unit'),
+    { ...roots('int'), testTimeout: 30000 },
+    { ...roots('e2e'), testTimeout: 120000 },
+  ],
+};

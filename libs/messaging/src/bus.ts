@@ -1,0 +1,74 @@
+// The bus port: request/reply for commands and queries between services, and integration events.
+// Adapters: NATS (distributed) and in-process (standalone). Both pass one contract suite.
+
+export type Headers = Record<string, string>;
+
+/** A failure a handler wants the caller to see as-is (HTTP status + spec error body). */
+export interface RemoteErrorBody {
+  error: string;
+  status: number;
+  detail?: unknown;
+}
+
+export class RemoteError extends Error {
+  constructor(readonly body: RemoteErrorBody) {
+    super(body.error);
+    this.name = 'RemoteError';
+  }
+}
+
+/** No responder for a subject, or it did not answer in time. */
+export class BusUnavailable extends Error {
+  constructor(readonly subject: string, reason: string) {
+    super(`bus: ${subject}: ${reason}`);
+    this.name = 'BusUnavailable';
+  }
+}
+
+export interface RequestContext {
+  subject: string;
+  headers: Headers;
+}
+
+/** Handlers return a JSON-serialisable reply, or throw RemoteError (sent back as such); any other error is sent back as 500. */
+export type RequestHandler<Req = any, Res = any> = (payload: Req, ctx: RequestContext) => Promise<Res> | Res;
+
+/** An integration event as it travels on the bus (a store event republished by the relay). */
+export interface IntegrationEvent<T = unknown> {
+  id: string;
+  type: string;
+  streamId: string;
+  revision: number;
+  position: string;
+  data: T;
+  metadata: Record<string, unknown>;
+}
+
+export type IntegrationHandler = (event: IntegrationEvent, ctx: { headers: Headers }) => Promise<void> | void;
+
+export interface ConsumerOptions {
+  /** Durable consumer name: a restarted consumer resumes where it left off. */
+  durable: string;
+  /** Event type filters, e.g. ['server.*'] or ['build.BuildReady']: subject tokens after `events.`. */
+  filters: string[];
+}
+
+export interface Unsubscribe {
+  (): Promise<void>;
+}
+
+export interface Bus {
+  /** Serve requests on `subject` (queue group: several replicas share the load). */
+  handle(subject: string, handler: RequestHandler): Promise<Unsubscribe>;
+  /** Send a request and await the reply. Throws RemoteError / BusUnavailable. Trace context is injected into headers. */
+  request<Res = unknown>(subject: string, payload: unknown, options?: { timeoutMs?: number; headers?: Headers }): Promise<Res>;
+  /** Publish an integration event exactly once per event id (dedupe on id). */
+  publish(event: IntegrationEvent, headers?: Headers): Promise<void>;
+  /** Durable, at-least-once consumption; the handler must be idempotent. Ack after the handler resolves. */
+  consume(options: ConsumerOptions, handler: IntegrationHandler): Promise<Unsubscribe>;
+  /** Ephemeral fan-out (every subscriber gets every message, nothing kept): e.g. live lobby updates. */
+  broadcast(subject: string, payload: unknown): Promise<void>;
+  listen(subject: string, handler: (payload: any) => void): Promise<Unsubscribe>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
