@@ -1,0 +1,8 @@
+export type BuildCommand =
+  | { type: 'RequestUpload'; buildId: string; projectId: string; name: string; version: number; tokenHash: string; expiresAt: string; executablePath: string | null; now: string }
+  | { type: 'ReceiveUpload'; tokenHash: string; sizeBytes: number; now: string }
+  | { type: 'CompleteProcessing'; executablePath: string; sizeBytes: number; now: string }
+  | { type: 'FailProcessing'; error: string; now: string }
+  | { type: 'RegisterImage'; buildId: string; projectId: string; name: string; version: number; image: string; now: string }
+  /** `inUse`: whether an active server runs this build (asked of the servers service by the handler). */
+  | { type: 'DeleteBuild'; inUse: boolean; now: string };

@@ -1,0 +1,23 @@
+import { DomainEvent } from '../kit';
+
+interface BuildIdentity {
+  buildId: string;
+  projectId: string;
+  name: string;
+  version: number;
+}
+
+export type BuildUploadRequested = DomainEvent<'BuildUploadRequested', BuildIdentity & {
+  /** SHA-256 of the single-use upload token; the token itself is never stored. */
+  tokenHash: string;
+  expiresAt: string;
+  executablePath: string | null;
+  at: string;
+}>;
+export type BuildUploadReceived = DomainEvent<'BuildUploadReceived', { buildId: string; sizeBytes: number; at: string }>;
+export type BuildReady = DomainEvent<'BuildReady', { buildId: string; executablePath: string; sizeBytes: number; at: string }>;
+export type BuildFailed = DomainEvent<'BuildFailed', { buildId: string; error: string; at: string }>;
+export type BuildImageRegistered = DomainEvent<'BuildImageRegistered', BuildIdentity & { image: string; at: string }>;
+export type BuildDeleted = DomainEvent<'BuildDeleted', { buildId: string; projectId: string; name: string; version: number; at: string }>;
+
+export type BuildEvent = BuildUploadRequested | BuildUploadReceived | BuildReady | BuildFailed | BuildImageRegistered | BuildDeleted;

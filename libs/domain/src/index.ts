@@ -1,0 +1,5 @@
+export * from './kit';
+export * from './catalog';
+export * from './project';
+export * from './build';
+export * from './server';

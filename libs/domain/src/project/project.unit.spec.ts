@@ -1,0 +1,48 @@
+import { given } from '../kit/testing';
+import { defaultSettings, projectDecider, ProjectEvent } from '.';
+
+const now = '2026-11-21T10:00:00.000Z';
+const settings = defaultSettings({ udpPortId: 'p1', tcpPortId: 'p2' });
+const created: ProjectEvent = {
+  type: 'ProjectCreated',
+  data: { projectId: 'prj', name: 'Demo', plan: 'pro', serverKeyHash: 'sh', clientKeyHash: 'ch', settings, at: now },
+};
+
+describe('Project', () => {
+  it('is created with hashed keys and default settings', () => {
+    given(projectDecider).when({ type: 'CreateProject', projectId: 'prj', name: 'Demo', plan: 'pro', serverKeyHash: 'sh', clientKeyHash: 'ch', settings, now })
+      .then([created]);
+  });
+
+  it('cannot be created twice', () => {
+    given(projectDecider, [created])
+      .when({ type: 'CreateProject', projectId: 'prj', name: 'Demo', plan: 'pro', serverKeyHash: 'sh', clientKeyHash: 'ch', settings, now })
+      .thenError('conflict');
+  });
+
+  it('replaces each given top-level settings field whole and keeps the others', () => {
+    const state = given(projectDecider, [created])
+      .when({ type: 'UpdateSettings', patch: { environment_variables: { MODE: 'ranked' }, client_key_server_control: false }, now })
+      .then([{ type: 'ProjectSettingsUpdated', data: { projectId: 'prj', at: now, settings: { ...settings, environment_variables: { MODE: 'ranked' }, client_key_server_control: false } } }]);
+    expect(state.status === 'active' && state.settings.port_configs).toEqual(settings.port_configs);
+  });
+
+  it('rotates keys and remembers the previous hashes so they can be revoked', () => {
+    const state = given(projectDecider, [created])
+      .when({ type: 'RotateKeys', serverKeyHash: 'sh2', clientKeyHash: 'ch2', now })
+      .then([{ type: 'ProjectKeysRotated', data: { projectId: 'prj', previousServerKeyHash: 'sh', previousClientKeyHash: 'ch', serverKeyHash: 'sh2', clientKeyHash: 'ch2', at: now } }]);
+    expect(state.status === 'active' && state.serverKeyHash).toBe('sh2');
+  });
+
+  it('changes plan and limits; omitted values stay', () => {
+    const limits = { read_per_second: 10000, write_per_second: 5000, player_per_second: 1000 };
+    const state = given(projectDecider, [created]).when({ type: 'ChangePlan', rateLimits: limits, now })
+      .then([{ type: 'ProjectPlanChanged', data: { projectId: 'prj', plan: 'pro', rateLimits: limits, at: now } }]);
+    expect(state.status === 'active' && state.rateLimits).toEqual(limits);
+  });
+
+  it('refuses commands on a project that does not exist', () => {
+    given(projectDecider).when({ type: 'UpdateSettings', patch: {}, now }).thenError('not_found');
+    given(projectDecider).when({ type: 'RotateKeys', serverKeyHash: 'a', clientKeyHash: 'b', now }).thenError('not_found');
+  });
+});

@@ -1,0 +1,10 @@
+import { ServerLaunch, StopReason } from './events';
+
+export type ServerCommand =
+  | ({ type: 'StartServer'; now: string } & ServerLaunch)
+  /** The runtime saw every configured port bound. */
+  | { type: 'MarkRunning'; now: string }
+  /** A stop asked for by a caller (manual stop, TTL). */
+  | { type: 'StopServer'; reason: StopReason; now: string }
+  /** The runtime saw the machine go away on its own. */
+  | { type: 'RecordExit'; reason: StopReason; exitCode: number | null; now: string };
