@@ -1,0 +1,169 @@
+// The builds service: upload tickets (single-use, hashed tokens), versions per name, hostile-ZIP
+// processing into the artifact directory, and resolution of a version_tag to a ready build.
+import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { mkdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { buildDecider, buildSeriesDecider, buildSeriesStream, buildStream, forbidden, notFound } from '@spawnpoint/domain';
+import { EventStore } from '@spawnpoint/eventstore';
+import { Bus } from '@spawnpoint/messaging';
+import { BUS, Clock, CLOCK, CONFIG, EVENT_STORE, execute, PlatformConfig, ProjectionRunner, randomBase62, READ_MODELS, serve, sha256 } from '@spawnpoint/platform';
+import {
+  BuildView, GetBuildRequest, ListBuildsRequest, ReceiveUploadRequest, RegisterImageRequest, RequestUploadRequest,
+  ResolveBuildRequest, ResolvedBuild, SUBJECTS, UploadTicket, UsesBuildRequest,
+} from '@spawnpoint/proto';
+import type { ReadModels } from '@spawnpoint/read-models';
+import { toBuildView } from './build-view';
+import { buildsProjection } from './builds.projection';
+import { BuildRejected, processZip } from './zip/process-zip';
+
+export const UPLOAD_URL_TTL_MS = 60 * 60 * 1000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+@Injectable()
+export class BuildsService implements OnModuleInit, OnApplicationShutdown {
+  readonly projections: ProjectionRunner;
+  private readonly processing = new Set<Promise<void>>();
+
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(BUS) private readonly bus: Bus,
+    @Inject(READ_MODELS) private readonly db: ReadModels,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(CONFIG) private readonly config: PlatformConfig,
+  ) {
+    this.projections = new ProjectionRunner(store, db, [buildsProjection]);
+  }
+
+  async onModuleInit(): Promise<void> {
+    await this.projections.start();
+    await serve(this.bus, {
+      [SUBJECTS.builds.requestUpload]: (r: RequestUploadRequest) => this.requestUpload(r),
+      [SUBJECTS.builds.receiveUpload]: (r: ReceiveUploadRequest) => this.receiveUpload(r),
+      [SUBJECTS.builds.registerImage]: (r: RegisterImageRequest) => this.registerImage(r),
+      [SUBJECTS.builds.get]: (r: GetBuildRequest) => this.get(r),
+      [SUBJECTS.builds.list]: (r: ListBuildsRequest) => this.list(r),
+      [SUBJECTS.builds.delete]: (r: GetBuildRequest) => this.delete(r),
+      [SUBJECTS.builds.resolve]: (r: ResolveBuildRequest) => this.resolve(r),
+    });
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await Promise.allSettled([...this.processing]);
+    await this.projections.stop();
+  }
+
+  artifactDir(projectId: string, buildId: string): string {
+    return path.join(this.config.dataDir, 'builds', projectId, buildId);
+  }
+
+  async requestUpload(req: RequestUploadRequest): Promise<UploadTicket> {
+    const buildId = randomUUID();
+    const version = await this.allocateVersion(req.projectId, req.name, buildId);
+    const token = `${buildId}.${randomBase62(40)}`;
+    const now = this.clock();
+    const expiresAt = new Date(now.getTime() + UPLOAD_URL_TTL_MS).toISOString();
+    const stream = buildStream(buildId);
+    const { position } = await execute(this.store, buildDecider, stream, {
+      type: 'RequestUpload', buildId, projectId: req.projectId, name: req.name, version, tokenHash: sha256(token), expiresAt,
+      executablePath: req.executablePath ?? null, now: now.toISOString(),
+    }, { projectId: req.projectId });
+    await this.projections.waitFor(position, stream);
+    return { build_id: buildId, name: req.name, version, token, expires_at: expiresAt };
+  }
+
+  async receiveUpload(req: ReceiveUploadRequest): Promise<BuildView> {
+    const buildId = req.token.split('.')[0];
+    try {
+      if (!UUID.test(buildId)) throw forbidden('upload URL is invalid or was already used');
+      const stream = buildStream(buildId);
+      const { state, position } = await execute(this.store, buildDecider, stream, {
+        type: 'ReceiveUpload', tokenHash: sha256(req.token), sizeBytes: req.sizeBytes, now: this.clock().toISOString(),
+      });
+      await this.projections.waitFor(position, stream);
+      if (state.status !== 'processing') throw new Error('unreachable: build not processing after upload');
+      const job = this.process(state.projectId, buildId, req.path, state.executablePath).finally(() => this.processing.delete(job));
+      this.processing.add(job);
+      return this.get({ projectId: state.projectId, buildId });
+    } catch (err) {
+      await rm(req.path, { force: true });
+      throw err;
+    }
+  }
+
+  /** Unpack and check the ZIP; the build ends ready or failed, never stuck in processing. */
+  private async process(projectId: string, buildId: string, zipPath: string, executablePath: string | null): Promise<void> {
+    const stream = buildStream(buildId);
+    const now = () => this.clock().toISOString();
+    try {
+      const dir = this.artifactDir(projectId, buildId);
+      await mkdir(path.dirname(dir), { recursive: true });
+      const result = await processZip(zipPath, dir, { executablePath: executablePath ?? undefined });
+      await execute(this.store, buildDecider, stream, { type: 'CompleteProcessing', executablePath: result.executablePath, sizeBytes: result.sizeBytes, now: now() }, { projectId });
+    } catch (err) {
+      const message = err instanceof BuildRejected ? err.message : `processing failed: ${(err as Error).message}`;
+      await execute(this.store, buildDecider, stream, { type: 'FailProcessing', error: message, now: now() }, { projectId });
+    } finally {
+      await rm(zipPath, { force: true });
+    }
+  }
+
+  async registerImage(req: RegisterImageRequest): Promise<BuildView> {
+    const buildId = randomUUID();
+    const version = await this.allocateVersion(req.projectId, req.name, buildId);
+    const stream = buildStream(buildId);
+    const { position } = await execute(this.store, buildDecider, stream, {
+      type: 'RegisterImage', buildId, projectId: req.projectId, name: req.name, version, image: req.image, now: this.clock().toISOString(),
+    }, { projectId: req.projectId });
+    await this.projections.waitFor(position, stream);
+    return this.get({ projectId: req.projectId, buildId });
+  }
+
+  async get(req: GetBuildRequest): Promise<BuildView> {
+    const b = UUID.test(req.buildId) ? await this.db.build.findFirst({ where: { id: req.buildId, projectId: req.projectId, deleted: false } }) : null;
+    if (!b) throw notFound('build');
+    return toBuildView(b);
+  }
+
+  async list(req: ListBuildsRequest): Promise<{ builds: BuildView[] }> {
+    const rows = await this.db.build.findMany({
+      where: { projectId: req.projectId, deleted: false, ...(req.name ? { name: req.name } : {}) },
+      orderBy: [{ createdAt: 'desc' }, { version: 'desc' }],
+      take: 500,
+    });
+    return { builds: rows.map(toBuildView) };
+  }
+
+  async delete(req: GetBuildRequest): Promise<{ status: 'build_deleted'; build_id: string }> {
+    await this.get(req); // 404 for another project's build before anything else
+    const { inUse } = await this.bus.request<{ inUse: boolean }>(SUBJECTS.servers.usesBuild, { projectId: req.projectId, buildId: req.buildId } satisfies UsesBuildRequest);
+    const stream = buildStream(req.buildId);
+    const { position } = await execute(this.store, buildDecider, stream, { type: 'DeleteBuild', inUse, now: this.clock().toISOString() }, { projectId: req.projectId });
+    await this.projections.waitFor(position, stream);
+    await rm(this.artifactDir(req.projectId, req.buildId), { recursive: true, force: true });
+    return { status: 'build_deleted', build_id: req.buildId };
+  }
+
+  /** The latest ready build under the name, or the pinned version. */
+  async resolve(req: ResolveBuildRequest): Promise<ResolvedBuild> {
+    const b = await this.db.build.findFirst({
+      where: { projectId: req.projectId, name: req.name, status: 'ready', deleted: false, ...(req.version != null ? { version: req.version } : {}) },
+      orderBy: { version: 'desc' },
+    });
+    if (!b) {
+      const which = req.version != null ? `version ${req.version} of "${req.name}"` : `"${req.name}"`;
+      throw notFound(`ready build ${which}`);
+    }
+    return {
+      buildId: b.id, name: b.name, version: b.version, kind: b.kind as ResolvedBuild['kind'],
+      dir: b.kind === 'zip' ? this.artifactDir(b.projectId, b.id) : null, executablePath: b.executablePath, image: b.image,
+    };
+  }
+
+  private async allocateVersion(projectId: string, name: string, buildId: string): Promise<number> {
+    const { events } = await execute(this.store, buildSeriesDecider, buildSeriesStream(projectId, name), {
+      type: 'AllocateVersion', projectId, name, buildId, now: this.clock().toISOString(),
+    }, { projectId });
+    return events[0].data.version;
+  }
+}

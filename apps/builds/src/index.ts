@@ -1,0 +1,2 @@
+export * from './builds.module';
+export * from './builds.service';

@@ -1,0 +1,36 @@
+import { Body, Controller, Get, HttpCode, Inject, Post, Req, UseGuards } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { Bus } from '@spawnpoint/messaging';
+import { BUS } from '@spawnpoint/platform';
+import { SUBJECTS } from '@spawnpoint/proto';
+import { KeyAuthenticator } from '../http/auth';
+import { Access, AccessGuard, AuthedRequest } from '../http/guard';
+import { parse } from '../http/validation';
+import { Doc } from '../openapi/doc';
+import { ErrorBody, Settings, SettingsPatch } from '../schemas';
+
+@Controller('api/v3/projects/settings')
+@UseGuards(AccessGuard)
+export class ProjectsController {
+  constructor(@Inject(BUS) private readonly bus: Bus, private readonly keys: KeyAuthenticator) {}
+
+  @Get()
+  @Access({ auth: 'client', bucket: 'read' })
+  @Doc({ summary: 'Project settings (auth secrets redacted)', tags: ['projects'], auth: 'client', responses: { 200: { description: 'Settings', schema: Settings } } })
+  get(@Req() req: AuthedRequest) {
+    return this.bus.request(SUBJECTS.projects.getSettings, { projectId: req.principal!.projectId });
+  }
+
+  @Post()
+  @HttpCode(200)
+  @Access({ auth: 'server', bucket: 'write' })
+  @Doc({ summary: 'Update project settings: each top-level field given replaces the stored one', tags: ['projects'], auth: 'server', body: SettingsPatch,
+    responses: { 200: { description: 'Settings', schema: Settings }, 403: { description: 'Client key', schema: ErrorBody }, 422: { description: 'Invalid', schema: ErrorBody } } })
+  async update(@Req() req: AuthedRequest, @Body() body: unknown) {
+    const patch = parse(SettingsPatch, body, 'body');
+    const port_configs = patch.port_configs?.map((p) => ({ ...p, id: p.id ?? randomUUID(), tls_enabled: p.tls_enabled ?? false }));
+    const result = await this.bus.request(SUBJECTS.projects.updateSettings, { projectId: req.principal!.projectId, patch: { ...patch, ...(port_configs ? { port_configs } : {}) } });
+    if (patch.client_key_server_control !== undefined) this.keys.forget();
+    return result;
+  }
+}

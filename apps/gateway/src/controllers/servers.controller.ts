@@ -1,0 +1,51 @@
+import { Body, Controller, Delete, Get, Inject, Param, Post, Query, Req, UseGuards } from '@nestjs/common';
+import { Bus } from '@spawnpoint/messaging';
+import { BUS } from '@spawnpoint/platform';
+import { ServerView, StartServerBody as StartBody, SUBJECTS } from '@spawnpoint/proto';
+import { Access, AccessGuard, AuthedRequest } from '../http/guard';
+import { parse } from '../http/validation';
+import { Doc } from '../openapi/doc';
+import { ErrorBody, ListServersQuery, Server, ServerIdParams, ServerList, StartServerBody, StopServerQuery } from '../schemas';
+
+const errors = { 401: { description: 'Missing or unknown api-key', schema: ErrorBody }, 404: { description: 'No such server in this project', schema: ErrorBody }, 422: { description: 'Invalid request', schema: ErrorBody } };
+
+@Controller('api/v3/servers')
+@UseGuards(AccessGuard)
+export class ServersController {
+  constructor(@Inject(BUS) private readonly bus: Bus) {}
+
+  @Post('start')
+  @Access({ auth: 'client', bucket: 'write', serverControl: true })
+  @Doc({ summary: 'Start a game server from the latest ready build under version_tag (or the pinned version)', tags: ['servers'], auth: 'client', body: StartServerBody,
+    responses: { 201: { description: 'Launching, with network_ports allocated', schema: Server }, 403: { description: 'Plan or key forbids it', schema: ErrorBody }, ...errors } })
+  start(@Req() req: AuthedRequest, @Body() body: unknown): Promise<ServerView> {
+    const b = parse(StartServerBody, body, 'body') as StartBody;
+    return this.bus.request(SUBJECTS.servers.start, { projectId: req.principal!.projectId, plan: req.principal!.plan, body: b }, { timeoutMs: 30_000 });
+  }
+
+  @Get()
+  @Access({ auth: 'client', bucket: 'read' })
+  @Doc({ summary: 'List servers, newest first', tags: ['servers'], auth: 'client', query: ListServersQuery, responses: { 200: { description: 'A page of servers', schema: ServerList }, 422: errors[422] } })
+  list(@Req() req: AuthedRequest, @Query() query: unknown) {
+    const q = parse(ListServersQuery, query, 'query');
+    return this.bus.request(SUBJECTS.servers.list, { projectId: req.principal!.projectId, ...q });
+  }
+
+  @Get(':instance_id')
+  @Access({ auth: 'client', bucket: 'read' })
+  @Doc({ summary: 'Get a server; poll it to see launching become running', tags: ['servers'], auth: 'client', params: ServerIdParams, responses: { 200: { description: 'Server', schema: Server }, ...errors } })
+  get(@Req() req: AuthedRequest, @Param() params: unknown) {
+    const { instance_id } = parse(ServerIdParams, params, 'path');
+    return this.bus.request(SUBJECTS.servers.get, { projectId: req.principal!.projectId, serverId: instance_id });
+  }
+
+  @Delete(':instance_id')
+  @Access({ auth: 'client', bucket: 'write', serverControl: true })
+  @Doc({ summary: 'Stop a server; network_ports becomes empty', tags: ['servers'], auth: 'client', params: ServerIdParams, query: StopServerQuery,
+    responses: { 200: { description: 'Stopped server', schema: Server }, 409: { description: 'Already stopped', schema: ErrorBody }, ...errors } })
+  stop(@Req() req: AuthedRequest, @Param() params: unknown, @Query() query: unknown) {
+    const { instance_id } = parse(ServerIdParams, params, 'path');
+    const q = parse(StopServerQuery, query, 'query');
+    return this.bus.request(SUBJECTS.servers.stop, { projectId: req.principal!.projectId, serverId: instance_id, reason: q.shutdown_reason });
+  }
+}

@@ -1,0 +1,18 @@
+import { Module } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
+import { AdminController } from './controllers/admin.controller';
+import { BuildsController } from './controllers/builds.controller';
+import { DocsController } from './controllers/docs.controller';
+import { HealthController } from './controllers/health.controller';
+import { ProjectsController } from './controllers/projects.controller';
+import { ServersController } from './controllers/servers.controller';
+import { V2Controller } from './controllers/v2.controller';
+import { KeyAuthenticator } from './http/auth';
+import { ErrorFilter } from './http/error-filter';
+import { AccessGuard } from './http/guard';
+
+@Module({
+  controllers: [HealthController, DocsController, AdminController, ProjectsController, BuildsController, ServersController, V2Controller],
+  providers: [KeyAuthenticator, AccessGuard, { provide: APP_FILTER, useClass: ErrorFilter }],
+})
+export class GatewayModule {}

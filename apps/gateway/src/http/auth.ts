@@ -1,0 +1,29 @@
+// api-key → Principal, asked of the projects service and cached briefly (a rotated key stops working
+// within the cache TTL). Keys are hashed before they leave this process.
+import { Inject, Injectable } from '@nestjs/common';
+import { Bus } from '@spawnpoint/messaging';
+import { BUS, sha256 } from '@spawnpoint/platform';
+import { Principal, SUBJECTS } from '@spawnpoint/proto';
+
+const TTL_MS = 5_000;
+
+@Injectable()
+export class KeyAuthenticator {
+  private readonly cache = new Map<string, { principal: Principal | null; until: number }>();
+
+  constructor(@Inject(BUS) private readonly bus: Bus) {}
+
+  async principal(apiKey: string): Promise<{ principal: Principal | null; keyHash: string }> {
+    const keyHash = sha256(apiKey);
+    const hit = this.cache.get(keyHash);
+    if (hit && hit.until > Date.now()) return { principal: hit.principal, keyHash };
+    const principal = await this.bus.request<Principal | null>(SUBJECTS.projects.authenticate, { keyHash });
+    if (this.cache.size > 10_000) this.cache.clear();
+    this.cache.set(keyHash, { principal, until: Date.now() + (principal ? TTL_MS : 1_000) });
+    return { principal, keyHash };
+  }
+
+  forget(): void {
+    this.cache.clear();
+  }
+}

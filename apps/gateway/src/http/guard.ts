@@ -1,0 +1,78 @@
+// Authentication, authorisation and rate limiting for every route, from the route's @Access metadata.
+import { CanActivate, ExecutionContext, Inject, Injectable, SetMetadata } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { RemoteError } from '@spawnpoint/messaging';
+import { CONFIG, PlatformConfig, sha256 } from '@spawnpoint/platform';
+import { Principal } from '@spawnpoint/proto';
+import { KeyAuthenticator } from './auth';
+import { BucketKind, RateLimiter } from './rate-limiter';
+
+export interface AccessRule {
+  /** who may call: none (health, docs, signed upload URLs), client (either key), server (server key only), admin (operator token). */
+  auth: 'none' | 'client' | 'server' | 'admin';
+  bucket?: BucketKind;
+  /** Server lifecycle mutations that a project can restrict to the server key (client_key_server_control). */
+  serverControl?: boolean;
+}
+
+export const ACCESS = 'spawnpoint:access';
+export const Access = (rule: AccessRule) => SetMetadata(ACCESS, rule);
+
+export type AuthedRequest = FastifyRequest & { principal?: Principal };
+
+const unauthorized = () => new RemoteError({ error: 'Invalid or missing API key', status: 401 });
+
+@Injectable()
+export class AccessGuard implements CanActivate {
+  private readonly limiter = new RateLimiter();
+
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly keys: KeyAuthenticator,
+    @Inject(CONFIG) private readonly config: PlatformConfig,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const rule = this.reflector.get<AccessRule>(ACCESS, context.getHandler()) ?? { auth: 'server' };
+    const req = context.switchToHttp().getRequest<AuthedRequest>();
+    const reply = context.switchToHttp().getResponse<FastifyReply>();
+    if (rule.auth === 'none') return true;
+    if (rule.auth === 'admin') return this.admin(req);
+
+    const apiKey = req.headers['api-key'];
+    if (typeof apiKey !== 'string' || apiKey.length === 0 || apiKey.length > 200) throw unauthorized();
+    const { principal, keyHash } = await this.keys.principal(apiKey);
+    if (!principal) throw unauthorized();
+    if (rule.auth === 'server' && principal.kind !== 'server') {
+      throw new RemoteError({ error: 'This endpoint requires the server key', status: 403 });
+    }
+    if (rule.serverControl && principal.kind === 'client' && !principal.clientKeyServerControl) {
+      throw new RemoteError({ error: 'Client keys may not control servers in this project (client_key_server_control is false)', status: 403 });
+    }
+    req.principal = principal;
+    if (rule.bucket) {
+      const limit = rule.bucket === 'read' ? principal.rateLimits.read_per_second : principal.rateLimits.write_per_second;
+      const take = this.limiter.take(`${keyHash}:${rule.bucket}`, limit);
+      void reply.header('X-RateLimit-Limit', String(take.limit)).header('X-RateLimit-Remaining', String(take.remaining));
+      if (!take.allowed) {
+        void reply.header('Retry-After', String(take.retryAfterSeconds));
+        throw new RemoteError({ error: 'Rate limit exceeded', status: 429 });
+      }
+    }
+    return true;
+  }
+
+  private admin(req: FastifyRequest): boolean {
+    const header = req.headers.authorization ?? '';
+    const token = header.startsWith('Bearer ') ? header.slice(7) : '';
+    const expected = this.config.adminToken;
+    if (!expected) throw new RemoteError({ error: 'Admin API is disabled: set SPAWNPOINT_ADMIN_TOKEN', status: 401 });
+    // Compare hashes so the comparison is constant-time whatever the lengths.
+    if (!timingSafeEqual(Buffer.from(sha256(token)), Buffer.from(sha256(expected)))) {
+      throw new RemoteError({ error: 'Invalid or missing admin token', status: 401 });
+    }
+    return true;
+  }
+}

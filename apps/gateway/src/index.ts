@@ -1,0 +1,3 @@
+export * from './gateway.module';
+export * from './http-app';
+export * from './http/route-table';

@@ -1,0 +1,20 @@
+// Distributed mode: the HTTP gateway alone; every service is reached over NATS.
+import 'reflect-metadata';
+import { Module } from '@nestjs/common';
+import { loadConfig, PlatformModule } from '@spawnpoint/platform';
+import { GatewayModule } from './gateway.module';
+import { createHttpApp } from './http-app';
+
+async function main(): Promise<void> {
+  const config = loadConfig(process.env, 'distributed');
+  @Module({ imports: [PlatformModule.forRoot(config, 'gateway'), GatewayModule] })
+  class GatewayRoot {}
+  const app = await createHttpApp(GatewayRoot);
+  await app.listen(config.port, config.host);
+  console.log(`spawnpoint gateway listening on ${config.publicUrl}/api`);
+}
+
+void main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

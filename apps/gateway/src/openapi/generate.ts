@@ -1,0 +1,60 @@
+// Builds the OpenAPI 3.1 document from the @Doc records and Nest's route metadata.
+import { RequestMethod } from '@nestjs/common';
+import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
+import { z } from 'zod';
+import { docRecords } from './doc';
+
+const jsonSchema = (s: z.ZodType) => z.toJSONSchema(s, { target: 'draft-2020-12', unrepresentable: 'any', io: 'input' });
+
+function joinPath(...parts: string[]): string {
+  const p = '/' + parts.map((x) => x.replace(/^\/|\/$/g, '')).filter(Boolean).join('/');
+  return p.replace(/:([A-Za-z_]+)/g, '{$1}');
+}
+
+function parameters(where: 'path' | 'query', schema?: z.ZodObject) {
+  if (!schema) return [];
+  return Object.entries(schema.shape).map(([name, s]) => ({
+    name, in: where, required: where === 'path' || !(s as z.ZodType).safeParse(undefined).success, schema: jsonSchema(s as z.ZodType),
+  }));
+}
+
+export function generateOpenApi(version: string): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const { target, method, spec } of docRecords) {
+    const handler = (target as { prototype: Record<string, unknown> }).prototype[method] as object;
+    const url = joinPath(Reflect.getMetadata(PATH_METADATA, target) ?? '', Reflect.getMetadata(PATH_METADATA, handler) ?? '');
+    const verb = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as number].toLowerCase();
+    const headers = Object.entries(spec.headers ?? {}).map(([name, h]) => ({ name, in: 'header', required: h.required, description: h.description, schema: { type: 'string' } }));
+    const security = spec.auth === 'client' || spec.auth === 'server' ? [{ apiKey: [] }] : spec.auth === 'admin' ? [{ adminToken: [] }] : [];
+    paths[url] ??= {};
+    paths[url][verb] = {
+      summary: spec.summary,
+      tags: spec.tags,
+      operationId: `${(target as { name: string }).name.replace(/Controller$/, '')}_${method}`,
+      ...(security.length ? { security } : { security: [] }),
+      ...(spec.auth === 'server' ? { description: 'Requires the server key (pf_…); a client key gets 403.' } : {}),
+      parameters: [...parameters('path', spec.params), ...parameters('query', spec.query), ...headers],
+      ...(spec.body
+        ? { requestBody: { required: true, content: { [spec.bodyContentType ?? 'application/json']: { schema: jsonSchema(spec.body) } } } }
+        : spec.bodyContentType
+          ? { requestBody: { required: true, content: { [spec.bodyContentType]: { schema: { type: 'string', format: 'binary' } } } } }
+          : {}),
+      responses: Object.fromEntries(Object.entries(spec.responses).map(([status, r]) => [status, {
+        description: r.description,
+        ...(r.schema ? { content: { [r.contentType ?? 'application/json']: { schema: jsonSchema(r.schema) } } } : {}),
+      }])),
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: 'Spawnpoint API', version, description: 'Game server hosting, lobbies and matchmaking. Paths are relative to the server root; the interface calls /api the base URL.' },
+    servers: [{ url: '/' }],
+    components: {
+      securitySchemes: {
+        apiKey: { type: 'apiKey', in: 'header', name: 'api-key', description: 'Server key (pf_…) or client key (pfclient_…)' },
+        adminToken: { type: 'http', scheme: 'bearer', description: 'SPAWNPOINT_ADMIN_TOKEN' },
+      },
+    },
+    paths,
+  };
+}

@@ -1,0 +1,112 @@
+// Request and response schemas of the HTTP API: used to validate requests and to write OpenAPI.
+import { z } from 'zod';
+import { BUILD_NAME_PATTERN, COMPUTE_SIZE_NAMES, PLANS, REGIONS } from '@spawnpoint/domain';
+
+const nonNegInt = z.number().int().min(0);
+export const Region = z.enum(REGIONS);
+export const ComputeSize = z.enum(COMPUTE_SIZE_NAMES as [string, ...string[]]);
+export const BuildName = z.string().regex(BUILD_NAME_PATTERN, 'must be 1-64 characters of letters, digits, ".", "_" or "-", starting with a letter or digit');
+const EnvName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, 'must be a valid environment variable name');
+export const EnvVars = z.record(EnvName, z.string().max(32_768)).refine((o) => Object.keys(o).length <= 200, 'at most 200 variables');
+const JsonObject = z.record(z.string(), z.unknown());
+export const CustomData = JsonObject.refine((o) => JSON.stringify(o).length <= 65_536, 'custom_data must be at most 64 KiB as JSON');
+const PortName = z.string().regex(/^[a-z0-9]([a-z0-9_-]{0,30}[a-z0-9])?$/, 'lower-case letters, digits, "-" or "_", at most 32');
+const PortNumber = z.number().int().min(1).max(65535);
+const Protocol = z.enum(['udp', 'tcp']);
+export const Uuid = z.string().uuid('must be a UUID');
+
+export const ServerPortOverride = z.strictObject({ name: PortName, internal_port: PortNumber, protocol: Protocol, tls_enabled: z.boolean().optional() });
+
+export const StartServerBody = z.strictObject({
+  name: z.string().min(1).max(128),
+  region: Region,
+  version_tag: BuildName.optional(),
+  version: z.number().int().min(1).nullable().optional(),
+  compute_size: ComputeSize.optional(),
+  ttl: z.number().int().min(1).nullable().optional(),
+  startup_args: z.string().max(4096).nullable().optional(),
+  custom_data: CustomData.nullable().optional(),
+  service_type: z.enum(['match_based', 'persistent_world']).optional(),
+  auto_restart: z.boolean().optional(),
+  match_id: z.string().min(1).max(128).optional(),
+  environment_variables: EnvVars.optional(),
+  port_configs: z.array(ServerPortOverride).max(16).optional(),
+  use_pool: z.boolean().optional(),
+});
+
+export const V2StartServerBody = z.strictObject({
+  name: z.string().min(1).max(128),
+  region: Region,
+  startup_args: z.string().max(4096).nullable().optional(),
+  compute_size: ComputeSize.optional(),
+  version_tag: BuildName.optional(),
+  ttl: z.number().int().min(1).nullable().optional(),
+  custom_data: CustomData.nullable().optional(),
+});
+
+export const ServerIdParams = z.strictObject({ instance_id: Uuid });
+export const StopServerQuery = z.strictObject({ shutdown_reason: z.enum(['SHUTDOWN_SIGNAL', 'PROCESS_EXITED', 'TTL_EXPIRED']).optional() });
+export const ListServersQuery = z.strictObject({
+  status: z.enum(['launching', 'running', 'stopped']).optional(),
+  region: Region.optional(),
+  version_tag: BuildName.optional(),
+  match_id: z.string().max(128).optional(),
+  limit: z.coerce.number().int().min(1).max(100).optional(),
+  next_token: z.string().max(512).optional(),
+});
+
+export const NetworkPort = z.object({ name: z.string(), internal_port: z.number().int(), external_port: z.number().int(), protocol: Protocol, host: z.string(), tls_enabled: z.boolean() });
+export const Server = z.object({
+  instance_id: Uuid, name: z.string(), status: z.enum(['launching', 'running', 'stopped']), network_ports: z.array(NetworkPort),
+  startup_args: z.string().nullable(), service_type: z.enum(['match_based', 'persistent_world']), compute_size: z.string(), region: z.string(),
+  version_tag: z.string(), version: z.number().int().nullable(), started_at: z.string().nullable(), stopped_at: z.string().nullable(),
+  auto_restart: z.boolean(), custom_data: JsonObject.nullable(), ttl: z.number().int().nullable(), is_pool_server: z.boolean(),
+  pool_claimed_at: z.string().nullable(), match_id: z.string(), created_at: z.string(), updated_at: z.string(),
+});
+export const ServerList = z.object({ servers: z.array(Server), next_token: z.string().nullable() });
+export const V2Server = Server.pick({ instance_id: true, name: true, status: true, region: true, network_ports: true, compute_size: true, version_tag: true, started_at: true });
+
+export const UploadUrlQuery = z.strictObject({ name: BuildName, executable_path: z.string().min(1).max(1024).optional() });
+export const UploadUrl = z.object({ build_id: Uuid, name: z.string(), version: z.number().int(), upload_url: z.string(), expires_at: z.string(), message: z.string() });
+export const DockerImageBody = z.strictObject({ name: BuildName, image: z.string().min(1).max(512).regex(/^\S+$/, 'must not contain whitespace') });
+export const BuildIdParams = z.strictObject({ id: Uuid });
+export const UploadParams = z.strictObject({ token: z.string().min(10).max(200) });
+export const ListBuildsQuery = z.strictObject({ name: BuildName.optional() });
+export const Build = z.object({
+  build_id: Uuid, name: z.string(), version: z.number().int(), status: z.enum(['uploading', 'processing', 'ready', 'failed']), kind: z.enum(['zip', 'image']),
+  image: z.string().nullable(), executable_path: z.string().nullable(), size_bytes: z.number().int().nullable(), error: z.string().nullable(),
+  created_at: z.string(), updated_at: z.string(),
+});
+export const BuildList = z.object({ builds: z.array(Build) });
+export const BuildDeleted = z.object({ status: z.literal('build_deleted'), build_id: Uuid });
+
+export const PortConfig = z.strictObject({ id: z.string().max(64).optional(), name: PortName, internal_port: PortNumber, protocol: Protocol, tls_enabled: z.boolean().optional() });
+export const SettingsPatch = z.strictObject({
+  port_configs: z.array(PortConfig).max(16).refine((a) => new Set(a.map((p) => p.name)).size === a.length, 'port names must be unique').optional(),
+  auth_config: z.looseObject({ provider: z.enum(['none', 'jwt', 'playfab', 'steam']) }).optional(),
+  environment_variables: EnvVars.optional(),
+  pool_config: JsonObject.nullable().optional(),
+  lobby_configs: z.array(JsonObject).max(100).optional(),
+  client_key_server_control: z.boolean().optional(),
+});
+export const Settings = z.object({
+  port_configs: z.array(z.object({ id: z.string(), name: z.string(), internal_port: z.number().int(), protocol: Protocol, tls_enabled: z.boolean() })),
+  auth_config: z.looseObject({ provider: z.string() }),
+  environment_variables: z.record(z.string(), z.string()),
+  pool_config: JsonObject.nullable(),
+  lobby_configs: z.array(JsonObject),
+  client_key_server_control: z.boolean(),
+  updated_at: z.string(),
+});
+
+export const RateLimits = z.strictObject({ read_per_second: z.number().int().min(1).max(1_000_000), write_per_second: z.number().int().min(1).max(1_000_000), player_per_second: z.number().int().min(1).max(1_000_000) });
+export const CreateProjectBody = z.strictObject({ name: z.string().min(1).max(100), plan: z.enum(PLANS as [string, ...string[]]).optional() });
+export const ProjectIdParams = z.strictObject({ id: z.string().min(1).max(64) });
+export const PatchProjectBody = z.strictObject({ plan: z.enum(PLANS as [string, ...string[]]).optional(), rate_limits: RateLimits.nullable().optional() });
+export const CreatedProject = z.object({ project_id: z.string(), name: z.string(), plan: z.string(), server_key: z.string(), client_key: z.string() });
+export const RotatedKeys = z.object({ project_id: z.string(), server_key: z.string(), client_key: z.string() });
+export const ProjectAdmin = z.object({ project_id: z.string(), name: z.string(), plan: z.string(), rate_limits: RateLimits, created_at: z.string(), updated_at: z.string() });
+
+export const ErrorBody = z.object({ error: z.string(), status: z.number().int(), detail: z.union([z.string(), z.array(z.object({ loc: z.array(z.union([z.string(), z.number()])), msg: z.string(), type: z.string() }))]).optional() });
+export const Health = z.object({ status: z.enum(['ok', 'degraded']), version: z.string(), checks: z.record(z.string(), z.object({ ok: z.boolean(), detail: z.string().optional() })) });
+export { nonNegInt };

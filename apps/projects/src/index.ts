@@ -1,0 +1,2 @@
+export * from './projects.module';
+export * from './projects.service';

@@ -1,0 +1,136 @@
+// The projects service: the Project aggregate (settings, keys as hashes, plan and limits) and the
+// key lookup the gateway authenticates with.
+import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { DEFAULT_RATE_LIMITS, defaultSettings, notFound, Plan, projectDecider, projectStream, RateLimits } from '@spawnpoint/domain';
+import { EventStore } from '@spawnpoint/eventstore';
+import { Bus } from '@spawnpoint/messaging';
+import { BUS, Clock, CLOCK, EVENT_STORE, execute, ProjectionRunner, randomBase62, READ_MODELS, serve, sha256 } from '@spawnpoint/platform';
+import {
+  AuthenticateRequest, ChangePlanRequest, CreatedProject, CreateProjectRequest, GetProjectRequest, Principal,
+  ProjectAdminView, ProjectView, RotateKeysRequest, SettingsView, SUBJECTS, UpdateSettingsRequest,
+} from '@spawnpoint/proto';
+import type { ReadModels } from '@spawnpoint/read-models';
+import { projectsProjection } from './projects.projection';
+
+export const newServerKey = () => `pf_${randomBase62(32)}`;
+export const newClientKey = () => `pfclient_${randomBase62(32)}`;
+
+@Injectable()
+export class ProjectsService implements OnModuleInit, OnApplicationShutdown {
+  readonly projections: ProjectionRunner;
+
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(BUS) private readonly bus: Bus,
+    @Inject(READ_MODELS) private readonly db: ReadModels,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {
+    this.projections = new ProjectionRunner(store, db, [projectsProjection]);
+  }
+
+  async onModuleInit(): Promise<void> {
+    await this.projections.start();
+    await serve(this.bus, {
+      [SUBJECTS.projects.create]: (r: CreateProjectRequest) => this.create(r),
+      [SUBJECTS.projects.rotateKeys]: (r: RotateKeysRequest) => this.rotateKeys(r),
+      [SUBJECTS.projects.changePlan]: (r: ChangePlanRequest) => this.changePlan(r),
+      [SUBJECTS.projects.authenticate]: (r: AuthenticateRequest) => this.authenticate(r),
+      [SUBJECTS.projects.get]: (r: GetProjectRequest) => this.get(r),
+      [SUBJECTS.projects.getSettings]: (r: GetProjectRequest) => this.getSettings(r),
+      [SUBJECTS.projects.updateSettings]: (r: UpdateSettingsRequest) => this.updateSettings(r),
+    });
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.projections.stop();
+  }
+
+  async create(req: CreateProjectRequest): Promise<CreatedProject> {
+    const projectId = req.projectId ?? randomUUID();
+    const serverKey = req.serverKey ?? newServerKey();
+    const clientKey = req.clientKey ?? newClientKey();
+    const stream = projectStream(projectId);
+    const { position } = await execute(this.store, projectDecider, stream, {
+      type: 'CreateProject', projectId, name: req.name, plan: req.plan, serverKeyHash: sha256(serverKey), clientKeyHash: sha256(clientKey),
+      settings: defaultSettings({ udpPortId: randomUUID(), tcpPortId: randomUUID() }), now: this.now(),
+    }, { projectId });
+    await this.projections.waitFor(position, stream);
+    return { project_id: projectId, name: req.name, plan: req.plan, server_key: serverKey, client_key: clientKey };
+  }
+
+  async rotateKeys(req: RotateKeysRequest): Promise<Omit<CreatedProject, 'name' | 'plan'>> {
+    const serverKey = req.serverKey ?? newServerKey();
+    const clientKey = req.clientKey ?? newClientKey();
+    const stream = projectStream(req.projectId);
+    const { position } = await execute(this.store, projectDecider, stream, {
+      type: 'RotateKeys', serverKeyHash: sha256(serverKey), clientKeyHash: sha256(clientKey), now: this.now(),
+    }, { projectId: req.projectId });
+    await this.projections.waitFor(position, stream);
+    return { project_id: req.projectId, server_key: serverKey, client_key: clientKey };
+  }
+
+  async changePlan(req: ChangePlanRequest): Promise<ProjectAdminView> {
+    const stream = projectStream(req.projectId);
+    const { position } = await execute(this.store, projectDecider, stream, {
+      type: 'ChangePlan', plan: req.plan, rateLimits: req.rate_limits, now: this.now(),
+    }, { projectId: req.projectId });
+    await this.projections.waitFor(position, stream);
+    const p = await this.db.project.findUnique({ where: { id: req.projectId } });
+    if (!p) throw notFound('project');
+    return {
+      project_id: p.id, name: p.name, plan: p.plan as Plan, rate_limits: this.limits(p.rateLimits),
+      created_at: p.createdAt.toISOString(), updated_at: p.updatedAt.toISOString(),
+    };
+  }
+
+  async authenticate(req: AuthenticateRequest): Promise<Principal | null> {
+    const key = await this.db.apiKey.findUnique({ where: { hash: req.keyHash }, include: { project: true } });
+    if (!key) return null;
+    const settings = key.project.settings as unknown as SettingsView;
+    return {
+      projectId: key.projectId,
+      kind: key.kind as Principal['kind'],
+      plan: key.project.plan as Plan,
+      rateLimits: this.limits(key.project.rateLimits),
+      clientKeyServerControl: settings.client_key_server_control !== false,
+    };
+  }
+
+  async get(req: GetProjectRequest): Promise<ProjectView> {
+    const p = await this.db.project.findUnique({ where: { id: req.projectId } });
+    if (!p) throw notFound('project');
+    const { updated_at: _u, ...settings } = p.settings as unknown as SettingsView;
+    return { projectId: p.id, name: p.name, plan: p.plan as Plan, settings, rateLimits: this.limits(p.rateLimits) };
+  }
+
+  async getSettings(req: GetProjectRequest): Promise<SettingsView> {
+    const p = await this.db.project.findUnique({ where: { id: req.projectId } });
+    if (!p) throw notFound('project');
+    return redactSecrets(p.settings as unknown as SettingsView);
+  }
+
+  async updateSettings(req: UpdateSettingsRequest): Promise<SettingsView> {
+    const stream = projectStream(req.projectId);
+    const { position } = await execute(this.store, projectDecider, stream, { type: 'UpdateSettings', patch: req.patch, now: this.now() }, { projectId: req.projectId });
+    await this.projections.waitFor(position, stream);
+    return this.getSettings({ projectId: req.projectId });
+  }
+
+  private limits(stored: unknown): RateLimits {
+    return { ...DEFAULT_RATE_LIMITS, ...((stored as Partial<RateLimits> | null) ?? {}) };
+  }
+
+  private now(): string {
+    return this.clock().toISOString();
+  }
+}
+
+const SECRET_FIELDS = ['secret', 'secret_key', 'web_api_key'];
+
+/** auth_config secrets never leave the service. */
+export function redactSecrets(settings: SettingsView): SettingsView {
+  const auth = { ...settings.auth_config };
+  for (const f of SECRET_FIELDS) if (f in auth) auth[f] = '********';
+  return { ...settings, auth_config: auth };
+}

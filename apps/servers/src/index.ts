@@ -1,0 +1,2 @@
+export * from './servers.module';
+export * from './servers.service';

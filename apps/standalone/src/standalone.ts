@@ -1,0 +1,49 @@
+// Standalone mode: every service in one process, in-process bus, embedded PostgreSQL (unless
+// DATABASE_URL is given), game servers as local processes.
+import 'reflect-metadata';
+import { Module } from '@nestjs/common';
+import { mkdirSync } from 'node:fs';
+import { BuildsModule } from '@spawnpoint/builds';
+import { createHttpApp, GatewayModule } from '@spawnpoint/gateway';
+import { Bus } from '@spawnpoint/messaging';
+import { BUS, loadConfig, PlatformModule } from '@spawnpoint/platform';
+import { ProjectsModule } from '@spawnpoint/projects';
+import { ServersModule } from '@spawnpoint/servers';
+import { DefaultProject, ensureDefaultProject } from './default-project';
+import { RunningPostgres, startEmbeddedPostgres } from './embedded-postgres';
+
+export interface Standalone {
+  url: string;
+  project: DefaultProject;
+  close(): Promise<void>;
+}
+
+export async function startStandalone(env: NodeJS.ProcessEnv = process.env): Promise<Standalone> {
+  const config = loadConfig(env, 'standalone');
+  mkdirSync(config.dataDir, { recursive: true });
+  let pg: RunningPostgres | null = null;
+  if (!env.DATABASE_URL) {
+    pg = await startEmbeddedPostgres(config.dataDir, env.SPAWNPOINT_PG_PORT ? Number(env.SPAWNPOINT_PG_PORT) : undefined);
+    config.databaseUrl = pg.url;
+  }
+  @Module({ imports: [PlatformModule.forRoot(config, 'standalone'), ProjectsModule, BuildsModule, ServersModule, GatewayModule] })
+  class StandaloneRoot {}
+  try {
+    const app = await createHttpApp(StandaloneRoot);
+    await app.listen(config.port, config.host);
+    const project = await ensureDefaultProject(app.get<Bus>(BUS), config.dataDir, { server: config.devServerKey, client: config.devClientKey });
+    const address = app.getHttpServer().address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    return {
+      url: `http://127.0.0.1:${port}`,
+      project,
+      async close() {
+        await app.close();
+        await pg?.stop();
+      },
+    };
+  } catch (err) {
+    await pg?.stop();
+    throw err;
+  }
+}

@@ -1,0 +1,133 @@
+// The event store on EventStoreDB (@eventstore/db-client 6.x). Positions are $all commit positions.
+// $all reads have no server-side filter in this client, so readAll() filters while reading.
+import {
+  BACKWARDS,
+  END,
+  EventStoreDBClient,
+  StreamNotFoundError,
+  WrongExpectedVersionError,
+} from '@eventstore/db-client';
+import {
+  AppendResult,
+  EventData,
+  EventHandler,
+  EventStore,
+  ExpectedRevision,
+  ReadStreamResult,
+  RecordedEvent,
+  SubscribeOptions,
+  Subscription,
+  WrongExpectedVersion,
+} from '../event-store';
+import { fromEsdbEvent, fromEsdbRevision, inCategories, toEsdbEvent, toEsdbExpected, toEsdbPosition } from './esdb-mapping';
+import { EventStoreDbSubscription } from './eventstoredb-subscription';
+
+export interface EventStoreDbEventStoreOptions {
+  /** e.g. `esdb://localhost:2113?tls=false` */
+  connectionString: string;
+}
+
+/** A stream nobody writes: reading it is a cheap round trip that needs no special permissions. */
+const PING_STREAM = 'spawnpoint_ping';
+const PING_DEADLINE_MS = 5000;
+
+export class EventStoreDbEventStore implements EventStore {
+  private readonly client: EventStoreDBClient;
+  private readonly subscriptions = new Set<EventStoreDbSubscription>();
+
+  constructor(options: EventStoreDbEventStoreOptions) {
+    this.client = EventStoreDBClient.connectionString(options.connectionString);
+  }
+
+  async appendToStream(streamId: string, events: EventData[], expected: ExpectedRevision): Promise<AppendResult> {
+    try {
+      const result = await this.client.appendToStream(streamId, events.map(toEsdbEvent), {
+        expectedRevision: toEsdbExpected(expected),
+      });
+      return { nextRevision: Number(result.nextExpectedRevision), position: result.position?.commit ?? 0n };
+    } catch (err) {
+      if (err instanceof WrongExpectedVersionError) {
+        throw new WrongExpectedVersion(streamId, expected, fromEsdbRevision(err.actualVersion));
+      }
+      throw err;
+    }
+  }
+
+  async readStream(streamId: string): Promise<ReadStreamResult> {
+    const events: RecordedEvent[] = [];
+    try {
+      for await (const resolved of this.client.readStream(streamId)) {
+        const event = fromEsdbEvent(resolved);
+        if (event) events.push(event);
+      }
+    } catch (err) {
+      if (err instanceof StreamNotFoundError) return { events: [], revision: -1 };
+      throw err;
+    }
+    return { events, revision: events.length ? events[events.length - 1].revision : -1 };
+  }
+
+  async readAll({ fromPosition = 0n, categories, limit }: SubscribeOptions & { limit?: number }): Promise<RecordedEvent[]> {
+    const max = limit ?? Infinity;
+    const events: RecordedEvent[] = [];
+    if (max <= 0) return events;
+    const read = this.client.readAll({ fromPosition: toEsdbPosition(fromPosition) });
+    try {
+      for await (const resolved of read) {
+        const event = fromEsdbEvent(resolved);
+        // Reading $all from a position includes the event at it; ours is exclusive.
+        if (!event || event.position <= fromPosition || !inCategories(event.streamId, categories)) continue;
+        events.push(event);
+        if (events.length >= max) break;
+      }
+    } finally {
+      await read.cancel();
+    }
+    return events;
+  }
+
+  subscribeToAll(options: SubscribeOptions, handler: EventHandler, onError?: (err: unknown) => void): Subscription {
+    const subscription: EventStoreDbSubscription = new EventStoreDbSubscription(
+      this.client,
+      options,
+      handler,
+      // A stopped subscription must not go unnoticed when the caller gave no onError.
+      onError ?? ((err) => console.error('event store subscription stopped', err)),
+      (categories) => this.lastPosition(categories),
+      () => this.subscriptions.delete(subscription),
+    );
+    this.subscriptions.add(subscription);
+    return subscription;
+  }
+
+  headPosition(): Promise<bigint> {
+    return this.lastPosition();
+  }
+
+  async ping(): Promise<void> {
+    try {
+      await this.client.readStream(PING_STREAM, { maxCount: 1, deadline: PING_DEADLINE_MS }).toArray();
+    } catch (err) {
+      if (!(err instanceof StreamNotFoundError)) throw err;
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.subscriptions].map((s) => s.close()));
+    await this.client.dispose();
+  }
+
+  /** Reads $all backwards to the last of our events (in `categories` when given), skipping system events. */
+  private async lastPosition(categories?: string[]): Promise<bigint> {
+    const read = this.client.readAll({ fromPosition: END, direction: BACKWARDS });
+    try {
+      for await (const resolved of read) {
+        const event = fromEsdbEvent(resolved);
+        if (event && inCategories(event.streamId, categories)) return event.position;
+      }
+      return 0n;
+    } finally {
+      await read.cancel();
+    }
+  }
+}

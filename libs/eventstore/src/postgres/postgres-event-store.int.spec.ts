@@ -1,0 +1,203 @@
+import { randomUUID } from 'node:crypto';
+import { Pool } from 'pg';
+import type { RecordedEvent } from '../event-store';
+import { createTestDatabase, TestDatabase } from '../../../../test/support/databases';
+import { describeEventStoreContract } from '../testing/event-store-contract';
+import { PostgresCheckpointStore } from './postgres-checkpoint-store';
+import { PostgresEventStore } from './postgres-event-store';
+
+describeEventStoreContract('PostgresEventStore', async () => {
+  const db = await createTestDatabase('es');
+  const store = new PostgresEventStore({ connectionString: db.url });
+  await store.migrate();
+  return {
+    store,
+    async cleanup() {
+      await store.close();
+      await db.drop();
+    },
+  };
+});
+
+describe('PostgresEventStore specifics', () => {
+  let db: TestDatabase;
+  let store: PostgresEventStore;
+
+  beforeAll(async () => {
+    db = await createTestDatabase('es');
+    store = new PostgresEventStore({ connectionString: db.url });
+    await store.migrate();
+  });
+  afterAll(async () => {
+    await store.close();
+    await db.drop();
+  });
+
+  it('migrates idempotently, even when several stores migrate at once', async () => {
+    const others = [1, 2, 3].map(() => new PostgresEventStore({ connectionString: db.url, poolSize: 1 }));
+    try {
+      await Promise.all([store.migrate(), ...others.map((s) => s.migrate())]);
+      await store.migrate();
+    } finally {
+      await Promise.all(others.map((s) => s.close()));
+    }
+
+    const result = await store.appendToStream('order-1', [{ type: 'Placed', data: {} }], 'no_stream');
+    expect(result.nextRevision).toBe(0);
+    expect(await store.headPosition()).toBe(result.position);
+  });
+
+  it('fails only the append with a reused event id when concurrent appends are sent as one batch', async () => {
+    const reused = randomUUID();
+    await store.appendToStream('dup-0', [{ id: reused, type: 'First', data: {} }], 'no_stream');
+
+    // Issued together: the first goes alone, the rest share one batch transaction.
+    const outcomes = await Promise.allSettled(
+      [1, 2, 3, 4].map((i) =>
+        store.appendToStream(`dup-${i}`, [{ id: i === 3 ? reused : randomUUID(), type: 'Next', data: {} }], 'no_stream'),
+      ),
+    );
+
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+    expect((outcomes[2] as PromiseRejectedResult).reason).toMatchObject({ code: '23505', constraint: 'events_event_id_key' });
+    expect((await store.readStream('dup-3')).revision).toBe(-1);
+    const streams = (await store.readAll({ categories: ['dup'] })).map((e) => e.streamId);
+    expect(streams.sort()).toEqual(['dup-0', 'dup-1', 'dup-2', 'dup-4']);
+  });
+
+  it('keeps positions in commit order when separate stores (connections) write concurrently', async () => {
+    // One store per writer, so appends really are concurrent transactions rather than one process's batches.
+    const writers = Array.from({ length: 8 }, () => new PostgresEventStore({ connectionString: db.url, poolSize: 1 }));
+    const received: RecordedEvent[] = [];
+    const subscription = store.subscribeToAll({ categories: ['race'] }, (e) => {
+      received.push(e);
+    });
+    try {
+      const contenders = await Promise.allSettled(
+        writers.map((w, i) => w.appendToStream('race-shared', [{ type: 'Claimed', data: { i } }], 'no_stream')),
+      );
+      await Promise.all(
+        writers.map(async (w, i) => {
+          for (let n = 0; n < 25; n++) {
+            await w.appendToStream(`race-${i}`, [{ type: 'Step', data: { n } }], n === 0 ? 'no_stream' : n - 1);
+          }
+        }),
+      );
+      await subscription.caughtUp();
+
+      expect(contenders.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+      const stored = (await store.readAll({ categories: ['race'] })).map((e) => e.id);
+      expect(stored).toHaveLength(1 + 8 * 25);
+      expect(received.map((e) => e.id)).toEqual(stored);
+      expect(received.every((e, i) => i === 0 || e.position > received[i - 1].position)).toBe(true);
+    } finally {
+      await subscription.close();
+      await Promise.all(writers.map((w) => w.close()));
+    }
+  });
+
+  const LISTENERS_SQL =
+    "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query ILIKE 'LISTEN%'";
+  const listenerPids = async () => (await store.pool.query<{ pid: number }>(LISTENERS_SQL)).rows.map((r) => r.pid);
+  async function waitForListener(): Promise<number[]> {
+    const deadline = Date.now() + 5000;
+    let pids = await listenerPids();
+    while (pids.length === 0 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 20));
+      pids = await listenerPids();
+    }
+    return pids;
+  }
+
+  it('shares one LISTEN connection between subscriptions and drops it when the last closes', async () => {
+    const subscriptions = Array.from({ length: 5 }, () => store.subscribeToAll({}, () => undefined));
+    await Promise.all(subscriptions.map((s) => s.caughtUp()));
+
+    expect(await waitForListener()).toHaveLength(1);
+    await Promise.all(subscriptions.map((s) => s.close()));
+    expect(await listenerPids()).toEqual([]);
+  });
+
+  it('listens again after the LISTEN connection is killed, and keeps delivering', async () => {
+    const received: string[] = [];
+    const subscription = store.subscribeToAll({ categories: ['phoenix'] }, (e) => {
+      received.push(e.streamId);
+    });
+    try {
+      const [killed] = await waitForListener();
+      await store.pool.query('SELECT pg_terminate_backend($1)', [killed]);
+      const deadline = Date.now() + 5000;
+      let pids = await listenerPids();
+      while ((pids.length === 0 || pids[0] === killed) && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 20));
+        pids = await listenerPids();
+      }
+
+      expect(pids).toHaveLength(1);
+      expect(pids[0]).not.toBe(killed);
+      await store.appendToStream('phoenix-1', [{ type: 'Risen', data: {} }], 'no_stream');
+      await subscription.caughtUp();
+      expect(received).toEqual(['phoenix-1']);
+    } finally {
+      await subscription.close();
+    }
+  });
+
+  it('wakes a live subscription by notification, well before the 1 s poll', async () => {
+    const received: bigint[] = [];
+    const subscription = store.subscribeToAll({ categories: ['ticket'] }, (e) => {
+      received.push(e.position);
+    });
+    try {
+      await subscription.caughtUp();
+      // Let the reader go idle, so only a notification (or the poll) can wake it.
+      await new Promise((r) => setTimeout(r, 1100));
+      const started = Date.now();
+      const { position } = await store.appendToStream('ticket-1', [{ type: 'Opened', data: {} }], 'no_stream');
+      while (!received.includes(position) && Date.now() - started < 5000) await new Promise((r) => setImmediate(r));
+
+      expect(received).toEqual([position]);
+      expect(Date.now() - started).toBeLessThan(500);
+    } finally {
+      await subscription.close();
+    }
+  });
+});
+
+describe('PostgresCheckpointStore', () => {
+  let db: TestDatabase;
+  let pool: Pool;
+
+  beforeAll(async () => {
+    db = await createTestDatabase('cp');
+    pool = new Pool({ connectionString: db.url });
+  });
+  afterAll(async () => {
+    await pool.end();
+    await db.drop();
+  });
+
+  it('migrates concurrently, loads 0n for an unknown name, and saves, overwrites and round-trips large positions', async () => {
+    const checkpoints = new PostgresCheckpointStore(pool);
+    await Promise.all([checkpoints.migrate(), checkpoints.migrate(), new PostgresCheckpointStore(pool).migrate()]);
+
+    expect(await checkpoints.load('projection-a')).toBe(0n);
+    await checkpoints.save('projection-a', 42n);
+    await checkpoints.save('projection-b', 7n);
+    expect(await checkpoints.load('projection-a')).toBe(42n);
+    await checkpoints.save('projection-a', 9_007_199_254_740_993n);
+    expect(await checkpoints.load('projection-a')).toBe(9_007_199_254_740_993n);
+    expect(await checkpoints.load('projection-b')).toBe(7n);
+  });
+
+  it('works from a connection string, and close() leaves a shared pool open', async () => {
+    const owned = new PostgresCheckpointStore(db.url);
+    await owned.migrate();
+    await owned.save('relay', 5n);
+    await owned.close();
+
+    const shared = new PostgresCheckpointStore(pool);
+    await shared.close();
+    expect(await shared.load('relay')).toBe(5n);
+  });
+});

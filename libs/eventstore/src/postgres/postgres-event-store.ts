@@ -1,0 +1,106 @@
+// The event store on PostgreSQL: one `events` table, appends through the append_events*() functions
+// (see schema.ts for why position order equals commit order), subscriptions woken by LISTEN/NOTIFY.
+import { randomUUID } from 'node:crypto';
+import { Pool } from 'pg';
+import {
+  AppendResult,
+  EventData,
+  EventHandler,
+  EventStore,
+  ExpectedRevision,
+  ReadStreamResult,
+  RecordedEvent,
+  SubscribeOptions,
+  Subscription,
+} from '../event-store';
+import { AppendBatcher } from './append-batcher';
+import { AppendNotifier } from './append-notifier';
+import { EVENT_COLUMNS, lastPosition, readAllEvents, toRecordedEvent } from './event-queries';
+import { PostgresSubscription } from './postgres-subscription';
+import { MIGRATE_LOCK, SCHEMA_SQL } from './schema';
+
+export interface PostgresEventStoreOptions {
+  connectionString: string;
+  /** Pool size for appends and reads (default 10). Subscriptions share the pool plus one LISTEN connection. */
+  poolSize?: number;
+}
+
+export class PostgresEventStore implements EventStore {
+  /** Exposed so a PostgresCheckpointStore (or a health check) can share the connections. */
+  readonly pool: Pool;
+  private readonly appender: AppendBatcher;
+  private readonly notifier: AppendNotifier;
+  private readonly subscriptions = new Set<PostgresSubscription>();
+
+  constructor(options: PostgresEventStoreOptions) {
+    this.pool = new Pool({ connectionString: options.connectionString, max: options.poolSize ?? 10 });
+    // An idle connection dropped by the server is discarded by the pool; without a listener it would crash the process.
+    this.pool.on('error', () => undefined);
+    this.appender = new AppendBatcher(this.pool);
+    this.notifier = new AppendNotifier(options.connectionString);
+  }
+
+  /** Creates the schema if missing; safe to run concurrently from several processes. */
+  async migrate(): Promise<void> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('SELECT pg_advisory_lock($1)', [MIGRATE_LOCK]);
+      try {
+        await client.query(SCHEMA_SQL);
+      } finally {
+        await client.query('SELECT pg_advisory_unlock($1)', [MIGRATE_LOCK]);
+      }
+    } finally {
+      client.release();
+    }
+  }
+
+  appendToStream(streamId: string, events: EventData[], expected: ExpectedRevision): Promise<AppendResult> {
+    return this.appender.append(
+      streamId,
+      expected,
+      events.map((e) => ({ id: e.id ?? randomUUID(), type: e.type, data: e.data ?? null, metadata: e.metadata ?? {} })),
+    );
+  }
+
+  async readStream(streamId: string): Promise<ReadStreamResult> {
+    const { rows } = await this.pool.query(
+      `SELECT ${EVENT_COLUMNS} FROM events WHERE stream_id = $1 ORDER BY revision`,
+      [streamId],
+    );
+    const events = rows.map(toRecordedEvent);
+    return { events, revision: events.length ? events[events.length - 1].revision : -1 };
+  }
+
+  readAll(options: SubscribeOptions & { limit?: number }): Promise<RecordedEvent[]> {
+    return readAllEvents(this.pool, options);
+  }
+
+  subscribeToAll(options: SubscribeOptions, handler: EventHandler, onError?: (err: unknown) => void): Subscription {
+    const subscription: PostgresSubscription = new PostgresSubscription(
+      this.pool,
+      this.notifier,
+      options,
+      handler,
+      // A stopped subscription must not go unnoticed when the caller gave no onError.
+      onError ?? ((err) => console.error('event store subscription stopped', err)),
+      () => this.subscriptions.delete(subscription),
+    );
+    this.subscriptions.add(subscription);
+    return subscription;
+  }
+
+  headPosition(): Promise<bigint> {
+    return lastPosition(this.pool);
+  }
+
+  async ping(): Promise<void> {
+    await this.pool.query('SELECT 1');
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.subscriptions].map((s) => s.close()));
+    await this.notifier.stop();
+    if (!this.pool.ended) await this.pool.end();
+  }
+}

@@ -1,0 +1,163 @@
+// The bus in memory, for the standalone single-process mode. Same semantics as NATS, except durability:
+// publish resolves only once every matching consumer handled the event, so the relay's checkpoint
+// (not a stream) is what makes delivery at-least-once.
+import { SpanKind } from '@opentelemetry/api';
+import {
+  BusUnavailable,
+  type Bus,
+  type ConsumerOptions,
+  type Headers,
+  type IntegrationEvent,
+  type IntegrationHandler,
+  type RequestHandler,
+  type Unsubscribe,
+} from '../bus';
+import { jsonCopy } from '../json';
+import { serveRequest, unwrapReply } from '../reply';
+import { EVENTS_PREFIX, eventTopic, subjectMatches } from '../subjects';
+import { inSpan, withTraceContext } from '../tracing';
+import { RecentIds } from './recent-ids';
+
+export interface InProcessBusOptions {
+  /** Default request timeout (default 5000 ms). */
+  requestTimeoutMs?: number;
+}
+
+interface Responder {
+  subject: string;
+  handler: RequestHandler;
+}
+
+interface ConsumerMember {
+  filters: string[];
+  handler: IntegrationHandler;
+}
+
+interface Listener {
+  subject: string;
+  handler: (payload: any) => void;
+}
+
+/** How many event ids publish remembers for dedupe. */
+const REMEMBERED_IDS = 10_000;
+
+export class InProcessBus implements Bus {
+  private readonly responders: Responder[] = [];
+  /** Round-robin position per requested subject, like a queue group spreading requests. */
+  private readonly turns = new Map<string, number>();
+  /** Durable name -> its members; members of one durable share the events like replicas. */
+  private readonly groups = new Map<string, ConsumerMember[]>();
+  private readonly groupTurns = new Map<string, number>();
+  private readonly listeners: Listener[] = [];
+  private readonly published = new RecentIds(REMEMBERED_IDS);
+  private readonly requestTimeoutMs: number;
+  private closed = false;
+
+  constructor(options: InProcessBusOptions = {}) {
+    this.requestTimeoutMs = options.requestTimeoutMs ?? 5000;
+  }
+
+  async handle(subject: string, handler: RequestHandler): Promise<Unsubscribe> {
+    const responder = { subject, handler };
+    this.responders.push(responder);
+    return async () => remove(this.responders, responder);
+  }
+
+  async request<Res = unknown>(
+    subject: string,
+    payload: unknown,
+    options: { timeoutMs?: number; headers?: Headers } = {},
+  ): Promise<Res> {
+    const candidates = this.closed ? [] : this.responders.filter((r) => subjectMatches(r.subject, subject));
+    if (candidates.length === 0) throw new BusUnavailable(subject, 'no responders');
+    const responder = candidates[this.nextTurn(this.turns, subject) % candidates.length];
+    const headers = withTraceContext(options.headers);
+    const reply = inSpan(`bus ${responder.subject}`, SpanKind.SERVER, headers, () =>
+      serveRequest(responder.handler, jsonCopy(payload), { subject, headers: { ...headers } }),
+    );
+    return unwrapReply<Res>(await withTimeout(reply, options.timeoutMs ?? this.requestTimeoutMs, subject));
+  }
+
+  async publish(event: IntegrationEvent, headers?: Headers): Promise<void> {
+    const topic = eventTopic(event);
+    const subject = `${EVENTS_PREFIX}.${topic}`;
+    if (this.closed) throw new BusUnavailable(subject, 'closed');
+    if (this.published.has(event.id)) return;
+    const carried = withTraceContext(headers);
+    const deliveries = [...this.groups.entries()].flatMap(([durable, members]) => {
+      const matching = members.filter((m) => m.filters.some((f) => subjectMatches(f, topic)));
+      if (matching.length === 0) return [];
+      const member = matching[this.nextTurn(this.groupTurns, durable) % matching.length];
+      return [inSpan(`bus ${subject}`, SpanKind.CONSUMER, carried, async () => member.handler(jsonCopy(event), { headers: { ...carried } }))];
+    });
+    // Wait for every group, then fail if any failed: the publisher retries, and groups that succeeded
+    // see the event again (at-least-once), but no group is still busy with it when the retry comes.
+    const failure = (await Promise.allSettled(deliveries)).find((r) => r.status === 'rejected');
+    if (failure) throw failure.reason;
+    // Remembered only once delivered, so a retried publish is not mistaken for a duplicate.
+    this.published.add(event.id);
+  }
+
+  async consume(options: ConsumerOptions, handler: IntegrationHandler): Promise<Unsubscribe> {
+    const member = { filters: options.filters, handler };
+    const members = this.groups.get(options.durable) ?? [];
+    members.push(member);
+    this.groups.set(options.durable, members);
+    return async () => {
+      remove(members, member);
+      if (members.length === 0 && this.groups.get(options.durable) === members) this.groups.delete(options.durable);
+    };
+  }
+
+  async broadcast(subject: string, payload: unknown): Promise<void> {
+    if (this.closed) throw new BusUnavailable(subject, 'closed');
+    for (const listener of this.listeners.filter((l) => subjectMatches(l.subject, subject))) {
+      const copy = jsonCopy(payload);
+      // Asynchronous, as over NATS: a listener never runs inside broadcast(), and its failure stays its own.
+      queueMicrotask(() => {
+        void (async () => listener.handler(copy))().catch((err) => console.error(`bus: listener on ${subject} failed`, err));
+      });
+    }
+  }
+
+  async listen(subject: string, handler: (payload: any) => void): Promise<Unsubscribe> {
+    const listener = { subject, handler };
+    this.listeners.push(listener);
+    return async () => remove(this.listeners, listener);
+  }
+
+  async ping(): Promise<void> {
+    if (this.closed) throw new BusUnavailable('bus', 'closed');
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.responders.length = 0;
+    this.groups.clear();
+    this.listeners.length = 0;
+  }
+
+  private nextTurn(turns: Map<string, number>, key: string): number {
+    const turn = turns.get(key) ?? 0;
+    turns.set(key, turn + 1);
+    return turn;
+  }
+}
+
+function remove<T>(list: T[], item: T): void {
+  const i = list.indexOf(item);
+  if (i !== -1) list.splice(i, 1);
+}
+
+/** Rejects with BusUnavailable after `ms`, as NATS does; the handler itself cannot be cancelled. */
+async function withTimeout<T>(promise: Promise<T>, ms: number, subject: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new BusUnavailable(subject, 'timeout')), ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,5 @@
+export * from './bus';
+export { NatsBus, type NatsBusOptions } from './nats/nats-bus';
+export { InProcessBus, type InProcessBusOptions } from './in-process/in-process-bus';
+export { EventRelay, type EventRelayOptions } from './relay/event-relay';
+export { integrationHeaders, toIntegrationEvent } from './relay/to-integration-event';

@@ -1,0 +1,82 @@
+// Durable consumption of integration events from the JetStream stream.
+//
+// One pull consumer per durable, filtered on the whole event prefix; the bus filters client-side and acks
+// events nobody asked for. Why not one server-side consumer per filter: NATS 2.9 allows a single
+// filter_subject per consumer, per-filter consumers would lose the order between filters and deliver an
+// event twice when filters overlap, and 2.9 cannot change a durable's filter, so a service could never add
+// a filter without losing its position. The cost is that each durable receives every event.
+import { AckPolicy, DeliverPolicy, type JetStreamClient, type JetStreamManager, type JsMsg } from 'nats';
+import { SpanKind } from '@opentelemetry/api';
+import type { ConsumerOptions, IntegrationEvent, IntegrationHandler } from '../bus';
+import { decode } from '../json';
+import { subjectMatches } from '../subjects';
+import { inSpan } from '../tracing';
+import { fromNatsHeaders } from './nats-headers';
+
+/** Few messages in flight per consumer: they are handled one at a time and their ack_wait runs meanwhile. */
+const MAX_BUFFERED = 16;
+
+export interface EventSource {
+  js: JetStreamClient;
+  jsm: JetStreamManager;
+  stream: string;
+  subjectPrefix: string;
+}
+
+/** Starts consuming; resolves to a function that stops after the handler in progress is done. */
+export async function startDurableConsumer(
+  source: EventSource,
+  options: ConsumerOptions,
+  handler: IntegrationHandler,
+): Promise<() => Promise<void>> {
+  const { js, jsm, stream, subjectPrefix } = source;
+  await jsm.consumers.add(stream, {
+    durable_name: options.durable,
+    ack_policy: AckPolicy.Explicit,
+    deliver_policy: DeliverPolicy.All,
+    filter_subject: `${subjectPrefix}.>`,
+  });
+  const consumer = await js.consumers.get(stream, options.durable);
+  const messages = await consumer.consume({ max_messages: MAX_BUFFERED });
+  let stopping = false;
+
+  const deliver = async (msg: JsMsg) => {
+    const topic = msg.subject.slice(subjectPrefix.length + 1);
+    if (!options.filters.some((filter) => subjectMatches(filter, topic))) return msg.ack();
+    let event: IntegrationEvent;
+    try {
+      event = decode(msg.data) as IntegrationEvent;
+    } catch (err) {
+      // Not written by this bus; redelivering cannot fix it.
+      console.error(`bus: consumer ${options.durable} dropped an unreadable message on ${msg.subject}`, err);
+      return msg.term();
+    }
+    const headers = fromNatsHeaders(msg.headers);
+    try {
+      await inSpan(`bus ${msg.subject}`, SpanKind.CONSUMER, headers, async () => handler(event, { headers }));
+      msg.ack();
+    } catch (err) {
+      console.error(`bus: consumer ${options.durable} failed on event ${event.id} (${event.type}); will retry`, err);
+      msg.nak(retryDelayMs(msg.info.redeliveryCount));
+    }
+  };
+
+  const loop = (async () => {
+    for await (const msg of messages) {
+      // Buffered messages go straight back so another consumer need not wait out their ack_wait.
+      if (stopping) msg.nak();
+      else await deliver(msg);
+    }
+  })().catch((err) => console.error(`bus: consumer ${options.durable} stopped`, err));
+
+  return async () => {
+    stopping = true;
+    await messages.close();
+    await loop;
+  };
+}
+
+/** 0.5s, 1s, 2s ... capped at 30s: a failing handler is retried soon but not in a hot loop. */
+function retryDelayMs(deliveryCount: number): number {
+  return Math.min(500 * 2 ** (deliveryCount - 1), 30_000);
+}

@@ -1,0 +1,80 @@
+import { randomUUID } from 'node:crypto';
+import { NATS_URL } from '../../../../test/support/nats';
+import type { IntegrationEvent } from '../bus';
+import { describeBusContract } from '../testing/bus-contract';
+import { natsTestStream } from '../testing/nats-test-bus';
+import { waitFor } from '../testing/wait';
+
+describeBusContract('NATS', async () => {
+  const stream = natsTestStream(NATS_URL);
+  const bus = await stream.connect('contract-a');
+  const other = await stream.connect('contract-b');
+  return {
+    bus,
+    other,
+    async cleanup() {
+      await Promise.all([bus.close(), other.close()]);
+      await stream.delete();
+    },
+  };
+});
+
+describe('NatsBus', () => {
+  const stream = natsTestStream(NATS_URL);
+  afterAll(() => stream.delete());
+
+  const event = (type: string): IntegrationEvent => ({
+    id: randomUUID(),
+    type,
+    streamId: 'server-1',
+    revision: 0,
+    position: '1',
+    data: {},
+    metadata: {},
+  });
+
+  it('resumes a restarted durable consumer after the last acked event', async () => {
+    const publisher = await stream.connect('publisher');
+    const first = await stream.connect('consumer-1');
+    const seen: string[] = [];
+    const options = { durable: 'resume', filters: ['server.*'] };
+    const before = [event('ServerStarted'), event('ServerStopped')];
+    const after = [event('ServerStarted'), event('ServerStopped')];
+
+    const unsubscribe = await first.consume(options, (e) => {
+      seen.push(e.id);
+    });
+    for (const e of before) await publisher.publish(e);
+    await waitFor(() => seen.length === 2, 5000, 'first deliveries');
+    await unsubscribe();
+    await first.close();
+
+    for (const e of after) await publisher.publish(e);
+    const second = await stream.connect('consumer-2');
+    await second.consume(options, (e) => {
+      seen.push(e.id);
+    });
+    await waitFor(() => seen.length >= 4, 5000, 'deliveries after restart');
+    // Anything re-received would show up after the expected four.
+    const sentinel = event('ServerCrashed');
+    await publisher.publish(sentinel);
+    await waitFor(() => seen.includes(sentinel.id), 5000, 'sentinel');
+    expect(seen).toEqual([...before, ...after, sentinel].map((e) => e.id));
+
+    await Promise.all([publisher.close(), second.close()]);
+  });
+
+  it('sanitises event subjects and republishing the same id is dropped by the server', async () => {
+    const bus = await stream.connect('sanitise');
+    const seen: IntegrationEvent[] = [];
+    await bus.consume({ durable: 'odd', filters: ['odd_category.*'] }, (e) => {
+      seen.push(e);
+    });
+    const odd = { ...event('Type.With Dots*>'), streamId: 'odd.category-1' };
+    await bus.publish(odd);
+    await bus.publish(odd);
+    await waitFor(() => seen.length === 1, 5000, 'delivery');
+    expect(seen[0]).toEqual(odd);
+    await bus.close();
+  });
+});

@@ -1,0 +1,175 @@
+// The bus over NATS: core request/reply with queue groups, JetStream for integration events, core pub/sub for broadcasts.
+import { SpanKind } from '@opentelemetry/api';
+import { connect, ErrorCode, type JetStreamClient, type JetStreamManager, type Msg, type NatsConnection, NatsError } from 'nats';
+import {
+  BusUnavailable,
+  type Bus,
+  type ConsumerOptions,
+  type Headers,
+  type IntegrationEvent,
+  type IntegrationHandler,
+  type RequestHandler,
+  type Unsubscribe,
+} from '../bus';
+import { decode, encode } from '../json';
+import { serveRequest, unwrapReply } from '../reply';
+import { EVENTS_PREFIX, eventTopic } from '../subjects';
+import { inSpan, withTraceContext } from '../tracing';
+import { startDurableConsumer } from './durable-consumer';
+import { ensureEventStream } from './event-stream';
+import { fromNatsHeaders, toNatsHeaders } from './nats-headers';
+
+export interface NatsBusOptions {
+  /** One URL, or several separated by commas. */
+  servers: string;
+  /** Connection name, shown by the server's monitoring. */
+  name?: string;
+  /** JetStream stream holding integration events (default SPAWNPOINT_EVENTS). */
+  streamName?: string;
+  /** Default request timeout (default 5000 ms). */
+  requestTimeoutMs?: number;
+  /** First token of event subjects (default `events`). Streams cannot overlap, so tests use their own. */
+  eventSubjectPrefix?: string;
+}
+
+/** Replicas of a service share requests; the group is per subject, so one name serves all. */
+const QUEUE_GROUP = 'spawnpoint';
+
+export class NatsBus implements Bus {
+  /** Stops every subscription and consumer still open, for close(). */
+  private readonly stoppers = new Set<Unsubscribe>();
+  private closing?: Promise<void>;
+
+  private constructor(
+    private readonly nc: NatsConnection,
+    private readonly js: JetStreamClient,
+    private readonly jsm: JetStreamManager,
+    private readonly stream: string,
+    private readonly subjectPrefix: string,
+    private readonly requestTimeoutMs: number,
+  ) {}
+
+  static async connect(options: NatsBusOptions): Promise<NatsBus> {
+    const stream = options.streamName ?? 'SPAWNPOINT_EVENTS';
+    const subjectPrefix = options.eventSubjectPrefix ?? EVENTS_PREFIX;
+    // A service outlives NATS restarts: keep reconnecting instead of giving up after the default 10 tries.
+    const nc = await connect({ servers: options.servers.split(',').map((s) => s.trim()), name: options.name, maxReconnectAttempts: -1 });
+    try {
+      const jsm = await nc.jetstreamManager();
+      await ensureEventStream(jsm, stream, subjectPrefix);
+      return new NatsBus(nc, nc.jetstream(), jsm, stream, subjectPrefix, options.requestTimeoutMs ?? 5000);
+    } catch (err) {
+      await nc.close();
+      throw err;
+    }
+  }
+
+  async handle(subject: string, handler: RequestHandler): Promise<Unsubscribe> {
+    const inFlight = new Set<Promise<void>>();
+    const sub = this.nc.subscribe(subject, {
+      queue: QUEUE_GROUP,
+      callback: (err, msg) => {
+        if (err) return console.error(`bus: subscription ${subject} failed`, err);
+        const served = this.serve(subject, msg, handler)
+          .catch((e) => console.error(`bus: could not answer on ${msg.subject}`, e))
+          .finally(() => inFlight.delete(served));
+        inFlight.add(served);
+      },
+    });
+    // Once the server has our subscription, a request from any connection reaches us.
+    await this.nc.flush();
+    return this.track(async () => {
+      await sub.drain();
+      await Promise.all(inFlight);
+    });
+  }
+
+  async request<Res = unknown>(
+    subject: string,
+    payload: unknown,
+    options: { timeoutMs?: number; headers?: Headers } = {},
+  ): Promise<Res> {
+    const headers = toNatsHeaders(withTraceContext(options.headers));
+    let reply: Msg;
+    try {
+      reply = await this.nc.request(subject, encode(payload), { timeout: options.timeoutMs ?? this.requestTimeoutMs, headers });
+    } catch (err) {
+      throw new BusUnavailable(subject, unavailableReason(err));
+    }
+    return unwrapReply<Res>(reply.data);
+  }
+
+  async publish(event: IntegrationEvent, headers?: Headers): Promise<void> {
+    const subject = `${this.subjectPrefix}.${eventTopic(event)}`;
+    try {
+      // msgID: the server drops a republished id within the stream's duplicate window.
+      await this.js.publish(subject, encode(event), { msgID: event.id, headers: toNatsHeaders(withTraceContext(headers)) });
+    } catch (err) {
+      throw new BusUnavailable(subject, unavailableReason(err));
+    }
+  }
+
+  async consume(options: ConsumerOptions, handler: IntegrationHandler): Promise<Unsubscribe> {
+    const source = { js: this.js, jsm: this.jsm, stream: this.stream, subjectPrefix: this.subjectPrefix };
+    const stop = await startDurableConsumer(source, options, handler);
+    return this.track(async () => {
+      await stop();
+      // Acks are fire-and-forget: make sure they reached the server before a successor takes over.
+      await this.nc.flush();
+    });
+  }
+
+  async broadcast(subject: string, payload: unknown): Promise<void> {
+    this.nc.publish(subject, encode(payload));
+  }
+
+  async listen(subject: string, handler: (payload: any) => void): Promise<Unsubscribe> {
+    const sub = this.nc.subscribe(subject, {
+      callback: (err, msg) => {
+        if (err) return console.error(`bus: subscription ${subject} failed`, err);
+        void (async () => handler(decode(msg.data)))().catch((e) => console.error(`bus: listener on ${subject} failed`, e));
+      },
+    });
+    await this.nc.flush();
+    return this.track(() => sub.drain());
+  }
+
+  async ping(): Promise<void> {
+    await this.nc.flush();
+  }
+
+  /** Lets handlers and consumers finish, then drains the connection. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      await Promise.all([...this.stoppers].map((stop) => stop()));
+      await this.nc.drain();
+    })();
+    return this.closing;
+  }
+
+  private async serve(subject: string, msg: Msg, handler: RequestHandler): Promise<void> {
+    const headers = fromNatsHeaders(msg.headers);
+    const reply = await inSpan(`bus ${subject}`, SpanKind.SERVER, headers, () =>
+      serveRequest(handler, decode(msg.data), { subject: msg.subject, headers }),
+    );
+    msg.respond(reply);
+  }
+
+  /** An idempotent unsubscribe that close() also runs if the caller never did. */
+  private track(stop: () => Promise<void>): Unsubscribe {
+    let stopped: Promise<void> | undefined;
+    const unsubscribe: Unsubscribe = () => {
+      this.stoppers.delete(unsubscribe);
+      stopped ??= stop();
+      return stopped;
+    };
+    this.stoppers.add(unsubscribe);
+    return unsubscribe;
+  }
+}
+
+function unavailableReason(err: unknown): string {
+  if (err instanceof NatsError && err.code === ErrorCode.NoResponders) return 'no responders';
+  if (err instanceof NatsError && err.code === ErrorCode.Timeout) return 'timeout';
+  return err instanceof Error ? err.message : String(err);
+}

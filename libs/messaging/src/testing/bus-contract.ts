@@ -1,0 +1,234 @@
+// The behaviour every Bus adapter must have. Run against NATS (two connections, to prove delivery
+// across connections) and in memory (`other` is the same instance).
+import { randomBytes, randomUUID } from 'node:crypto';
+import { SpanKind, trace } from '@opentelemetry/api';
+import { BusUnavailable, RemoteError, type Bus, type IntegrationEvent } from '../bus';
+import { installTracing } from './tracing-harness';
+import { sleep, waitFor } from './wait';
+
+export interface BusUnderTest {
+  bus: Bus;
+  /** A second handle on the same bus (another connection); defaults to `bus`. */
+  other?: Bus;
+  cleanup(): Promise<void>;
+}
+
+export function describeBusContract(name: string, factory: () => Promise<BusUnderTest>): void {
+  describe(`Bus contract: ${name}`, () => {
+    let bus: Bus;
+    let other: Bus;
+    let cleanup: () => Promise<void>;
+    let unique: string;
+
+    beforeEach(async () => {
+      const created = await factory();
+      bus = created.bus;
+      other = created.other ?? created.bus;
+      cleanup = created.cleanup;
+      unique = randomBytes(4).toString('hex');
+    });
+
+    afterEach(async () => {
+      jest.restoreAllMocks();
+      await cleanup();
+    });
+
+    const subject = (s: string) => `test.${unique}.${s}`;
+    const durable = (s: string) => `${s}_${unique}`;
+    const event = (streamId: string, type: string, data: unknown = {}): IntegrationEvent => ({
+      id: randomUUID(),
+      type,
+      streamId,
+      revision: 0,
+      position: '1',
+      data,
+      metadata: { correlationId: 'c-1' },
+    });
+    const silenceErrors = () => jest.spyOn(console, 'error').mockImplementation(() => undefined);
+
+    describe('request/reply', () => {
+      it('round-trips payload, reply and headers', async () => {
+        await other.handle(subject('echo'), (payload, ctx) => ({ payload, subject: ctx.subject, project: ctx.headers['x-project-id'] }));
+        const reply = await bus.request(subject('echo'), { n: 1, list: ['a'] }, { headers: { 'x-project-id': 'p-1' } });
+        expect(reply).toEqual({ payload: { n: 1, list: ['a'] }, subject: subject('echo'), project: 'p-1' });
+        await expect(bus.ping()).resolves.toBeUndefined();
+      });
+
+      it('passes a RemoteError through with its status and detail', async () => {
+        const body = { error: 'Server not found', status: 404, detail: { serverId: 's-1' } };
+        await other.handle(subject('missing'), () => {
+          throw new RemoteError(body);
+        });
+        const err = await bus.request(subject('missing'), {}).catch((e: unknown) => e);
+        expect(err).toBeInstanceOf(RemoteError);
+        expect((err as RemoteError).body).toEqual(body);
+      });
+
+      it('turns any other error into a 500 and logs the real one', async () => {
+        const logged = silenceErrors();
+        await other.handle(subject('broken'), async () => {
+          throw new Error('database on fire');
+        });
+        const err = await bus.request(subject('broken'), {}).catch((e: unknown) => e);
+        expect(err).toBeInstanceOf(RemoteError);
+        expect((err as RemoteError).body).toEqual({ error: 'Internal error', status: 500 });
+        expect(logged.mock.calls.flat()).toContainEqual(expect.objectContaining({ message: 'database on fire' }));
+      });
+
+      it('fails fast with BusUnavailable when nobody handles the subject', async () => {
+        const started = Date.now();
+        await expect(bus.request(subject('nobody'), {}, { timeoutMs: 5000 })).rejects.toBeInstanceOf(BusUnavailable);
+        expect(Date.now() - started).toBeLessThan(1000);
+      });
+
+      it('fails with BusUnavailable when the handler does not answer in time', async () => {
+        let release!: () => void;
+        const released = new Promise<void>((resolve) => (release = resolve));
+        await other.handle(subject('slow'), () => released);
+        await expect(bus.request(subject('slow'), {}, { timeoutMs: 100 })).rejects.toBeInstanceOf(BusUnavailable);
+        release();
+      });
+
+      it('stops serving after unsubscribe', async () => {
+        const unsubscribe = await other.handle(subject('gone'), () => 'here');
+        await expect(bus.request(subject('gone'), {})).resolves.toBe('here');
+        await unsubscribe();
+        await expect(bus.request(subject('gone'), {})).rejects.toBeInstanceOf(BusUnavailable);
+      });
+
+      it('shares requests between handlers of one subject, each request served once', async () => {
+        const served = { a: [] as number[], b: [] as number[] };
+        await bus.handle(subject('shared'), (n: number) => served.a.push(n));
+        await other.handle(subject('shared'), (n: number) => served.b.push(n));
+        const requests = Array.from({ length: 30 }, (_, i) => i);
+        await Promise.all(requests.map((n) => bus.request(subject('shared'), n)));
+        expect(served.a.length).toBeGreaterThan(0);
+        expect(served.b.length).toBeGreaterThan(0);
+        expect([...served.a, ...served.b].sort((x, y) => x - y)).toEqual(requests);
+      });
+    });
+
+    describe('integration events', () => {
+      it('delivers published events to durable consumers whose filters match', async () => {
+        const received: IntegrationEvent[] = [];
+        const alsoReceived: string[] = [];
+        await other.consume({ durable: durable('servers'), filters: ['server.*', 'build.BuildReady'] }, (e) => {
+          received.push(e);
+        });
+        // A second durable gets its own copy of every matching event.
+        await other.consume({ durable: durable('audit'), filters: ['>'] }, (e) => {
+          alsoReceived.push(e.type);
+        });
+        const events = [
+          event('server-1', 'ServerStarted', { port: 7777 }),
+          event('build-1', 'BuildQueued'),
+          event('build-1', 'BuildReady', { image: 'x' }),
+          event('project-1', 'ProjectCreated'),
+          event('server-1', 'ServerStopped'),
+        ];
+        for (const e of events) await bus.publish(e);
+        await waitFor(() => received.length >= 3 && alsoReceived.length >= 5, 5000, 'deliveries');
+        expect(received).toEqual([events[0], events[2], events[4]]);
+        expect(alsoReceived).toEqual(events.map((e) => e.type));
+      });
+
+      it('delivers an event id once, however often it is published', async () => {
+        const received: string[] = [];
+        await other.consume({ durable: durable('dedupe'), filters: ['server.*'] }, (e) => {
+          received.push(e.id);
+        });
+        const first = event('server-1', 'ServerStarted');
+        await bus.publish(first);
+        await bus.publish({ ...first, data: { again: true } });
+        // Events arrive in order, so once this one is in, a duplicate would have been too.
+        const sentinel = event('server-2', 'ServerStarted');
+        await bus.publish(sentinel);
+        await waitFor(() => received.includes(sentinel.id), 5000, 'sentinel');
+        expect(received).toEqual([first.id, sentinel.id]);
+      });
+
+      it('redelivers an event whose handler failed', async () => {
+        silenceErrors();
+        const attempts: string[] = [];
+        await other.consume({ durable: durable('flaky'), filters: ['server.*'] }, (e) => {
+          attempts.push(e.id);
+          if (attempts.length === 1) throw new Error('not yet');
+        });
+        const e = event('server-1', 'ServerStarted');
+        // NATS redelivers by itself; in-process publish rejects and the publisher (the relay) retries.
+        await bus.publish(e).catch(() => bus.publish(e));
+        await waitFor(() => attempts.length >= 2, 10_000, 'redelivery');
+        expect(attempts).toEqual([e.id, e.id]);
+      });
+
+      it('carries headers to the consumer', async () => {
+        const headers: Record<string, string>[] = [];
+        await other.consume({ durable: durable('headers'), filters: ['server.*'] }, (_e, ctx) => {
+          headers.push(ctx.headers);
+        });
+        await bus.publish(event('server-1', 'ServerStarted'), { 'x-project-id': 'p-1' });
+        await waitFor(() => headers.length === 1, 5000, 'delivery');
+        expect(headers[0]).toEqual({ 'x-project-id': 'p-1' });
+      });
+    });
+
+    describe('broadcast', () => {
+      it('reaches every listener of the subject, and only those', async () => {
+        const got: Array<[string, unknown]> = [];
+        await bus.listen(subject('lobby.1'), (p) => got.push(['bus', p]));
+        await other.listen(subject('lobby.*'), (p) => got.push(['other', p]));
+        await other.listen(subject('lobby.2'), (p) => got.push(['wrong', p]));
+        await other.broadcast(subject('lobby.1'), { players: 3 });
+        await waitFor(() => got.length >= 2, 5000, 'broadcast');
+        await sleep(50);
+        expect(got.sort()).toEqual([
+          ['bus', { players: 3 }],
+          ['other', { players: 3 }],
+        ]);
+      });
+    });
+
+    describe('trace propagation', () => {
+      let tracing: ReturnType<typeof installTracing>;
+      beforeEach(() => {
+        tracing = installTracing();
+      });
+      afterEach(() => tracing.dispose());
+
+      const tracer = () => trace.getTracer('bus-contract');
+      const activeTraceId = () => trace.getActiveSpan()?.spanContext().traceId;
+
+      it('continues the caller trace in the request handler', async () => {
+        let handlerTraceId: string | undefined;
+        await other.handle(subject('traced'), () => {
+          handlerTraceId = activeTraceId();
+          return 'ok';
+        });
+        const callerTraceId = await tracer().startActiveSpan('caller', async (span) => {
+          await bus.request(subject('traced'), {});
+          span.end();
+          return span.spanContext().traceId;
+        });
+        expect(handlerTraceId).toBe(callerTraceId);
+        const server = tracing.exporter.getFinishedSpans().find((s) => s.name === `bus ${subject('traced')}`);
+        expect(server?.kind).toBe(SpanKind.SERVER);
+        expect(server?.spanContext().traceId).toBe(callerTraceId);
+      });
+
+      it('continues the publisher trace in the consumer', async () => {
+        const consumerTraceIds: Array<string | undefined> = [];
+        await other.consume({ durable: durable('traced'), filters: ['server.*'] }, () => {
+          consumerTraceIds.push(activeTraceId());
+        });
+        const publisherTraceId = await tracer().startActiveSpan('publisher', async (span) => {
+          await bus.publish(event('server-1', 'ServerStarted'));
+          span.end();
+          return span.spanContext().traceId;
+        });
+        await waitFor(() => consumerTraceIds.length === 1, 5000, 'delivery');
+        expect(consumerTraceIds[0]).toBe(publisherTraceId);
+        await waitFor(() => tracing.exporter.getFinishedSpans().some((s) => s.kind === SpanKind.CONSUMER), 5000, 'consumer span');
+      });
+    });
+  });
+}

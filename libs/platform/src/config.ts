@@ -1,0 +1,44 @@
+// Every setting comes from the environment; docs/operations.md lists them.
+import path from 'node:path';
+
+export interface PlatformConfig {
+  mode: 'standalone' | 'distributed';
+  databaseUrl: string;
+  natsUrl: string;
+  dataDir: string;
+  port: number;
+  legacyPort: number;
+  host: string;
+  /** Base URL clients use to reach the gateway (upload URLs are built on it). */
+  publicUrl: string;
+  adminToken: string | null;
+  devServerKey: string | null;
+  devClientKey: string | null;
+  portRange: [number, number];
+  tcpHost: string;
+  udpHost: string;
+  startupTimeoutMs: number;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, mode: PlatformConfig['mode'] = 'distributed'): PlatformConfig {
+  const port = Number(env.PORT ?? 8080);
+  const host = env.HOST ?? '0.0.0.0';
+  const range = (env.SPAWNPOINT_PORT_RANGE ?? '7000-7999').split('-').map(Number) as [number, number];
+  return {
+    mode,
+    databaseUrl: env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/spawnpoint',
+    natsUrl: env.NATS_URL ?? 'nats://127.0.0.1:4222',
+    dataDir: path.resolve(env.SPAWNPOINT_DATA_DIR ?? '.spawnpoint'),
+    port,
+    legacyPort: Number(env.LEGACY_PORT ?? 8081),
+    host,
+    publicUrl: (env.SPAWNPOINT_PUBLIC_URL ?? `http://127.0.0.1:${port}`).replace(/\/$/, ''),
+    adminToken: env.SPAWNPOINT_ADMIN_TOKEN || null,
+    devServerKey: env.SPAWNPOINT_DEV_SERVER_KEY || null,
+    devClientKey: env.SPAWNPOINT_DEV_CLIENT_KEY || null,
+    portRange: range,
+    tcpHost: env.SPAWNPOINT_TCP_HOST ?? '127.0.0.1',
+    udpHost: env.SPAWNPOINT_UDP_HOST ?? '127.0.0.1',
+    startupTimeoutMs: Number(env.SPAWNPOINT_STARTUP_TIMEOUT_MS ?? 120_000),
+  };
+}

@@ -1,0 +1,24 @@
+// One mapping from failures to the spec's error body, used by bus handlers and the gateway.
+import { DomainError, DomainErrorCode } from '@spawnpoint/domain';
+import { BusUnavailable, RemoteError, RemoteErrorBody } from '@spawnpoint/messaging';
+
+const STATUS: Record<DomainErrorCode, number> = { not_found: 404, conflict: 409, forbidden: 403, invalid: 422, bad_request: 400 };
+
+export function toErrorBody(err: unknown): RemoteErrorBody {
+  if (err instanceof RemoteError) return err.body;
+  if (err instanceof DomainError) {
+    const body: RemoteErrorBody = { error: err.message, status: STATUS[err.code] };
+    if (err.detail !== undefined) body.detail = err.detail;
+    return body;
+  }
+  if (err instanceof BusUnavailable) return { error: 'Service unavailable', status: 503, detail: err.message };
+  return { error: 'Internal error', status: 500 };
+}
+
+/** Bus handlers throw RemoteError so the caller sees the same status and body. */
+export function asRemote(err: unknown): RemoteError {
+  if (err instanceof RemoteError) return err;
+  const body = toErrorBody(err);
+  if (body.status === 500) console.error(err);
+  return new RemoteError(body);
+}

@@ -1,0 +1,44 @@
+// The command handler's loop: read → fold → decide → append at the revision read; on a concurrent
+// append, read again and decide again. A decider that returns no events appends nothing.
+import { Decider, DomainEvent, fold } from '@spawnpoint/domain';
+import { EventMetadata, EventStore, WrongExpectedVersion } from '@spawnpoint/eventstore';
+
+export interface Executed<S, E> {
+  state: S;
+  events: E[];
+  /** Global position of the last appended event; null when nothing was appended. */
+  position: bigint | null;
+}
+
+export async function execute<C, E extends DomainEvent, S>(
+  store: EventStore,
+  decider: Decider<C, E, S>,
+  streamId: string,
+  command: C | ((state: S) => C),
+  metadata: EventMetadata = {},
+  maxAttempts = 10,
+): Promise<Executed<S, E>> {
+  for (let attempt = 1; ; attempt++) {
+    const { events: history, revision } = await store.readStream(streamId);
+    const state = fold(decider, history.map((e) => ({ type: e.type, data: e.data }) as E));
+    const cmd = typeof command === 'function' ? (command as (s: S) => C)(state) : command;
+    const events = decider.decide(cmd, state);
+    if (events.length === 0) return { state, events, position: null };
+    try {
+      const appended = await store.appendToStream(
+        streamId,
+        events.map((e) => ({ type: e.type, data: e.data, metadata })),
+        revision === -1 ? 'no_stream' : revision,
+      );
+      return { state: events.reduce(decider.evolve, state), events, position: appended.position };
+    } catch (err) {
+      if (!(err instanceof WrongExpectedVersion) || attempt >= maxAttempts) throw err;
+    }
+  }
+}
+
+/** Current state of a stream (for queries that must be exact, e.g. token checks). */
+export async function load<C, E extends DomainEvent, S>(store: EventStore, decider: Decider<C, E, S>, streamId: string): Promise<{ state: S; revision: number }> {
+  const { events, revision } = await store.readStream(streamId);
+  return { state: fold(decider, events.map((e) => ({ type: e.type, data: e.data }) as E)), revision };
+}

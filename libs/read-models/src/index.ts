@@ -1,0 +1,3 @@
+export * from './migrate';
+export * from './prisma';
+export * from './generated/client';

@@ -1,0 +1,37 @@
+// Applies the SQL migrations in ../migrations in name order, once each. The SQL is authored with
+// `prisma migrate diff` (see docs/operations.md); applying it ourselves keeps start-up free of the
+// Prisma CLI. An advisory lock makes concurrent starts (several replicas) safe.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Client } from 'pg';
+
+const MIGRATIONS_DIR = path.join(__dirname, '..', 'migrations');
+const LOCK_KEY = 7_402_001;
+
+export async function migrateReadModels(connectionString: string): Promise<string[]> {
+  const client = new Client({ connectionString });
+  await client.connect();
+  const applied: string[] = [];
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [LOCK_KEY]);
+    await client.query('CREATE TABLE IF NOT EXISTS _read_model_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
+    const done = new Set((await client.query('SELECT name FROM _read_model_migrations')).rows.map((r) => r.name as string));
+    for (const file of readdirSync(MIGRATIONS_DIR).filter((f) => f.endsWith('.sql')).sort()) {
+      if (done.has(file)) continue;
+      await client.query('BEGIN');
+      try {
+        await client.query(readFileSync(path.join(MIGRATIONS_DIR, file), 'utf8'));
+        await client.query('INSERT INTO _read_model_migrations (name) VALUES ($1)', [file]);
+        await client.query('COMMIT');
+        applied.push(file);
+      } catch (err) {
+        await client.query('ROLLBACK');
+        throw new Error(`read-model migration ${file} failed: ${(err as Error).message}`);
+      }
+    }
+  } finally {
+    await client.query('SELECT pg_advisory_unlock($1)', [LOCK_KEY]).catch(() => undefined);
+    await client.end();
+  }
+  return applied;
+}

@@ -1,0 +1,60 @@
+import type { Protocol } from '../runtime';
+import { isPortFree } from './port-probe';
+
+/**
+ * Hands out host ports from a range: never one reserved for another server, and only ones
+ * free right now. Allocations run one at a time so two concurrent calls cannot pick the same port.
+ */
+export class PortAllocator {
+  private readonly ownerOf = new Map<number, string>();
+  private queue: Promise<unknown> = Promise.resolve();
+  // Next-fit: a just-released port is handed out last, so stray packets for an old match
+  // are unlikely to reach a new one.
+  private cursor: number;
+
+  constructor(private readonly range: [number, number]) {
+    const [low, high] = range;
+    if (!Number.isInteger(low) || !Number.isInteger(high) || low < 1 || high > 65535 || low > high) {
+      throw new Error(`invalid port range ${low}-${high}`);
+    }
+    this.cursor = low;
+  }
+
+  /** One port per protocol given, in order; all or none are reserved. */
+  allocate(serverId: string, protocols: Protocol[]): Promise<number[]> {
+    const run = this.queue.then(() => this.pick(serverId, protocols));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  release(serverId: string): void {
+    for (const [port, owner] of this.ownerOf) if (owner === serverId) this.ownerOf.delete(port);
+  }
+
+  private async pick(serverId: string, protocols: Protocol[]): Promise<number[]> {
+    const picked: number[] = [];
+    try {
+      for (const protocol of protocols) {
+        const port = await this.nextFree(protocol);
+        this.ownerOf.set(port, serverId);
+        picked.push(port);
+      }
+      return picked;
+    } catch (err) {
+      for (const port of picked) this.ownerOf.delete(port);
+      throw err;
+    }
+  }
+
+  private async nextFree(protocol: Protocol): Promise<number> {
+    const [low, high] = this.range;
+    const size = high - low + 1;
+    for (let i = 0; i < size; i++) {
+      const port = low + ((this.cursor - low + i) % size);
+      if (this.ownerOf.has(port) || !(await isPortFree(port, protocol))) continue;
+      this.cursor = port === high ? low : port + 1;
+      return port;
+    }
+    throw new Error(`no free ${protocol} port in range ${low}-${high}`);
+  }
+}

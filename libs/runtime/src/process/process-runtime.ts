@@ -1,0 +1,290 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import path from 'node:path';
+import { classifyLogLevel } from '../log-level';
+import type {
+  AllocatedPort, ExitReason, GameRuntime, LogStream, MachineEvent, MachineMetrics, MachineSpec, PortSpec,
+} from '../runtime';
+import { LineSplitter } from './line-splitter';
+import { PortAllocator } from './port-allocator';
+import { unboundPorts } from './port-binding';
+import { readTreeUsage } from './proc-fs';
+
+export interface ProcessRuntimeOptions {
+  portRange?: [number, number];
+  tcpHost?: string;
+  udpHost?: string;
+  startupTimeoutMs?: number;
+  pollIntervalMs?: number;
+  stopGraceMs?: number;
+}
+
+// USER_HZ: the unit of /proc/<pid>/stat CPU times, fixed at 100 in the kernel ABI on every
+// mainstream architecture.
+const CLOCK_TICKS_PER_SECOND = 100;
+const CLOSE_GRACE_MS = 1000;
+// After the game's main process exits, how long to wait for its pipes to drain.
+const DRAIN_TIMEOUT_MS = 1000;
+
+interface Machine {
+  readonly spec: MachineSpec;
+  readonly pid: number;
+  /** Set when the platform ends the game, so the exit is not reported as the game's own doing. */
+  exitReason: ExitReason | null;
+  portsBound: boolean;
+  exited: boolean;
+  stopping: boolean;
+  unbound: AllocatedPort[];
+  cpu: { ticks: number; at: number };
+  readonly timers: Set<NodeJS.Timeout>;
+  readonly gone: Promise<void>;
+  markGone(): void;
+}
+
+/** Runs each game server as a child process on this machine, in its own process group. */
+export class ProcessRuntime implements GameRuntime {
+  readonly kind = 'process';
+  private readonly ports: PortAllocator;
+  private readonly tcpHost: string;
+  private readonly udpHost: string;
+  private readonly startupTimeoutMs: number;
+  private readonly pollIntervalMs: number;
+  private readonly stopGraceMs: number;
+  private readonly machines = new Map<string, Machine>();
+  private readonly listeners = new Set<(event: MachineEvent) => void>();
+  private closed = false;
+
+  constructor(options: ProcessRuntimeOptions = {}) {
+    this.ports = new PortAllocator(options.portRange ?? [7000, 7999]);
+    this.tcpHost = options.tcpHost ?? '127.0.0.1';
+    this.udpHost = options.udpHost ?? '127.0.0.1';
+    this.startupTimeoutMs = options.startupTimeoutMs ?? 120_000;
+    this.pollIntervalMs = options.pollIntervalMs ?? 50;
+    this.stopGraceMs = options.stopGraceMs ?? 5000;
+  }
+
+  async allocatePorts(serverId: string, specs: PortSpec[]): Promise<AllocatedPort[]> {
+    const numbers = await this.ports.allocate(serverId, specs.map((s) => s.protocol));
+    return specs.map((spec, i) => ({
+      ...spec,
+      bindPort: numbers[i],
+      externalPort: numbers[i],
+      host: spec.protocol === 'tcp' ? this.tcpHost : this.udpHost,
+    }));
+  }
+
+  async releasePorts(serverId: string): Promise<void> {
+    this.ports.release(serverId);
+  }
+
+  async start(spec: MachineSpec): Promise<void> {
+    if (this.closed) throw new Error('process runtime is closed');
+    if (this.machines.has(spec.serverId)) throw new Error(`server ${spec.serverId} is already running`);
+    const executable = resolveExecutable(spec);
+    let child: ChildProcessWithoutNullStreams;
+    try {
+      child = spawn(executable, spec.args, {
+        cwd: spec.buildDir,
+        // Only PATH from the platform: its own secrets must not leak into user code.
+        env: { PATH: process.env.PATH ?? '', ...spec.env },
+        // Own process group, so signals reach whatever the game spawns too.
+        detached: true,
+        stdio: 'pipe',
+      });
+    } catch (err) {
+      // spawn() throws synchronously for some errno values (e.g. EINVAL) instead of emitting 'error'.
+      this.startFailed(spec.serverId, executable, err);
+      return;
+    }
+    if (child.pid === undefined) {
+      const err = await new Promise<Error>((resolve) => child.once('error', resolve));
+      this.startFailed(spec.serverId, executable, err);
+      return;
+    }
+    this.track(spec, child, child.pid);
+  }
+
+  stop(serverId: string, graceMs = this.stopGraceMs): Promise<void> {
+    const machine = this.machines.get(serverId);
+    if (!machine) return Promise.resolve();
+    if (!machine.stopping && !machine.exited) {
+      machine.stopping = true;
+      machine.exitReason ??= 'SHUTDOWN_SIGNAL';
+      this.signal(machine, 'SIGTERM');
+      this.later(machine, graceMs, () => this.signal(machine, 'SIGKILL'));
+    }
+    return machine.gone;
+  }
+
+  watch(listener: (event: MachineEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  running(): string[] {
+    return [...this.machines.keys()];
+  }
+
+  async metrics(serverId: string): Promise<MachineMetrics | null> {
+    const machine = this.machines.get(serverId);
+    if (!machine || machine.exited) return null;
+    const usage = await readTreeUsage(machine.pid);
+    if (!usage) return null;
+    const now = Date.now();
+    const seconds = (now - machine.cpu.at) / 1000;
+    // Ticks can drop when a child leaves the tree unreaped; report no usage rather than negative.
+    const ticks = Math.max(0, usage.cpuTicks - machine.cpu.ticks);
+    machine.cpu = { ticks: usage.cpuTicks, at: now };
+    return {
+      cpu_percent: seconds > 0 ? (ticks / CLOCK_TICKS_PER_SECOND / seconds) * 100 : 0,
+      memory_bytes: usage.rssBytes,
+      memory_limit_bytes: null,
+      network_rx_bytes: null,
+      network_tx_bytes: null,
+      sampled_at: new Date(now).toISOString(),
+    };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(this.running().map((id) => this.stop(id, Math.min(this.stopGraceMs, CLOSE_GRACE_MS))));
+    this.listeners.clear();
+  }
+
+  private track(spec: MachineSpec, child: ChildProcessWithoutNullStreams, pid: number): void {
+    let markGone!: () => void;
+    const machine: Machine = {
+      spec, pid,
+      exitReason: null, portsBound: false, exited: false, stopping: false, unbound: spec.ports,
+      cpu: { ticks: 0, at: Date.now() },
+      timers: new Set(),
+      gone: new Promise<void>((resolve) => { markGone = resolve; }),
+      markGone: () => markGone(),
+    };
+    this.machines.set(spec.serverId, machine);
+
+    // Kept open but unused: some servers read console commands and quit on end of input.
+    child.stdin.on('error', () => undefined);
+    const splitters = { stdout: new LineSplitter(), stderr: new LineSplitter() };
+    for (const stream of ['stdout', 'stderr'] as const) {
+      child[stream].on('data', (chunk: Buffer) => {
+        for (const line of splitters[stream].push(chunk)) this.log(spec.serverId, stream, line);
+      });
+    }
+    child.on('exit', (exitCode, signal) => {
+      machine.exited = true;
+      // The game is over once its main process is: take down anything it left behind.
+      this.signal(machine, 'SIGKILL', true);
+      let finished = false;
+      const finish = () => {
+        if (finished) return;
+        finished = true;
+        for (const stream of ['stdout', 'stderr'] as const) {
+          for (const line of splitters[stream].end()) this.log(spec.serverId, stream, line);
+        }
+        this.finish(machine, exitCode, signal);
+      };
+      child.once('close', finish);
+      // A descendant that escaped the process group may hold the pipes open forever.
+      this.later(machine, DRAIN_TIMEOUT_MS, () => {
+        child.stdout.destroy();
+        child.stderr.destroy();
+        finish();
+      });
+    });
+
+    this.later(machine, this.startupTimeoutMs, () => {
+      if (machine.portsBound || machine.exited || machine.stopping) return;
+      machine.exitReason = 'STARTUP_FAILURE_TIMEOUT';
+      const ports = machine.unbound.map((p) => `${p.bindPort}/${p.protocol}`).join(', ');
+      this.platformLog(spec.serverId, `ports ${ports} not bound within ${this.startupTimeoutMs} ms, killing the server`);
+      this.signal(machine, 'SIGKILL');
+    });
+    this.later(machine, this.pollIntervalMs, () => this.pollPorts(machine));
+  }
+
+  private async pollPorts(machine: Machine): Promise<void> {
+    if (machine.exited || machine.exitReason) return;
+    machine.unbound = await unboundPorts(machine.pid, machine.spec.ports).catch(() => machine.unbound);
+    if (machine.exited || machine.exitReason) return;
+    if (machine.unbound.length > 0) {
+      this.later(machine, this.pollIntervalMs, () => this.pollPorts(machine));
+      return;
+    }
+    machine.portsBound = true;
+    this.emit({ type: 'ports_bound', serverId: machine.spec.serverId, at: new Date() });
+  }
+
+  private finish(machine: Machine, exitCode: number | null, signal: NodeJS.Signals | null): void {
+    for (const timer of machine.timers) clearTimeout(timer);
+    machine.timers.clear();
+    this.machines.delete(machine.spec.serverId);
+    this.emit({
+      type: 'exited', serverId: machine.spec.serverId, at: new Date(),
+      exitCode, signal, reason: machine.exitReason ?? 'PROCESS_EXITED',
+    });
+    machine.markGone();
+  }
+
+  private startFailed(serverId: string, executable: string, err: unknown): void {
+    const message = err instanceof Error ? err.message : String(err);
+    this.platformLog(serverId, `failed to start ${executable}: ${message}`);
+    this.emit({ type: 'exited', serverId, at: new Date(), exitCode: null, signal: null, reason: 'START_FAILED' });
+  }
+
+  /** Signal the whole process group. Once the leader has exited only the final sweep may, as its pid may be reused. */
+  private signal(machine: Machine, signal: NodeJS.Signals, sweep = false): void {
+    if (machine.exited && !sweep) return;
+    try {
+      process.kill(-machine.pid, signal);
+    } catch {
+      // ESRCH: the group is already gone.
+    }
+  }
+
+  private later(machine: Machine, ms: number, fn: () => void): void {
+    const timer = setTimeout(() => {
+      machine.timers.delete(timer);
+      fn();
+    }, ms);
+    machine.timers.add(timer);
+  }
+
+  private log(serverId: string, stream: LogStream, message: string): void {
+    this.emit({
+      type: 'log',
+      entry: { serverId, timestamp: new Date(), stream, level: classifyLogLevel(message, stream), message },
+    });
+  }
+
+  /** A line from the platform about the server, shown with its logs so users see why it stopped. */
+  private platformLog(serverId: string, message: string): void {
+    this.emit({ type: 'log', entry: { serverId, timestamp: new Date(), stream: 'stderr', level: 'error', message: `spawnpoint: ${message}` } });
+  }
+
+  private emit(event: MachineEvent): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch (err) {
+        // A broken listener must not stop the others nor corrupt our bookkeeping; surface it as usual.
+        process.nextTick(() => { throw err; });
+      }
+    }
+  }
+}
+
+/** The executable inside the build directory; image builds need the kubernetes runtime. */
+function resolveExecutable(spec: MachineSpec): string {
+  if (!spec.buildDir) {
+    throw new Error(spec.image
+      ? `server ${spec.serverId}: the process runtime cannot run image builds (${spec.image}); use the kubernetes runtime`
+      : `server ${spec.serverId}: no build directory to run`);
+  }
+  if (!spec.executablePath) throw new Error(`server ${spec.serverId}: no executable path`);
+  const executable = path.join(spec.buildDir, spec.executablePath);
+  const relative = path.relative(spec.buildDir, executable);
+  if (relative === '' || relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative)) {
+    throw new Error(`server ${spec.serverId}: executable ${spec.executablePath} is outside the build directory`);
+  }
+  return executable;
+}

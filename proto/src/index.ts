@@ -1,0 +1,5 @@
+export * from './subjects';
+export * from './shared';
+export * from './projects';
+export * from './builds';
+export * from './servers';

@@ -1,0 +1,29 @@
+// Bus subjects: `<service>.<verb>`. Every request carries projectId where it acts on a project's data;
+// a service answers 404 for another project's resource.
+export const SUBJECTS = {
+  projects: {
+    create: 'projects.create',
+    rotateKeys: 'projects.rotateKeys',
+    changePlan: 'projects.changePlan',
+    authenticate: 'projects.authenticate',
+    get: 'projects.get',
+    getSettings: 'projects.getSettings',
+    updateSettings: 'projects.updateSettings',
+  },
+  builds: {
+    requestUpload: 'builds.requestUpload',
+    receiveUpload: 'builds.receiveUpload',
+    registerImage: 'builds.registerImage',
+    get: 'builds.get',
+    list: 'builds.list',
+    delete: 'builds.delete',
+    resolve: 'builds.resolve',
+  },
+  servers: {
+    start: 'servers.start',
+    get: 'servers.get',
+    list: 'servers.list',
+    stop: 'servers.stop',
+    usesBuild: 'servers.usesBuild',
+  },
+} as const;

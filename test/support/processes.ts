@@ -1,0 +1,112 @@
+// Starts the platform the way a user does — built entry points as child processes — for e2e suites.
+import { ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { createTestDatabase, TestDatabase } from './databases';
+import { NATS_URL } from './nats';
+
+const ROOT = path.join(__dirname, '..', '..');
+export const ADMIN_TOKEN = 'e2e-admin-token';
+
+export interface Platform {
+  baseUrl: string;
+  serverKey: string;
+  clientKey: string;
+  dataDir: string;
+  output: () => string;
+  stop(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function launch(app: string, env: NodeJS.ProcessEnv, log: string[]): ChildProcess {
+  const child = spawn(process.execPath, [path.join(ROOT, 'apps', app, 'dist', 'main.js')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout!.on('data', (d) => log.push(`[${app}] ${d}`));
+  child.stderr!.on('data', (d) => log.push(`[${app}!] ${d}`));
+  return child;
+}
+
+async function stopAll(children: ChildProcess[]): Promise<void> {
+  await Promise.all(children.map((c) => new Promise<void>((resolve) => {
+    if (c.exitCode !== null || c.signalCode !== null) return resolve();
+    const t = setTimeout(() => c.kill('SIGKILL'), 10_000);
+    c.once('exit', () => { clearTimeout(t); resolve(); });
+    c.kill('SIGTERM');
+  })));
+}
+
+async function waitFor(fn: () => Promise<boolean>, what: string, log: string[], timeoutMs = 60_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (await fn().catch(() => false)) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${what} did not happen within ${timeoutMs} ms\n${log.join('')}`);
+}
+
+function baseEnv(dataDir: string, port: number, portRange: string): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH, HOME: process.env.HOME, PORT: String(port), HOST: '127.0.0.1', SPAWNPOINT_DATA_DIR: dataDir,
+    SPAWNPOINT_ADMIN_TOKEN: ADMIN_TOKEN, SPAWNPOINT_PORT_RANGE: portRange, SPAWNPOINT_PUBLIC_URL: `http://127.0.0.1:${port}`,
+  };
+}
+
+/** `npm start`'s process: embedded PostgreSQL, in-process bus, process runtime. */
+export async function startStandalone(portRange = '17000-17499'): Promise<Platform> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'sp-e2e-standalone-'));
+  const port = await freePort();
+  const log: string[] = [];
+  const child = launch('standalone', baseEnv(dataDir, port, portRange), log);
+  await waitFor(async () => /Client key:/.test(log.join('')), 'standalone start', log, 90_000);
+  const out = log.join('');
+  return {
+    baseUrl: `http://127.0.0.1:${port}/api`,
+    serverKey: /Server key:\s+(\S+)/.exec(out)![1],
+    clientKey: /Client key:\s+(\S+)/.exec(out)![1],
+    dataDir,
+    output: () => log.join(''),
+    async stop() {
+      await stopAll([child]);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Each app its own process over real NATS and PostgreSQL; a project made through the admin API. */
+export async function startDistributed(portRange = '17500-17999'): Promise<Platform> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'sp-e2e-distributed-'));
+  const db: TestDatabase = await createTestDatabase('e2e');
+  const port = await freePort();
+  const log: string[] = [];
+  const env = { ...baseEnv(dataDir, port, portRange), DATABASE_URL: db.url, NATS_URL };
+  // Services first (they create the schema), then the gateway.
+  const children = ['projects', 'builds', 'servers'].map((app) => launch(app, env, log));
+  await waitFor(async () => (log.join('').match(/service ready/g) ?? []).length === 3, 'services ready', log);
+  children.push(launch('gateway', env, log));
+  const baseUrl = `http://127.0.0.1:${port}/api`;
+  await waitFor(async () => (await fetch(`${baseUrl}/health`)).status === 200, 'gateway healthy', log);
+  const res = await fetch(`${baseUrl}/admin/projects`, {
+    method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'e2e', plan: 'pro' }),
+  });
+  if (res.status !== 201) throw new Error(`admin create project: ${res.status} ${await res.text()}\n${log.join('')}`);
+  const project = (await res.json()) as { server_key: string; client_key: string };
+  return {
+    baseUrl, serverKey: project.server_key, clientKey: project.client_key, dataDir, output: () => log.join(''),
+    async stop() {
+      await stopAll(children);
+      await db.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
