@@ -24,9 +24,11 @@ const roots = (kind) => ({
   testMatch: [`<rootDir>/{libs,apps,bench,test,scripts}/**/*.${kind}.spec.ts`],
 });
 module.exports = {
+  // Per-test timeouts: 30 s by default; e2e suites raise theirs with jest.setTimeout.
+  testTimeout: 30000,
   projects: [
     roots('unit'),
-    { ...roots('int'), testTimeout: 30000 },
-    { ...roots('e2e'), testTimeout: 120000 },
+    roots('int'),
+    roots('e2e'),
   ],
 };

@@ -46,9 +46,11 @@ async function stopAll(children: ChildProcess[]): Promise<void> {
   })));
 }
 
-async function waitFor(fn: () => Promise<boolean>, what: string, log: string[], timeoutMs = 60_000): Promise<void> {
+async function waitFor(fn: () => Promise<boolean>, what: string, log: string[], timeoutMs = 60_000, children: ChildProcess[] = []): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
+    const dead = children.find((c) => c.exitCode !== null || c.signalCode !== null);
+    if (dead) throw new Error(`${what}: a process exited early (${dead.exitCode ?? dead.signalCode})\n${log.join('')}`);
     if (await fn().catch(() => false)) return;
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -68,7 +70,7 @@ export async function startStandalone(portRange = '17000-17499'): Promise<Platfo
   const port = await freePort();
   const log: string[] = [];
   const child = launch('standalone', baseEnv(dataDir, port, portRange), log);
-  await waitFor(async () => /Client key:/.test(log.join('')), 'standalone start', log, 90_000);
+  await waitFor(async () => /Client key:/.test(log.join('')), 'standalone start', log, 90_000, [child]);
   const out = log.join('');
   return {
     baseUrl: `http://127.0.0.1:${port}/api`,
@@ -92,10 +94,10 @@ export async function startDistributed(portRange = '17500-17999'): Promise<Platf
   const env = { ...baseEnv(dataDir, port, portRange), DATABASE_URL: db.url, NATS_URL };
   // Services first (they create the schema), then the gateway.
   const children = ['projects', 'builds', 'servers'].map((app) => launch(app, env, log));
-  await waitFor(async () => (log.join('').match(/service ready/g) ?? []).length === 3, 'services ready', log);
+  await waitFor(async () => (log.join('').match(/service ready/g) ?? []).length === 3, 'services ready', log, 60_000, children);
   children.push(launch('gateway', env, log));
   const baseUrl = `http://127.0.0.1:${port}/api`;
-  await waitFor(async () => (await fetch(`${baseUrl}/health`)).status === 200, 'gateway healthy', log);
+  await waitFor(async () => (await fetch(`${baseUrl}/health`)).status === 200, 'gateway healthy', log, 60_000, children);
   const res = await fetch(`${baseUrl}/admin/projects`, {
     method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'e2e', plan: 'pro' }),
   });

