@@ -5,9 +5,9 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { buildDecider, buildSeriesDecider, buildSeriesStream, buildStream, forbidden, notFound } from '@spawnpoint/domain';
-import { EventStore } from '@spawnpoint/eventstore';
-import { Bus } from '@spawnpoint/messaging';
-import { BUS, Clock, CLOCK, CONFIG, EVENT_STORE, execute, PlatformConfig, ProjectionRunner, randomBase62, READ_MODELS, serve, sha256 } from '@spawnpoint/platform';
+import { CheckpointStore, EventStore } from '@spawnpoint/eventstore';
+import { Bus, EventRelay } from '@spawnpoint/messaging';
+import { BUS, CHECKPOINTS, startRelay, Clock, CLOCK, CONFIG, EVENT_STORE, execute, PlatformConfig, ProjectionRunner, randomBase62, READ_MODELS, serve, sha256 } from '@spawnpoint/platform';
 import {
   BuildView, GetBuildRequest, ListBuildsRequest, ReceiveUploadRequest, RegisterImageRequest, RequestUploadRequest,
   ResolveBuildRequest, ResolvedBuild, SUBJECTS, UploadTicket, UsesBuildRequest,
@@ -23,6 +23,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 @Injectable()
 export class BuildsService implements OnModuleInit, OnApplicationShutdown {
   readonly projections: ProjectionRunner;
+  private relay: EventRelay | null = null;
   private readonly processing = new Set<Promise<void>>();
 
   constructor(
@@ -30,6 +31,7 @@ export class BuildsService implements OnModuleInit, OnApplicationShutdown {
     @Inject(BUS) private readonly bus: Bus,
     @Inject(READ_MODELS) private readonly db: ReadModels,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(CHECKPOINTS) private readonly checkpoints: CheckpointStore,
     @Inject(CONFIG) private readonly config: PlatformConfig,
   ) {
     this.projections = new ProjectionRunner(store, db, [buildsProjection]);
@@ -37,6 +39,7 @@ export class BuildsService implements OnModuleInit, OnApplicationShutdown {
 
   async onModuleInit(): Promise<void> {
     await this.projections.start();
+    this.relay = await startRelay(this.store, this.bus, this.checkpoints, 'builds', ['build', 'buildseries']);
     await serve(this.bus, {
       [SUBJECTS.builds.requestUpload]: (r: RequestUploadRequest) => this.requestUpload(r),
       [SUBJECTS.builds.receiveUpload]: (r: ReceiveUploadRequest) => this.receiveUpload(r),
@@ -49,6 +52,7 @@ export class BuildsService implements OnModuleInit, OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
+    await this.relay?.stop();
     await Promise.allSettled([...this.processing]);
     await this.projections.stop();
   }

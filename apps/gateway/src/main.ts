@@ -1,11 +1,12 @@
 // Distributed mode: the HTTP gateway alone; every service is reached over NATS.
 import 'reflect-metadata';
 import { Module } from '@nestjs/common';
-import { loadConfig, PlatformModule } from '@spawnpoint/platform';
+import { loadConfig, PlatformModule, setupTracing } from '@spawnpoint/platform';
 import { GatewayModule } from './gateway.module';
 import { createHttpApp } from './http-app';
 
 async function main(): Promise<void> {
+  setupTracing('gateway');
   const config = loadConfig(process.env, 'distributed');
   @Module({ imports: [PlatformModule.forRoot(config, 'gateway'), GatewayModule] })
   class GatewayRoot {}

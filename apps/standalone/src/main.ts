@@ -1,6 +1,8 @@
+import { setupTracing } from '@spawnpoint/platform';
 import { startStandalone } from './standalone';
 
 async function main(): Promise<void> {
+  setupTracing('standalone');
   const s = await startStandalone();
   console.log(`
 Spawnpoint is running (standalone).

@@ -3,8 +3,10 @@ import { Module, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { loadConfig } from './config';
 import { PlatformModule } from './platform.module';
+import { setupTracing } from './tracing';
 
 export async function bootService(name: string, serviceModule: Type<unknown>): Promise<void> {
+  setupTracing(name);
   const config = loadConfig(process.env, 'distributed');
   @Module({ imports: [PlatformModule.forRoot(config, name), serviceModule] })
   class ServiceRoot {}

@@ -2,6 +2,7 @@
 // append, read again and decide again. A decider that returns no events appends nothing.
 import { Decider, DomainEvent, fold } from '@spawnpoint/domain';
 import { EventMetadata, EventStore, WrongExpectedVersion } from '@spawnpoint/eventstore';
+import { traceMetadata } from './tracing';
 
 export interface Executed<S, E> {
   state: S;
@@ -25,9 +26,10 @@ export async function execute<C, E extends DomainEvent, S>(
     const events = decider.decide(cmd, state);
     if (events.length === 0) return { state, events, position: null };
     try {
+      const meta = { ...traceMetadata(), ...metadata };
       const appended = await store.appendToStream(
         streamId,
-        events.map((e) => ({ type: e.type, data: e.data, metadata })),
+        events.map((e) => ({ type: e.type, data: e.data, metadata: meta })),
         revision === -1 ? 'no_stream' : revision,
       );
       return { state: events.reduce(decider.evolve, state), events, position: appended.position };

@@ -7,3 +7,5 @@ export * from './projection-runner';
 export * from './serve';
 export * from './tokens';
 export * from './boot';
+export * from './tracing';
+export * from './relay-host';

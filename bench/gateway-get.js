@@ -1,0 +1,111 @@
+// GET throughput and latency through the gateway (GET /api/v3/servers/{id} on the standalone platform:
+// auth, rate limit, bus request, read-model query) next to a bare Fastify "hello world" on the same
+// machine, with the same autocannon settings. Both servers run as child processes; autocannon runs here.
+// Needs the build: npm run build
+// Usage: node bench/gateway-get.js   (BENCH_DURATION_S, BENCH_CONNECTIONS override the settings)
+'use strict';
+const { spawn } = require('node:child_process');
+const autocannon = require('autocannon');
+const { startStandalone, startServer, freePort, sleep } = require('./lib/standalone');
+
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 100);
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
+const WARMUP_S = 2;
+const TARGET_RATIO = 0.25;
+const TARGET_P99_MS = 25;
+
+// The bare app, in its own process like the platform (so autocannon does not share its event loop).
+const BARE_APP = `
+const app = require('fastify')();
+app.get('/hello', async () => ({ hello: 'world' }));
+app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' }).then(() => console.log('listening'));
+process.on('SIGTERM', () => app.close().then(() => process.exit(0)));
+`;
+
+async function startBare() {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['-e', BARE_APP], { cwd: __dirname, env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  await new Promise((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error('bare fastify did not start within 10 s')), 10_000);
+    child.stdout.on('data', (d) => { if (String(d).includes('listening')) { clearTimeout(t); resolve(); } });
+    child.once('exit', (code) => reject(new Error(`bare fastify exited (${code})`)));
+  });
+  return {
+    url: `http://127.0.0.1:${port}/hello`,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      child.kill('SIGTERM');
+      await exited;
+      clearTimeout(kill);
+    },
+  };
+}
+
+function run(url, headers, duration) {
+  return autocannon({ url, headers, connections: CONNECTIONS, duration, pipelining: 1 });
+}
+
+/** A warm-up run, a short pause, then the measured run. */
+async function measure(url, headers = {}) {
+  await run(url, headers, WARMUP_S);
+  await sleep(500);
+  const r = await run(url, headers, DURATION_S);
+  return {
+    reqPerS: r.requests.average,
+    total: r.requests.total,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    non2xx: r.non2xx,
+    errors: r.errors,
+    timeouts: r.timeouts,
+  };
+}
+
+function print(prefix, m) {
+  console.log(`${prefix}.req_per_s ${m.reqPerS.toFixed(0)}`);
+  console.log(`${prefix}.p50_ms ${m.p50.toFixed(2)}`);
+  console.log(`${prefix}.p99_ms ${m.p99.toFixed(2)}`);
+  console.log(`${prefix}.requests ${m.total}`);
+  console.log(`${prefix}.non2xx ${m.non2xx}`);
+  console.log(`${prefix}.errors ${m.errors + m.timeouts}`);
+}
+
+async function main() {
+  console.log(`# ${CONNECTIONS} connections, ${WARMUP_S} s warm-up + ${DURATION_S} s measured, each target`);
+  let bare = null;
+  let platform = null;
+  try {
+    bare = await startBare();
+    const b = await measure(bare.url);
+    await bare.stop();
+    bare = null;
+
+    platform = await startStandalone();
+    const server = await startServer(platform, 'bench-get');
+    const g = await measure(`${platform.baseUrl}/v3/servers/${server.instance_id}`, { 'api-key': platform.serverKey });
+    await platform.api('DELETE', `/v3/servers/${server.instance_id}`, { key: platform.serverKey });
+
+    print('bare_fastify', b);
+    print('gateway_get', g);
+    const ratio = g.reqPerS / b.reqPerS;
+    console.log(`gateway_get.ratio_vs_bare ${ratio.toFixed(3)}`);
+    const ratioOk = ratio >= TARGET_RATIO;
+    const p99Ok = g.p99 < TARGET_P99_MS;
+    const okOk = g.non2xx === 0 && g.errors === 0 && g.timeouts === 0;
+    console.log(`gateway_get.target.ratio_ge_${TARGET_RATIO} ${ratioOk ? 'PASS' : 'MISS'}`);
+    console.log(`gateway_get.target.p99_lt_${TARGET_P99_MS}ms ${p99Ok ? 'PASS' : 'MISS'}`);
+    console.log(`gateway_get.target.all_200 ${okOk ? 'PASS' : 'MISS'}`);
+    console.log(`# bare Fastify ${b.reqPerS.toFixed(0)} req/s (p99 ${b.p99} ms); gateway GET ${g.reqPerS.toFixed(0)} req/s (p50 ${g.p50} ms, p99 ${g.p99} ms), ` +
+      `${(ratio * 100).toFixed(1)}% of bare; non-2xx ${g.non2xx}, errors ${g.errors + g.timeouts}`);
+  } finally {
+    await bare?.stop();
+    await platform?.stop();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exitCode = 1;
+});

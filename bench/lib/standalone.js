@@ -1,0 +1,156 @@
+// Boots the built standalone platform (apps/standalone/dist/main.js) as a child process for benches:
+// temp data dir, free port, a bench project with raised rate limits, the sample build uploaded and ready.
+// Usage: const p = await startStandalone(); ... p.api('GET', '/v3/servers'); ... await p.stop();
+'use strict';
+const { spawn, execFileSync } = require('node:child_process');
+const { mkdtempSync, readFileSync, rmSync } = require('node:fs');
+const net = require('node:net');
+const os = require('node:os');
+const path = require('node:path');
+
+const ROOT = path.join(__dirname, '..', '..');
+const ADMIN_TOKEN = 'bench-admin-token';
+const UNLIMITED = { read_per_second: 1_000_000, write_per_second: 1_000_000, player_per_second: 1_000_000 };
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function percentile(sorted, p) {
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
+async function waitFor(fn, what, timeoutMs, child, log) {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (child && (child.exitCode !== null || child.signalCode !== null)) {
+      throw new Error(`${what}: the standalone process exited early (${child.exitCode ?? child.signalCode})\n${log.join('')}`);
+    }
+    const v = await fn().catch(() => undefined);
+    if (v) return v;
+    await sleep(100);
+  }
+  throw new Error(`${what} did not happen within ${timeoutMs} ms\n${log.join('')}`);
+}
+
+function sampleZip() {
+  const out = path.join(os.tmpdir(), `sp-bench-sample-${process.pid}-${Date.now()}.zip`);
+  try {
+    execFileSync(process.execPath, [path.join(ROOT, 'examples', 'zip-build.js'), out], { stdio: 'ignore' });
+    return readFileSync(out);
+  } finally {
+    rmSync(out, { force: true });
+  }
+}
+
+/**
+ * Starts the platform. Options: { portRange: '19000-19499', uploadBuild: true, env: {}, nodeArgs: [] }
+ * (nodeArgs go before main.js, e.g. ['--cpu-prof'] to profile the platform).
+ * Returns { pid, baseUrl, port, serverKey, clientKey, projectId, buildId, dataDir, api, output, stop }.
+ */
+async function startStandalone(options = {}) {
+  const main = path.join(ROOT, 'apps', 'standalone', 'dist', 'main.js');
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'sp-bench-'));
+  const port = await freePort();
+  const portRange = options.portRange ?? '19000-19499';
+  const env = {
+    PATH: process.env.PATH, HOME: process.env.HOME, PORT: String(port), HOST: '127.0.0.1', SPAWNPOINT_DATA_DIR: dataDir,
+    SPAWNPOINT_ADMIN_TOKEN: ADMIN_TOKEN, SPAWNPOINT_PORT_RANGE: portRange, SPAWNPOINT_PUBLIC_URL: `http://127.0.0.1:${port}`,
+    ...(options.env ?? {}),
+  };
+  const log = [];
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), main], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout.on('data', (d) => log.push(String(d)));
+  child.stderr.on('data', (d) => log.push(String(d)));
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+
+  let stopped = false;
+  async function stop() {
+    if (stopped) return;
+    stopped = true;
+    process.removeListener('SIGINT', onSignal);
+    process.removeListener('SIGTERM', onSignal);
+    if (child.exitCode === null && child.signalCode === null) {
+      const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      child.kill('SIGTERM');
+      await exited;
+      clearTimeout(kill);
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  // A bench that throws or is interrupted must not leave the platform (and its PostgreSQL) behind.
+  const onSignal = () => { void stop().finally(() => process.exit(130)); };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+
+  const baseUrl = `http://127.0.0.1:${port}/api`;
+  async function api(method, route, { key, body, headers = {} } = {}) {
+    const h = { ...headers };
+    if (key) h['api-key'] = key;
+    let payload;
+    if (Buffer.isBuffer(body)) payload = body;
+    else if (body !== undefined) {
+      h['content-type'] ??= 'application/json';
+      payload = JSON.stringify(body);
+    }
+    const res = await fetch(route.startsWith('http') ? route : `${baseUrl}${route}`, { method, headers: h, body: payload });
+    const text = await res.text();
+    let parsed = text;
+    try { parsed = text ? JSON.parse(text) : null; } catch { /* not JSON */ }
+    return { status: res.status, body: parsed };
+  }
+
+  try {
+    await waitFor(async () => /Client key:/.test(log.join('')), 'standalone start', 120_000, child, log);
+    const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
+    const made = await api('POST', '/admin/projects', { headers: admin, body: { name: 'bench', plan: 'pro' } });
+    if (made.status !== 201) throw new Error(`admin create project: ${made.status} ${JSON.stringify(made.body)}`);
+    const { project_id: projectId, server_key: serverKey, client_key: clientKey } = made.body;
+    const patched = await api('PATCH', `/admin/projects/${projectId}`, { headers: admin, body: { rate_limits: UNLIMITED } });
+    if (patched.status !== 200) throw new Error(`admin raise limits: ${patched.status} ${JSON.stringify(patched.body)}`);
+
+    let buildId = null;
+    if (options.uploadBuild !== false) {
+      const ticket = await api('POST', '/v3/builds/upload-url?name=default', { key: serverKey });
+      if (ticket.status !== 200) throw new Error(`upload-url: ${ticket.status} ${JSON.stringify(ticket.body)}`);
+      const put = await api('PUT', ticket.body.upload_url, { body: sampleZip(), headers: { 'content-type': 'application/zip' } });
+      if (put.status !== 200) throw new Error(`upload: ${put.status} ${JSON.stringify(put.body)}`);
+      buildId = ticket.body.build_id;
+      const build = await waitFor(async () => {
+        const r = await api('GET', `/v3/builds/${buildId}`, { key: serverKey });
+        return r.body && (r.body.status === 'ready' || r.body.status === 'failed') ? r.body : undefined;
+      }, 'build ready', 30_000, child, log);
+      if (build.status !== 'ready') throw new Error(`sample build failed: ${build.error}`);
+    }
+    return { pid: child.pid, baseUrl, port, serverKey, clientKey, projectId, buildId, dataDir, api, output: () => log.join(''), stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
+/** Starts a server and polls until it runs (or fails). Returns the running view. */
+async function startServer(p, name = 'bench', region = 'us-east') {
+  const started = await p.api('POST', '/v3/servers/start', { key: p.serverKey, body: { name, region } });
+  if (started.status !== 201) throw new Error(`start: ${started.status} ${JSON.stringify(started.body)}`);
+  const id = started.body.instance_id;
+  const until = Date.now() + 30_000;
+  while (Date.now() < until) {
+    const r = await p.api('GET', `/v3/servers/${id}`, { key: p.serverKey });
+    if (r.body.status === 'running') return r.body;
+    if (r.body.status === 'stopped') throw new Error(`server ${id} stopped before running: ${JSON.stringify(r.body)}`);
+    await sleep(20);
+  }
+  throw new Error(`server ${id} not running within 30 s`);
+}
+
+module.exports = { startStandalone, startServer, freePort, percentile, sleep, ADMIN_TOKEN };
