@@ -26,6 +26,10 @@ async function startBare() {
   const port = await freePort();
   const child = spawn(process.execPath, ['-e', BARE_APP], { cwd: __dirname, env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'] });
   const exited = new Promise((resolve) => child.once('exit', resolve));
+  // Interrupted (Ctrl-C, run-all's timeout): take the bare app down too.
+  const onSignal = () => { child.kill('SIGKILL'); process.exit(130); };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
   await new Promise((resolve, reject) => {
     const t = setTimeout(() => reject(new Error('bare fastify did not start within 10 s')), 10_000);
     child.stdout.on('data', (d) => { if (String(d).includes('listening')) { clearTimeout(t); resolve(); } });
@@ -34,6 +38,8 @@ async function startBare() {
   return {
     url: `http://127.0.0.1:${port}/hello`,
     async stop() {
+      process.removeListener('SIGINT', onSignal);
+      process.removeListener('SIGTERM', onSignal);
       if (child.exitCode !== null || child.signalCode !== null) return;
       const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
       child.kill('SIGTERM');

@@ -10,14 +10,37 @@ const env = {
   DATABASE_URL: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/spawnpoint',
   NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
 };
-const children = apps.map((app) => {
+/** Create the database named in DATABASE_URL when it does not exist yet (needs CREATEDB rights). */
+async function ensureDatabase(url) {
+  const { Client } = require('pg');
+  const target = new URL(url);
+  const name = decodeURIComponent(target.pathname.slice(1));
+  const admin = new URL(url);
+  admin.pathname = '/postgres';
+  const c = new Client({ connectionString: admin.toString() });
+  await c.connect();
+  try {
+    const { rowCount } = await c.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (rowCount === 0) await c.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`);
+  } finally {
+    await c.end();
+  }
+}
+
+let children = [];
+ensureDatabase(env.DATABASE_URL).then(() => { children = apps.map(launch); }, (err) => {
+  console.error(`cannot prepare ${env.DATABASE_URL}: ${err.message}`);
+  process.exit(1);
+});
+
+function launch(app) {
   const child = spawn(process.execPath, [path.join(__dirname, '..', 'apps', app, 'dist', 'main.js')], { env, stdio: ['ignore', 'inherit', 'inherit'] });
   child.on('exit', (code, signal) => {
     console.log(`[${app}] exited (${signal ?? code})`);
     if (!stopping) stop(1);
   });
   return child;
-});
+}
 let stopping = false;
 function stop(code = 0) {
   stopping = true;

@@ -4,7 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { randomUUID } from 'node:crypto';
 import { recordRoute } from './http/route-table';
-import { registerTracingHooks } from './http/tracing-hooks';
+import { endRequestSpan, enterRequestContext, startRequestSpan } from './http/tracing-hooks';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -23,7 +23,12 @@ export async function createHttpApp(root: Type<unknown>): Promise<NestFastifyApp
     void reply.header('x-request-id', req.id);
     done();
   });
-  registerTracingHooks(fastify);
+  fastify.addHook('onRequest', (req, reply, done) => startRequestSpan(req, (k, v) => void reply.header(k, v), done));
+  fastify.addHook('preHandler', (req, _reply, done) => enterRequestContext(req, done));
+  fastify.addHook('onResponse', (req, reply, done) => {
+    endRequestSpan(req, reply.statusCode);
+    done();
+  });
   // Uploads arrive as raw streams; the upload handler counts and caps the bytes itself.
   fastify.addContentTypeParser(['application/zip', 'application/octet-stream', 'application/x-zip-compressed'], (_req, payload, done) => done(null, payload));
   const app = await NestFactory.create<NestFastifyApplication>(root, adapter, { logger: ['error', 'warn'] });
