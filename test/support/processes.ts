@@ -64,12 +64,20 @@ function baseEnv(dataDir: string, port: number, portRange: string): NodeJS.Proce
   };
 }
 
+export interface StandaloneOptions {
+  portRange?: string;
+  /** Reuse this data dir (and keep it on stop). */
+  dataDir?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
 /** `npm start`'s process: embedded PostgreSQL, in-process bus, process runtime. */
-export async function startStandalone(portRange = '17000-17499'): Promise<Platform> {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'sp-e2e-standalone-'));
+export async function startStandalone(options: StandaloneOptions = {}): Promise<Platform> {
+  const keep = options.dataDir !== undefined;
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'sp-e2e-standalone-'));
   const port = await freePort();
   const log: string[] = [];
-  const child = launch('standalone', baseEnv(dataDir, port, portRange), log);
+  const child = launch('standalone', { ...baseEnv(dataDir, port, options.portRange ?? '17000-17499'), ...options.env }, log);
   await waitFor(async () => /Client key:/.test(log.join('')), 'standalone start', log, 90_000, [child]);
   const out = log.join('');
   return {
@@ -80,7 +88,7 @@ export async function startStandalone(portRange = '17000-17499'): Promise<Platfo
     output: () => log.join(''),
     async stop() {
       await stopAll([child]);
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!keep) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

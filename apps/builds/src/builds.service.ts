@@ -2,12 +2,13 @@
 // processing into the artifact directory, and resolution of a version_tag to a ready build.
 import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { buildDecider, buildSeriesDecider, buildSeriesStream, buildStream, forbidden, notFound } from '@spawnpoint/domain';
 import { CheckpointStore, EventStore } from '@spawnpoint/eventstore';
 import { Bus, EventRelay } from '@spawnpoint/messaging';
-import { BUS, CHECKPOINTS, startRelay, Clock, CLOCK, CONFIG, EVENT_STORE, execute, PlatformConfig, ProjectionRunner, randomBase62, READ_MODELS, serve, sha256 } from '@spawnpoint/platform';
+import { BUS, CHECKPOINTS, startRelay, Clock, CLOCK, CONFIG, EVENT_STORE, execute, load, PlatformConfig, ProjectionRunner, randomBase62, READ_MODELS, serve, sha256 } from '@spawnpoint/platform';
 import {
   BuildView, GetBuildRequest, ListBuildsRequest, ReceiveUploadRequest, RegisterImageRequest, RequestUploadRequest,
   ResolveBuildRequest, ResolvedBuild, SUBJECTS, UploadTicket, UsesBuildRequest,
@@ -40,6 +41,7 @@ export class BuildsService implements OnModuleInit, OnApplicationShutdown {
   async onModuleInit(): Promise<void> {
     await this.projections.start();
     this.relay = await startRelay(this.store, this.bus, this.checkpoints, 'builds', ['build', 'buildseries']);
+    await this.resumeInterrupted();
     await serve(this.bus, {
       [SUBJECTS.builds.requestUpload]: (r: RequestUploadRequest) => this.requestUpload(r),
       [SUBJECTS.builds.receiveUpload]: (r: ReceiveUploadRequest) => this.receiveUpload(r),
@@ -82,16 +84,36 @@ export class BuildsService implements OnModuleInit, OnApplicationShutdown {
       if (!UUID.test(buildId)) throw forbidden('upload URL is invalid or was already used');
       const stream = buildStream(buildId);
       const { state, position } = await execute(this.store, buildDecider, stream, {
-        type: 'ReceiveUpload', tokenHash: sha256(req.token), sizeBytes: req.sizeBytes, now: this.clock().toISOString(),
+        type: 'ReceiveUpload', tokenHash: sha256(req.token), sizeBytes: req.sizeBytes, uploadPath: req.path, now: this.clock().toISOString(),
       });
       await this.projections.waitFor(position, stream);
       if (state.status !== 'processing') throw new Error('unreachable: build not processing after upload');
-      const job = this.process(state.projectId, buildId, req.path, state.executablePath).finally(() => this.processing.delete(job));
-      this.processing.add(job);
+      this.startProcessing(state.projectId, buildId, req.path, state.executablePath);
       return this.get({ projectId: state.projectId, buildId });
     } catch (err) {
       await rm(req.path, { force: true });
       throw err;
+    }
+  }
+
+  private startProcessing(projectId: string, buildId: string, zipPath: string, executablePath: string | null): void {
+    const job = this.process(projectId, buildId, zipPath, executablePath).finally(() => this.processing.delete(job));
+    this.processing.add(job);
+  }
+
+  /** Builds left in processing by a stopped service: resume from the kept upload, or fail them. */
+  private async resumeInterrupted(): Promise<void> {
+    const stuck = await this.db.build.findMany({ where: { status: 'processing', deleted: false }, select: { id: true } });
+    for (const { id } of stuck) {
+      const { state } = await load(this.store, buildDecider, buildStream(id));
+      if (state.status !== 'processing') continue;
+      if (existsSync(state.uploadPath)) {
+        this.startProcessing(state.projectId, id, state.uploadPath, state.executablePath);
+      } else {
+        await execute(this.store, buildDecider, buildStream(id), {
+          type: 'FailProcessing', error: 'processing was interrupted and the upload is gone; upload the ZIP again', now: this.clock().toISOString(),
+        }, { projectId: state.projectId });
+      }
     }
   }
 

@@ -8,7 +8,7 @@ const requested: BuildEvent = {
   type: 'BuildUploadRequested',
   data: { buildId: 'b1', projectId: 'p', name: 'game', version: 1, tokenHash: 'th', expiresAt: '2026-11-21T11:00:00.000Z', executablePath: null, at: t0 },
 };
-const received: BuildEvent = { type: 'BuildUploadReceived', data: { buildId: 'b1', sizeBytes: 1234, at: t1 } };
+const received: BuildEvent = { type: 'BuildUploadReceived', data: { buildId: 'b1', sizeBytes: 1234, uploadPath: '/u/1.zip', at: t1 } };
 const ready: BuildEvent = { type: 'BuildReady', data: { buildId: 'b1', executablePath: 'server', sizeBytes: 4000, at: t1 } };
 
 describe('Build', () => {
@@ -19,14 +19,14 @@ describe('Build', () => {
   });
 
   it('moves to processing when the ZIP arrives with the right token', () => {
-    const s = given(buildDecider, [requested]).when({ type: 'ReceiveUpload', tokenHash: 'th', sizeBytes: 1234, now: t1 }).then([received]);
+    const s = given(buildDecider, [requested]).when({ type: 'ReceiveUpload', tokenHash: 'th', sizeBytes: 1234, uploadPath: '/u/1.zip', now: t1 }).then([received]);
     expect(s.status).toBe('processing');
   });
 
   it('refuses a wrong, reused or expired upload token (403)', () => {
-    given(buildDecider, [requested]).when({ type: 'ReceiveUpload', tokenHash: 'other', sizeBytes: 1, now: t1 }).thenError('forbidden');
-    given(buildDecider, [requested, received]).when({ type: 'ReceiveUpload', tokenHash: 'th', sizeBytes: 1, now: t1 }).thenError('forbidden', /already used/);
-    given(buildDecider, [requested]).when({ type: 'ReceiveUpload', tokenHash: 'th', sizeBytes: 1, now: late }).thenError('forbidden', /expired/);
+    given(buildDecider, [requested]).when({ type: 'ReceiveUpload', tokenHash: 'other', sizeBytes: 1, uploadPath: '/u/x.zip', now: t1 }).thenError('forbidden');
+    given(buildDecider, [requested, received]).when({ type: 'ReceiveUpload', tokenHash: 'th', sizeBytes: 1, uploadPath: '/u/x.zip', now: t1 }).thenError('forbidden', /already used/);
+    given(buildDecider, [requested]).when({ type: 'ReceiveUpload', tokenHash: 'th', sizeBytes: 1, uploadPath: '/u/x.zip', now: late }).thenError('forbidden', /expired/);
   });
 
   it('becomes ready or failed after processing', () => {
@@ -36,7 +36,7 @@ describe('Build', () => {
   });
 
   it('only finishes processing from processing', () => {
-    given(buildDecider, [requested]).when({ type: 'CompleteProcessing', executablePath: 's', sizeBytes: 1, now: t1 }).thenError('conflict');
+    given(buildDecider, [requested]).when({ type: 'CompleteProcessing', executablePath: 's', sizeBytes: 1, uploadPath: '/u/x.zip', now: t1 }).thenError('conflict');
     given(buildDecider, [requested, received, ready]).when({ type: 'FailProcessing', error: 'x', now: t1 }).thenError('conflict');
   });
 

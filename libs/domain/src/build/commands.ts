@@ -1,6 +1,6 @@
 export type BuildCommand =
   | { type: 'RequestUpload'; buildId: string; projectId: string; name: string; version: number; tokenHash: string; expiresAt: string; executablePath: string | null; now: string }
-  | { type: 'ReceiveUpload'; tokenHash: string; sizeBytes: number; now: string }
+  | { type: 'ReceiveUpload'; tokenHash: string; sizeBytes: number; uploadPath: string; now: string }
   | { type: 'CompleteProcessing'; executablePath: string; sizeBytes: number; now: string }
   | { type: 'FailProcessing'; error: string; now: string }
   | { type: 'RegisterImage'; buildId: string; projectId: string; name: string; version: number; image: string; now: string }

@@ -21,7 +21,7 @@ export function decide(command: BuildCommand, state: BuildState): BuildEvent[] {
         throw forbidden('upload URL is invalid or was already used');
       }
       if (command.now > state.expiresAt) throw forbidden('upload URL has expired; request a new one');
-      return [{ type: 'BuildUploadReceived', data: { buildId: state.buildId, sizeBytes: command.sizeBytes, at: command.now } }];
+      return [{ type: 'BuildUploadReceived', data: { buildId: state.buildId, sizeBytes: command.sizeBytes, uploadPath: command.uploadPath, at: command.now } }];
     case 'CompleteProcessing':
       if (state.status !== 'processing') throw conflict(`build is ${state.status}, not processing`);
       return [{ type: 'BuildReady', data: { buildId: state.buildId, executablePath: command.executablePath, sizeBytes: command.sizeBytes, at: command.now } }];

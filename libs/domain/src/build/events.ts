@@ -14,7 +14,8 @@ export type BuildUploadRequested = DomainEvent<'BuildUploadRequested', BuildIden
   executablePath: string | null;
   at: string;
 }>;
-export type BuildUploadReceived = DomainEvent<'BuildUploadReceived', { buildId: string; sizeBytes: number; at: string }>;
+/** `uploadPath`: where the ZIP waits to be processed, so an interrupted processing can resume. */
+export type BuildUploadReceived = DomainEvent<'BuildUploadReceived', { buildId: string; sizeBytes: number; uploadPath: string; at: string }>;
 export type BuildReady = DomainEvent<'BuildReady', { buildId: string; executablePath: string; sizeBytes: number; at: string }>;
 export type BuildFailed = DomainEvent<'BuildFailed', { buildId: string; error: string; at: string }>;
 export type BuildImageRegistered = DomainEvent<'BuildImageRegistered', BuildIdentity & { image: string; at: string }>;

@@ -20,7 +20,7 @@ export function evolve(state: BuildState, event: BuildEvent): BuildState {
     }
     case 'BuildUploadReceived':
       if (!base || state.status !== 'uploading') return state;
-      return { ...base, status: 'processing', executablePath: state.executablePath, sizeBytes: event.data.sizeBytes, updatedAt: event.data.at };
+      return { ...base, status: 'processing', executablePath: state.executablePath, sizeBytes: event.data.sizeBytes, uploadPath: event.data.uploadPath, updatedAt: event.data.at };
     case 'BuildReady':
       if (!base) return state;
       return { ...base, status: 'ready', kind: 'zip', executablePath: event.data.executablePath, sizeBytes: event.data.sizeBytes, updatedAt: event.data.at };

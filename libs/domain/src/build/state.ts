@@ -10,7 +10,7 @@ export interface BuildInfo {
 export type BuildState =
   | { status: 'none' }
   | (BuildInfo & { status: 'uploading'; tokenHash: string; expiresAt: string; executablePath: string | null })
-  | (BuildInfo & { status: 'processing'; executablePath: string | null; sizeBytes: number })
+  | (BuildInfo & { status: 'processing'; executablePath: string | null; sizeBytes: number; uploadPath: string })
   | (BuildInfo & { status: 'ready'; kind: 'zip'; executablePath: string; sizeBytes: number })
   | (BuildInfo & { status: 'ready'; kind: 'image'; image: string })
   | (BuildInfo & { status: 'failed'; error: string })
