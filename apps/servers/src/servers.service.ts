@@ -7,7 +7,7 @@ import {
 } from '@spawnpoint/domain';
 import { CheckpointStore, EventStore } from '@spawnpoint/eventstore';
 import { Bus, EventRelay } from '@spawnpoint/messaging';
-import { BUS, CHECKPOINTS, startRelay, Clock, CLOCK, EVENT_STORE, execute, load, ProjectionRunner, READ_MODELS, serve } from '@spawnpoint/platform';
+import { BUS, CHECKPOINTS, startRelay, Clock, CLOCK, EVENT_STORE, execute, load, ProjectionRunner, READ_MODELS, serve, ViewCache } from '@spawnpoint/platform';
 import {
   GetServerRequest, ListServersRequest, ProjectView, ResolvedBuild, ServerList, ServerView, StartServerRequest, StopServerRequest,
   SUBJECTS, UsesBuildRequest,
@@ -27,6 +27,8 @@ export class ServersService implements OnModuleInit, OnApplicationShutdown {
   readonly projections: ProjectionRunner;
   private relay: EventRelay | null = null;
   private readonly logs: LogWriter;
+  /** GET /servers/{id} is the hottest read (game servers and clients poll it): served from memory. */
+  private readonly views = new ViewCache<{ projectId: string; view: ServerView }>();
   private unwatch: (() => void) | null = null;
   /** projectId of each server this process runs (log lines carry it). */
   private readonly owners = new Map<string, string>();
@@ -39,7 +41,10 @@ export class ServersService implements OnModuleInit, OnApplicationShutdown {
     @Inject(CHECKPOINTS) private readonly checkpoints: CheckpointStore,
     @Inject(RUNTIME) private readonly runtime: GameRuntime,
   ) {
-    this.projections = new ProjectionRunner(store, db, [serversProjection]);
+    this.projections = new ProjectionRunner(store, db, [{
+      ...serversProjection,
+      applied: (event) => this.views.invalidate((event.data as { serverId: string }).serverId),
+    }]);
     this.logs = new LogWriter(db);
   }
 
@@ -121,9 +126,14 @@ export class ServersService implements OnModuleInit, OnApplicationShutdown {
   }
 
   async get(req: GetServerRequest): Promise<ServerView> {
-    const s = UUID.test(req.serverId) ? await this.db.server.findFirst({ where: { id: req.serverId, projectId: req.projectId } }) : null;
-    if (!s) throw notFound('server');
-    return toServerView(s);
+    const found = UUID.test(req.serverId)
+      ? await this.views.get(req.serverId, async () => {
+          const s = await this.db.server.findUnique({ where: { id: req.serverId } });
+          return s ? { projectId: s.projectId, view: toServerView(s) } : null;
+        })
+      : null;
+    if (!found || found.projectId !== req.projectId) throw notFound('server');
+    return found.view;
   }
 
   async list(req: ListServersRequest): Promise<ServerList> {

@@ -12,7 +12,8 @@ export function decode(data: Uint8Array): unknown {
   return data.length === 0 ? undefined : JSON.parse(decoder.decode(data));
 }
 
-/** What the receiver would see after the value crossed the wire. */
+/** What the receiver would see after the value crossed the wire (JSON semantics, no byte round trip). */
 export function jsonCopy<T>(value: T): T {
-  return decode(encode(value)) as T;
+  const text = JSON.stringify(value);
+  return (text === undefined ? undefined : JSON.parse(text)) as T;
 }

@@ -1,29 +1,35 @@
 // The reply envelope of request/reply, identical for both adapters.
 import { RemoteError, type RemoteErrorBody, type RequestContext, type RequestHandler } from './bus';
-import { decode, encode } from './json';
+import { decode, encode, jsonCopy } from './json';
 import { markFailed } from './tracing';
 
 type Reply = { ok: true; data?: unknown } | { ok: false; error: RemoteErrorBody };
 
 const INTERNAL_ERROR: RemoteErrorBody = { error: 'Internal error', status: 500 };
 
-/** Runs the handler and encodes its answer; encoding is inside the try so an unserialisable reply is a 500 too. */
-export async function serveRequest(handler: RequestHandler, payload: unknown, ctx: RequestContext): Promise<Uint8Array> {
+/** Runs the handler and packs its answer; packing is inside the try so an unserialisable reply is a 500 too. */
+async function settle<T>(handler: RequestHandler, payload: unknown, ctx: RequestContext, pack: (reply: Reply) => T): Promise<T> {
   try {
-    const reply: Reply = { ok: true, data: await handler(payload, ctx) };
-    return encode(reply);
+    return pack({ ok: true, data: await handler(payload, ctx) });
   } catch (err) {
-    if (err instanceof RemoteError) return encode({ ok: false, error: err.body } satisfies Reply);
+    if (err instanceof RemoteError) return pack({ ok: false, error: err.body });
     // The caller only learns "500"; the real cause stays here.
     console.error(`bus: handler for ${ctx.subject} failed`, err);
     markFailed(err);
-    return encode({ ok: false, error: INTERNAL_ERROR } satisfies Reply);
+    return pack({ ok: false, error: INTERNAL_ERROR });
   }
 }
 
+/** For the wire (NATS): the reply envelope as bytes. */
+export const serveRequest = (handler: RequestHandler, payload: unknown, ctx: RequestContext): Promise<Uint8Array> => settle(handler, payload, ctx, encode);
+
+/** In process: the reply envelope as the caller would decode it from the wire. */
+export const serveLocally = (handler: RequestHandler, payload: unknown, ctx: RequestContext): Promise<Reply> => settle(handler, payload, ctx, jsonCopy);
+
 /** The handler's reply, or its RemoteError re-thrown at the caller. */
-export function unwrapReply<T>(data: Uint8Array): T {
-  const reply = decode(data) as Reply;
+export function unwrap<T>(reply: Reply): T {
   if (!reply.ok) throw new RemoteError(reply.error);
   return reply.data as T;
 }
+
+export const unwrapReply = <T>(data: Uint8Array): T => unwrap<T>(decode(data) as Reply);

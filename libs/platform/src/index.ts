@@ -9,3 +9,4 @@ export * from './tokens';
 export * from './boot';
 export * from './tracing';
 export * from './relay-host';
+export * from './view-cache';

@@ -10,6 +10,8 @@ export interface Projection {
   name: string;
   categories: string[];
   apply(event: RecordedEvent, tx: Tx): Promise<void>;
+  /** After the event's transaction committed: e.g. invalidate an in-memory copy of the rows. */
+  applied?(event: RecordedEvent): void;
 }
 
 interface Running {
@@ -41,6 +43,7 @@ export class ProjectionRunner {
             });
           });
           entry.position = event.position;
+          projection.applied?.(event);
           this.wake();
         },
         (err) => {

@@ -10,6 +10,8 @@ const TTL_MS = 5_000;
 @Injectable()
 export class KeyAuthenticator {
   private readonly cache = new Map<string, { principal: Principal | null; until: number }>();
+  /** Concurrent misses for one key share one lookup (no stampede when an entry expires under load). */
+  private readonly inflight = new Map<string, Promise<Principal | null>>();
 
   constructor(@Inject(BUS) private readonly bus: Bus) {}
 
@@ -17,10 +19,16 @@ export class KeyAuthenticator {
     const keyHash = sha256(apiKey);
     const hit = this.cache.get(keyHash);
     if (hit && hit.until > Date.now()) return { principal: hit.principal, keyHash };
-    const principal = await this.bus.request<Principal | null>(SUBJECTS.projects.authenticate, { keyHash });
-    if (this.cache.size > 10_000) this.cache.clear();
-    this.cache.set(keyHash, { principal, until: Date.now() + (principal ? TTL_MS : 1_000) });
-    return { principal, keyHash };
+    let lookup = this.inflight.get(keyHash);
+    if (!lookup) {
+      lookup = this.bus.request<Principal | null>(SUBJECTS.projects.authenticate, { keyHash }).then((principal) => {
+        if (this.cache.size > 10_000) this.cache.clear();
+        this.cache.set(keyHash, { principal, until: Date.now() + (principal ? TTL_MS : 1_000) });
+        return principal;
+      }).finally(() => this.inflight.delete(keyHash));
+      this.inflight.set(keyHash, lookup);
+    }
+    return { principal: await lookup, keyHash };
   }
 
   forget(): void {

@@ -13,7 +13,7 @@ import {
   type Unsubscribe,
 } from '../bus';
 import { jsonCopy } from '../json';
-import { serveRequest, unwrapReply } from '../reply';
+import { serveLocally, unwrap } from '../reply';
 import { EVENTS_PREFIX, eventTopic, subjectMatches } from '../subjects';
 import { inSpan, withTraceContext } from '../tracing';
 import { RecentIds } from './recent-ids';
@@ -43,6 +43,7 @@ const REMEMBERED_IDS = 10_000;
 
 export class InProcessBus implements Bus {
   private readonly responders: Responder[] = [];
+  private readonly routes = new Map<string, Responder[]>();
   /** Round-robin position per requested subject, like a queue group spreading requests. */
   private readonly turns = new Map<string, number>();
   /** Durable name -> its members; members of one durable share the events like replicas. */
@@ -60,7 +61,11 @@ export class InProcessBus implements Bus {
   async handle(subject: string, handler: RequestHandler): Promise<Unsubscribe> {
     const responder = { subject, handler };
     this.responders.push(responder);
-    return async () => remove(this.responders, responder);
+    this.routes.clear();
+    return async () => {
+      remove(this.responders, responder);
+      this.routes.clear();
+    };
   }
 
   async request<Res = unknown>(
@@ -68,14 +73,25 @@ export class InProcessBus implements Bus {
     payload: unknown,
     options: { timeoutMs?: number; headers?: Headers } = {},
   ): Promise<Res> {
-    const candidates = this.closed ? [] : this.responders.filter((r) => subjectMatches(r.subject, subject));
+    const candidates = this.closed ? [] : this.respondersFor(subject);
     if (candidates.length === 0) throw new BusUnavailable(subject, 'no responders');
     const responder = candidates[this.nextTurn(this.turns, subject) % candidates.length];
     const headers = withTraceContext(options.headers);
     const reply = inSpan(`bus ${responder.subject}`, SpanKind.SERVER, headers, () =>
-      serveRequest(responder.handler, jsonCopy(payload), { subject, headers: { ...headers } }),
+      serveLocally(responder.handler, jsonCopy(payload), { subject, headers: { ...headers } }),
     );
-    return unwrapReply<Res>(await withTimeout(reply, options.timeoutMs ?? this.requestTimeoutMs, subject));
+    return unwrap<Res>(await withTimeout(reply, options.timeoutMs ?? this.requestTimeoutMs, subject));
+  }
+
+  /** Responders per concrete subject, memoised until the set of responders changes. */
+  private respondersFor(subject: string): Responder[] {
+    let found = this.routes.get(subject);
+    if (!found) {
+      found = this.responders.filter((r) => subjectMatches(r.subject, subject));
+      if (this.routes.size > 10_000) this.routes.clear();
+      this.routes.set(subject, found);
+    }
+    return found;
   }
 
   async publish(event: IntegrationEvent, headers?: Headers): Promise<void> {
@@ -133,6 +149,7 @@ export class InProcessBus implements Bus {
   async close(): Promise<void> {
     this.closed = true;
     this.responders.length = 0;
+    this.routes.clear();
     this.groups.clear();
     this.listeners.length = 0;
   }
