@@ -30,7 +30,11 @@ export interface RequestContext {
   headers: Headers;
 }
 
-/** Handlers return a JSON-serialisable reply, or throw RemoteError (sent back as such); any other error is sent back as 500. */
+/**
+ * Handlers return a JSON-serialisable reply, or throw RemoteError (sent back as such); any other error
+ * is sent back as 500. Requests reach the handler as a copy; in process, the reply reaches the caller
+ * without a copy, so a handler must not change a value after returning it.
+ */
 export type RequestHandler<Req = any, Res = any> = (payload: Req, ctx: RequestContext) => Promise<Res> | Res;
 
 /** An integration event as it travels on the bus (a store event republished by the relay). */

@@ -1,6 +1,6 @@
 // The reply envelope of request/reply, identical for both adapters.
 import { RemoteError, type RemoteErrorBody, type RequestContext, type RequestHandler } from './bus';
-import { decode, encode, jsonCopy } from './json';
+import { decode, encode } from './json';
 import { markFailed } from './tracing';
 
 type Reply = { ok: true; data?: unknown } | { ok: false; error: RemoteErrorBody };
@@ -23,8 +23,12 @@ async function settle<T>(handler: RequestHandler, payload: unknown, ctx: Request
 /** For the wire (NATS): the reply envelope as bytes. */
 export const serveRequest = (handler: RequestHandler, payload: unknown, ctx: RequestContext): Promise<Uint8Array> => settle(handler, payload, ctx, encode);
 
-/** In process: the reply envelope as the caller would decode it from the wire. */
-export const serveLocally = (handler: RequestHandler, payload: unknown, ctx: RequestContext): Promise<Reply> => settle(handler, payload, ctx, jsonCopy);
+/**
+ * In process: the reply envelope handed over as is. Replies are not copied (a copy of every view is a
+ * measurable share of a GET); handlers return fresh or frozen JSON values, and the e2e suite runs the
+ * same requests over NATS, where any non-JSON reply would show.
+ */
+export const serveLocally = (handler: RequestHandler, payload: unknown, ctx: RequestContext): Promise<Reply> => settle(handler, payload, ctx, (reply) => reply);
 
 /** The handler's reply, or its RemoteError re-thrown at the caller. */
 export function unwrap<T>(reply: Reply): T {

@@ -41,7 +41,16 @@ export class ViewCache<V> {
   }
 
   private set(key: string, value: V): void {
-    this.entries.set(key, value);
+    // Cached values are handed to many callers at once: nobody may change them.
+    this.entries.set(key, deepFreeze(value));
     if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
   }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
 }

@@ -35,6 +35,14 @@ describe('ViewCache', () => {
     expect(await cache.get('x', async () => 'found')).toBe('found');
   });
 
+  it('hands out frozen values, so callers sharing one cannot change it', async () => {
+    const cache = new ViewCache<{ ports: { n: number }[] }>();
+    const v = await cache.get('a', async () => ({ ports: [{ n: 1 }] }));
+    expect(Object.isFrozen(v)).toBe(true);
+    expect(Object.isFrozen(v!.ports[0])).toBe(true);
+    expect(() => { (v!.ports[0] as { n: number }).n = 2; }).toThrow(TypeError);
+  });
+
   it('evicts the least recently read entry beyond capacity', async () => {
     const cache = new ViewCache<string>(2);
     await cache.get('a', async () => 'a');

@@ -1,7 +1,8 @@
 // One server span per HTTP request: it continues the caller's traceparent, is returned in the
 // response's traceparent header, and is the active context for the whole Nest pipeline, so bus
 // requests (and through them the events appended) carry the same trace.
-import { Context, context, propagation, Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { Context, context, isSpanContextValid, propagation, Span, SpanContext, SpanKind, SpanStatusCode, trace, TraceFlags } from '@opentelemetry/api';
+import { randomBytes } from 'node:crypto';
 
 const tracer = trace.getTracer('spawnpoint.gateway');
 const SPAN = Symbol('otel');
@@ -22,10 +23,32 @@ export function startRequestSpan(req: TracedRequest, setHeader: (name: string, v
     kind: SpanKind.SERVER,
     attributes: { 'http.request.method': req.method, 'url.path': req.url.split('?')[0], 'spawnpoint.request_id': String(req.id) },
   }, parent);
-  const sc = span.spanContext();
+  const sc = span.isRecording() ? span.spanContext() : ownSpanContext(trace.getSpanContext(parent));
   req[SPAN] = { span, ctx: trace.setSpan(parent, span) };
   setHeader('traceparent', `00-${sc.traceId}-${sc.spanId}-${sc.traceFlags.toString(16).padStart(2, '0')}`);
   context.with(req[SPAN].ctx, done);
+}
+
+// Ids come from a pooled random buffer: a crypto call per request was a visible share of a GET.
+let pool = Buffer.alloc(0);
+let offset = 0;
+function randomHex(bytes: number): string {
+  if (offset + bytes > pool.length) {
+    pool = randomBytes(4096);
+    offset = 0;
+  }
+  offset += bytes;
+  return pool.toString('hex', offset - bytes, offset);
+}
+
+/** Without a tracing SDK the request still gets its own span id, in the caller's trace or a new one. */
+function ownSpanContext(caller: SpanContext | undefined): SpanContext {
+  const valid = caller && isSpanContextValid(caller);
+  return {
+    traceId: valid ? caller.traceId : randomHex(16),
+    spanId: randomHex(8),
+    traceFlags: valid ? caller.traceFlags : TraceFlags.NONE,
+  };
 }
 
 /** preHandler: body parsing ran on socket callbacks outside our context; re-enter it for the handler. */
