@@ -189,6 +189,57 @@ export function describeNewcomerStory(mode: string, start: () => Promise<Platfor
       expect(v3.body.version).toBe(3);
     });
 
+    it('updates settings, lets a project keep client keys off server control, and rotates keys', async () => {
+      const updated = await server.post('/v3/projects/settings', {
+        environment_variables: { MODE: 'ranked' },
+        port_configs: [{ name: 'game', internal_port: 7777, protocol: 'udp' }, { name: 'game-tcp', internal_port: 7778, protocol: 'tcp', tls_enabled: false }],
+      });
+      expect(updated.status).toBe(200);
+      expect(updated.body.environment_variables).toEqual({ MODE: 'ranked' });
+      expect(updated.body.port_configs.map((p: any) => p.name)).toEqual(['game', 'game-tcp']);
+      expect(updated.body.port_configs[0].id).toEqual(expect.any(String));
+      expect(updated.body.auth_config).toEqual({ provider: 'none' });
+      const bad = await server.post('/v3/projects/settings', { port_configs: [{ name: 'Bad Name', internal_port: 0, protocol: 'icmp' }] });
+      expect(bad.status).toBe(422);
+      expect(bad.body.detail.map((d: any) => d.loc.join('.'))).toEqual(expect.arrayContaining(['body.port_configs.0.name', 'body.port_configs.0.internal_port', 'body.port_configs.0.protocol']));
+      expect((await server.get('/v3/projects/settings')).body.environment_variables).toEqual({ MODE: 'ranked' });
+
+      expect((await server.post('/v3/projects/settings', { client_key_server_control: false })).body.client_key_server_control).toBe(false);
+      const denied = await clientApi.post('/v3/servers/start', { name: 'client-started', region: 'us-west' });
+      expect(denied.status).toBe(403);
+      expect((await clientApi.get('/v3/servers')).status).toBe(200);
+      await server.post('/v3/projects/settings', { client_key_server_control: true });
+      const allowed = await clientApi.post('/v3/servers/start', { name: 'client-started', region: 'us-west' });
+      expect(allowed.status).toBe(201);
+      expect((await clientApi.delete(`/v3/servers/${allowed.body.instance_id}`)).status).toBe(200);
+
+      const made = await admin().post('/admin/projects', { name: 'rotating', plan: 'pro' }, adminHeaders);
+      const before = client(p.baseUrl, made.body.server_key);
+      expect((await before.get('/v3/servers')).status).toBe(200);
+      const rotated = await admin().post(`/admin/projects/${made.body.project_id}/keys/rotate`, undefined, adminHeaders);
+      expect(rotated.status).toBe(200);
+      expect(rotated.body.server_key).not.toBe(made.body.server_key);
+      expect((await before.get('/v3/servers')).status).toBe(401);
+      expect((await client(p.baseUrl, rotated.body.server_key).get('/v3/servers')).status).toBe(200);
+      expect((await admin().post('/admin/projects/nope/keys/rotate', undefined, adminHeaders)).status).toBe(404);
+    });
+
+    it('lists servers newest first, filtered and paged with next_token', async () => {
+      const ids: string[] = [];
+      for (const name of ['page-1', 'page-2', 'page-3']) ids.push((await server.post('/v3/servers/start', { name, region: 'ap-north' })).body.instance_id);
+      const first = await server.get('/v3/servers?region=ap-north&limit=2');
+      expect(first.body.servers.map((s: any) => s.name)).toEqual(['page-3', 'page-2']);
+      expect(first.body.next_token).toEqual(expect.any(String));
+      const second = await server.get(`/v3/servers?region=ap-north&limit=2&next_token=${encodeURIComponent(first.body.next_token)}`);
+      expect(second.body.servers.map((s: any) => s.name)).toEqual(['page-1']);
+      expect(second.body.next_token).toBeNull();
+      expect((await server.get('/v3/servers?limit=0')).status).toBe(422);
+      expect((await server.get('/v3/servers?next_token=garbage')).status).toBe(422);
+      for (const id of ids) await server.delete(`/v3/servers/${id}`);
+      const stopped = await server.get('/v3/servers?region=ap-north&status=stopped');
+      expect(stopped.body.servers).toHaveLength(3);
+    });
+
     it('serves OpenAPI 3.1 and a docs page without a key, and echoes x-request-id', async () => {
       const doc = await admin().get('/openapi.json');
       expect(doc.status).toBe(200);
