@@ -1,19 +1,16 @@
 // The builds service: upload tickets (single-use, hashed tokens), versions per name, hostile-ZIP
 // processing into the artifact directory, and resolution of a version_tag to a ready build.
-import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { buildDecider, buildSeriesDecider, buildSeriesStream, buildStream, forbidden, notFound } from '@spawnpoint/domain';
-import { CheckpointStore, EventStore } from '@spawnpoint/eventstore';
-import { Bus, EventRelay } from '@spawnpoint/messaging';
-import { BUS, CHECKPOINTS, startRelay, Clock, CLOCK, CONFIG, EVENT_STORE, execute, load, PlatformConfig, ProjectionRunner, randomBase62, READ_MODELS, serve, sha256 } from '@spawnpoint/platform';
+import { execute, Handlers, load, Platform, PLATFORM, randomBase62, ServiceHost, sha256 } from '@spawnpoint/platform';
 import {
   BuildView, GetBuildRequest, ListBuildsRequest, ReceiveUploadRequest, RegisterImageRequest, RequestUploadRequest,
   ResolveBuildRequest, ResolvedBuild, SUBJECTS, UploadTicket, UsesBuildRequest,
 } from '@spawnpoint/proto';
-import type { ReadModels } from '@spawnpoint/read-models';
 import { toBuildView } from './build-view';
 import { buildsProjection } from './builds.projection';
 import { BuildRejected, processZip } from './zip/process-zip';
@@ -22,27 +19,19 @@ export const UPLOAD_URL_TTL_MS = 60 * 60 * 1000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 @Injectable()
-export class BuildsService implements OnModuleInit, OnApplicationShutdown {
-  readonly projections: ProjectionRunner;
-  private relay: EventRelay | null = null;
+export class BuildsService extends ServiceHost {
   private readonly processing = new Set<Promise<void>>();
 
-  constructor(
-    @Inject(EVENT_STORE) private readonly store: EventStore,
-    @Inject(BUS) private readonly bus: Bus,
-    @Inject(READ_MODELS) private readonly db: ReadModels,
-    @Inject(CLOCK) private readonly clock: Clock,
-    @Inject(CHECKPOINTS) private readonly checkpoints: CheckpointStore,
-    @Inject(CONFIG) private readonly config: PlatformConfig,
-  ) {
-    this.projections = new ProjectionRunner(store, db, [buildsProjection]);
+  constructor(@Inject(PLATFORM) platform: Platform) {
+    super(platform, 'builds', ['build', 'buildseries']);
   }
 
-  async onModuleInit(): Promise<void> {
-    await this.projections.start();
-    this.relay = await startRelay(this.store, this.bus, this.checkpoints, 'builds', ['build', 'buildseries']);
-    await this.resumeInterrupted();
-    await serve(this.bus, {
+  protected readModels() {
+    return [buildsProjection];
+  }
+
+  protected handlers(): Handlers {
+    return {
       [SUBJECTS.builds.requestUpload]: (r: RequestUploadRequest) => this.requestUpload(r),
       [SUBJECTS.builds.receiveUpload]: (r: ReceiveUploadRequest) => this.receiveUpload(r),
       [SUBJECTS.builds.registerImage]: (r: RegisterImageRequest) => this.registerImage(r),
@@ -50,13 +39,15 @@ export class BuildsService implements OnModuleInit, OnApplicationShutdown {
       [SUBJECTS.builds.list]: (r: ListBuildsRequest) => this.list(r),
       [SUBJECTS.builds.delete]: (r: GetBuildRequest) => this.delete(r),
       [SUBJECTS.builds.resolve]: (r: ResolveBuildRequest) => this.resolve(r),
-    });
+    };
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    await this.relay?.stop();
+  protected override async starting(): Promise<void> {
+    await this.resumeInterrupted();
+  }
+
+  protected override async stopping(): Promise<void> {
     await Promise.allSettled([...this.processing]);
-    await this.projections.stop();
   }
 
   artifactDir(projectId: string, buildId: string): string {
@@ -69,12 +60,10 @@ export class BuildsService implements OnModuleInit, OnApplicationShutdown {
     const token = `${buildId}.${randomBase62(40)}`;
     const now = this.clock();
     const expiresAt = new Date(now.getTime() + UPLOAD_URL_TTL_MS).toISOString();
-    const stream = buildStream(buildId);
-    const { position } = await execute(this.store, buildDecider, stream, {
+    await this.command(buildDecider, buildStream(buildId), {
       type: 'RequestUpload', buildId, projectId: req.projectId, name: req.name, version, tokenHash: sha256(token), expiresAt,
       executablePath: req.executablePath ?? null, now: now.toISOString(),
     }, { projectId: req.projectId });
-    await this.projections.waitFor(position, stream);
     return { build_id: buildId, name: req.name, version, token, expires_at: expiresAt };
   }
 
@@ -82,11 +71,9 @@ export class BuildsService implements OnModuleInit, OnApplicationShutdown {
     const buildId = req.token.split('.')[0];
     try {
       if (!UUID.test(buildId)) throw forbidden('upload URL is invalid or was already used');
-      const stream = buildStream(buildId);
-      const { state, position } = await execute(this.store, buildDecider, stream, {
-        type: 'ReceiveUpload', tokenHash: sha256(req.token), sizeBytes: req.sizeBytes, uploadPath: req.path, now: this.clock().toISOString(),
+      const { state } = await this.command(buildDecider, buildStream(buildId), {
+        type: 'ReceiveUpload', tokenHash: sha256(req.token), sizeBytes: req.sizeBytes, uploadPath: req.path, now: this.now(),
       });
-      await this.projections.waitFor(position, stream);
       if (state.status !== 'processing') throw new Error('unreachable: build not processing after upload');
       this.startProcessing(state.projectId, buildId, req.path, state.executablePath);
       return this.get({ projectId: state.projectId, buildId });
@@ -111,7 +98,7 @@ export class BuildsService implements OnModuleInit, OnApplicationShutdown {
         this.startProcessing(state.projectId, id, state.uploadPath, state.executablePath);
       } else {
         await execute(this.store, buildDecider, buildStream(id), {
-          type: 'FailProcessing', error: 'processing was interrupted and the upload is gone; upload the ZIP again', now: this.clock().toISOString(),
+          type: 'FailProcessing', error: 'processing was interrupted and the upload is gone; upload the ZIP again', now: this.now(),
         }, { projectId: state.projectId });
       }
     }
@@ -120,7 +107,7 @@ export class BuildsService implements OnModuleInit, OnApplicationShutdown {
   /** Unpack and check the ZIP; the build ends ready or failed, never stuck in processing. */
   private async process(projectId: string, buildId: string, zipPath: string, executablePath: string | null): Promise<void> {
     const stream = buildStream(buildId);
-    const now = () => this.clock().toISOString();
+    const now = () => this.now();
     try {
       const dir = this.artifactDir(projectId, buildId);
       await mkdir(path.dirname(dir), { recursive: true });
@@ -137,11 +124,9 @@ export class BuildsService implements OnModuleInit, OnApplicationShutdown {
   async registerImage(req: RegisterImageRequest): Promise<BuildView> {
     const buildId = randomUUID();
     const version = await this.allocateVersion(req.projectId, req.name, buildId);
-    const stream = buildStream(buildId);
-    const { position } = await execute(this.store, buildDecider, stream, {
-      type: 'RegisterImage', buildId, projectId: req.projectId, name: req.name, version, image: req.image, now: this.clock().toISOString(),
+    await this.command(buildDecider, buildStream(buildId), {
+      type: 'RegisterImage', buildId, projectId: req.projectId, name: req.name, version, image: req.image, now: this.now(),
     }, { projectId: req.projectId });
-    await this.projections.waitFor(position, stream);
     return this.get({ projectId: req.projectId, buildId });
   }
 
@@ -163,9 +148,7 @@ export class BuildsService implements OnModuleInit, OnApplicationShutdown {
   async delete(req: GetBuildRequest): Promise<{ status: 'build_deleted'; build_id: string }> {
     await this.get(req); // 404 for another project's build before anything else
     const { inUse } = await this.bus.request<{ inUse: boolean }>(SUBJECTS.servers.usesBuild, { projectId: req.projectId, buildId: req.buildId } satisfies UsesBuildRequest);
-    const stream = buildStream(req.buildId);
-    const { position } = await execute(this.store, buildDecider, stream, { type: 'DeleteBuild', inUse, now: this.clock().toISOString() }, { projectId: req.projectId });
-    await this.projections.waitFor(position, stream);
+    await this.command(buildDecider, buildStream(req.buildId), { type: 'DeleteBuild', inUse, now: this.now() }, { projectId: req.projectId });
     await rm(this.artifactDir(req.projectId, req.buildId), { recursive: true, force: true });
     return { status: 'build_deleted', build_id: req.buildId };
   }
@@ -188,7 +171,7 @@ export class BuildsService implements OnModuleInit, OnApplicationShutdown {
 
   private async allocateVersion(projectId: string, name: string, buildId: string): Promise<number> {
     const { events } = await execute(this.store, buildSeriesDecider, buildSeriesStream(projectId, name), {
-      type: 'AllocateVersion', projectId, name, buildId, now: this.clock().toISOString(),
+      type: 'AllocateVersion', projectId, name, buildId, now: this.now(),
     }, { projectId });
     return events[0].data.version;
   }

@@ -3,6 +3,17 @@ import { ProjectEvent } from '@spawnpoint/domain';
 import { RecordedEvent } from '@spawnpoint/eventstore';
 import { Projection, Tx } from '@spawnpoint/platform';
 
+/** Both key hashes of a project; replays insert nothing twice. */
+function insertKeys(tx: Tx, projectId: string, serverKeyHash: string, clientKeyHash: string, createdAt: Date) {
+  return tx.apiKey.createMany({
+    data: [
+      { hash: serverKeyHash, projectId, kind: 'server', createdAt },
+      { hash: clientKeyHash, projectId, kind: 'client', createdAt },
+    ],
+    skipDuplicates: true,
+  });
+}
+
 export const projectsProjection: Projection = {
   name: 'projects',
   categories: ['project'],
@@ -17,13 +28,7 @@ export const projectsProjection: Projection = {
           create: { id: d.projectId, name: d.name, plan: d.plan, settings: { ...d.settings, updated_at: d.at } as object, createdAt: at, updatedAt: at },
           update: {},
         });
-        await tx.apiKey.createMany({
-          data: [
-            { hash: d.serverKeyHash, projectId: d.projectId, kind: 'server', createdAt: at },
-            { hash: d.clientKeyHash, projectId: d.projectId, kind: 'client', createdAt: at },
-          ],
-          skipDuplicates: true,
-        });
+        await insertKeys(tx, d.projectId, d.serverKeyHash, d.clientKeyHash, at);
         return;
       }
       case 'ProjectSettingsUpdated':
@@ -36,13 +41,7 @@ export const projectsProjection: Projection = {
         const d = event.data;
         const at = new Date(d.at);
         await tx.apiKey.deleteMany({ where: { hash: { in: [d.previousServerKeyHash, d.previousClientKeyHash] } } });
-        await tx.apiKey.createMany({
-          data: [
-            { hash: d.serverKeyHash, projectId: d.projectId, kind: 'server', createdAt: at },
-            { hash: d.clientKeyHash, projectId: d.projectId, kind: 'client', createdAt: at },
-          ],
-          skipDuplicates: true,
-        });
+        await insertKeys(tx, d.projectId, d.serverKeyHash, d.clientKeyHash, at);
         return;
       }
       case 'ProjectPlanChanged':

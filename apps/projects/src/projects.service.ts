@@ -1,40 +1,30 @@
 // The projects service: the Project aggregate (settings, keys as hashes, plan and limits) and the
 // key lookup the gateway authenticates with.
-import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DEFAULT_RATE_LIMITS, defaultSettings, notFound, Plan, projectDecider, projectStream, RateLimits } from '@spawnpoint/domain';
-import { CheckpointStore, EventStore } from '@spawnpoint/eventstore';
-import { Bus, EventRelay } from '@spawnpoint/messaging';
-import { BUS, CHECKPOINTS, startRelay, Clock, CLOCK, EVENT_STORE, execute, ProjectionRunner, randomBase62, READ_MODELS, serve, sha256 } from '@spawnpoint/platform';
+import { Handlers, Platform, PLATFORM, randomBase62, ServiceHost, sha256 } from '@spawnpoint/platform';
 import {
   AuthenticateRequest, ChangePlanRequest, CreatedProject, CreateProjectRequest, GetProjectRequest, Principal,
   ProjectAdminView, ProjectView, RotateKeysRequest, SettingsView, SUBJECTS, UpdateSettingsRequest,
 } from '@spawnpoint/proto';
-import type { ReadModels } from '@spawnpoint/read-models';
 import { projectsProjection } from './projects.projection';
 
 export const newServerKey = () => `pf_${randomBase62(32)}`;
 export const newClientKey = () => `pfclient_${randomBase62(32)}`;
 
 @Injectable()
-export class ProjectsService implements OnModuleInit, OnApplicationShutdown {
-  readonly projections: ProjectionRunner;
-  private relay: EventRelay | null = null;
-
-  constructor(
-    @Inject(EVENT_STORE) private readonly store: EventStore,
-    @Inject(BUS) private readonly bus: Bus,
-    @Inject(READ_MODELS) private readonly db: ReadModels,
-    @Inject(CLOCK) private readonly clock: Clock,
-    @Inject(CHECKPOINTS) private readonly checkpoints: CheckpointStore,
-  ) {
-    this.projections = new ProjectionRunner(store, db, [projectsProjection]);
+export class ProjectsService extends ServiceHost {
+  constructor(@Inject(PLATFORM) platform: Platform) {
+    super(platform, 'projects', ['project']);
   }
 
-  async onModuleInit(): Promise<void> {
-    await this.projections.start();
-    this.relay = await startRelay(this.store, this.bus, this.checkpoints, 'projects', ['project']);
-    await serve(this.bus, {
+  protected readModels() {
+    return [projectsProjection];
+  }
+
+  protected handlers(): Handlers {
+    return {
       [SUBJECTS.projects.create]: (r: CreateProjectRequest) => this.create(r),
       [SUBJECTS.projects.rotateKeys]: (r: RotateKeysRequest) => this.rotateKeys(r),
       [SUBJECTS.projects.changePlan]: (r: ChangePlanRequest) => this.changePlan(r),
@@ -42,44 +32,33 @@ export class ProjectsService implements OnModuleInit, OnApplicationShutdown {
       [SUBJECTS.projects.get]: (r: GetProjectRequest) => this.get(r),
       [SUBJECTS.projects.getSettings]: (r: GetProjectRequest) => this.getSettings(r),
       [SUBJECTS.projects.updateSettings]: (r: UpdateSettingsRequest) => this.updateSettings(r),
-    });
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    await this.relay?.stop();
-    await this.projections.stop();
+    };
   }
 
   async create(req: CreateProjectRequest): Promise<CreatedProject> {
     const projectId = req.projectId ?? randomUUID();
     const serverKey = req.serverKey ?? newServerKey();
     const clientKey = req.clientKey ?? newClientKey();
-    const stream = projectStream(projectId);
-    const { position } = await execute(this.store, projectDecider, stream, {
+    await this.command(projectDecider, projectStream(projectId), {
       type: 'CreateProject', projectId, name: req.name, plan: req.plan, serverKeyHash: sha256(serverKey), clientKeyHash: sha256(clientKey),
       settings: defaultSettings({ udpPortId: randomUUID(), tcpPortId: randomUUID() }), now: this.now(),
     }, { projectId });
-    await this.projections.waitFor(position, stream);
     return { project_id: projectId, name: req.name, plan: req.plan, server_key: serverKey, client_key: clientKey };
   }
 
   async rotateKeys(req: RotateKeysRequest): Promise<Omit<CreatedProject, 'name' | 'plan'>> {
     const serverKey = req.serverKey ?? newServerKey();
     const clientKey = req.clientKey ?? newClientKey();
-    const stream = projectStream(req.projectId);
-    const { position } = await execute(this.store, projectDecider, stream, {
+    await this.command(projectDecider, projectStream(req.projectId), {
       type: 'RotateKeys', serverKeyHash: sha256(serverKey), clientKeyHash: sha256(clientKey), now: this.now(),
     }, { projectId: req.projectId });
-    await this.projections.waitFor(position, stream);
     return { project_id: req.projectId, server_key: serverKey, client_key: clientKey };
   }
 
   async changePlan(req: ChangePlanRequest): Promise<ProjectAdminView> {
-    const stream = projectStream(req.projectId);
-    const { position } = await execute(this.store, projectDecider, stream, {
+    await this.command(projectDecider, projectStream(req.projectId), {
       type: 'ChangePlan', plan: req.plan, rateLimits: req.rate_limits, now: this.now(),
     }, { projectId: req.projectId });
-    await this.projections.waitFor(position, stream);
     const p = await this.db.project.findUnique({ where: { id: req.projectId } });
     if (!p) throw notFound('project');
     return {
@@ -115,18 +94,12 @@ export class ProjectsService implements OnModuleInit, OnApplicationShutdown {
   }
 
   async updateSettings(req: UpdateSettingsRequest): Promise<SettingsView> {
-    const stream = projectStream(req.projectId);
-    const { position } = await execute(this.store, projectDecider, stream, { type: 'UpdateSettings', patch: req.patch, now: this.now() }, { projectId: req.projectId });
-    await this.projections.waitFor(position, stream);
+    await this.command(projectDecider, projectStream(req.projectId), { type: 'UpdateSettings', patch: req.patch, now: this.now() }, { projectId: req.projectId });
     return this.getSettings({ projectId: req.projectId });
   }
 
   private limits(stored: unknown): RateLimits {
     return { ...DEFAULT_RATE_LIMITS, ...((stored as Partial<RateLimits> | null) ?? {}) };
-  }
-
-  private now(): string {
-    return this.clock().toISOString();
   }
 }
 

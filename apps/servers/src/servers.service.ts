@@ -1,18 +1,16 @@
 // The servers service: the Server aggregate, the game runtime (process or pods) and its reports
 // turned into commands, and the servers read model.
-import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import {
   applyPlan, DomainError, invalid, NetworkPort, notFound, PLAN_LIMITS, serverDecider, ServerLaunch, serverStream, STOP_REASONS, StopReason,
 } from '@spawnpoint/domain';
-import { CheckpointStore, EventStore } from '@spawnpoint/eventstore';
-import { Bus, EventRelay } from '@spawnpoint/messaging';
-import { BUS, CHECKPOINTS, startRelay, Clock, CLOCK, EVENT_STORE, execute, load, ProjectionRunner, READ_MODELS, serve, ViewCache } from '@spawnpoint/platform';
+import { RecordedEvent } from '@spawnpoint/eventstore';
+import { execute, Handlers, load, Platform, PLATFORM, ServiceHost, ViewCache } from '@spawnpoint/platform';
 import {
   GetServerRequest, ListServersRequest, ProjectView, ResolvedBuild, ServerList, ServerView, StartServerRequest, StopServerRequest,
   SUBJECTS, UsesBuildRequest,
 } from '@spawnpoint/proto';
-import type { ReadModels } from '@spawnpoint/read-models';
 import { buildGameEnv, GameRuntime, MachineEvent, splitArgs } from '@spawnpoint/runtime';
 import { decodeCursor, encodeCursor } from './list-cursor';
 import { LogWriter } from './log-writer';
@@ -23,9 +21,7 @@ export const RUNTIME = Symbol('RUNTIME');
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 @Injectable()
-export class ServersService implements OnModuleInit, OnApplicationShutdown {
-  readonly projections: ProjectionRunner;
-  private relay: EventRelay | null = null;
+export class ServersService extends ServiceHost {
   private readonly logs: LogWriter;
   /** GET /servers/{id} is the hottest read (game servers and clients poll it): served from memory. */
   private readonly views = new ViewCache<{ projectId: string; view: ServerView }>();
@@ -33,41 +29,34 @@ export class ServersService implements OnModuleInit, OnApplicationShutdown {
   /** projectId of each server this process runs (log lines carry it). */
   private readonly owners = new Map<string, string>();
 
-  constructor(
-    @Inject(EVENT_STORE) private readonly store: EventStore,
-    @Inject(BUS) private readonly bus: Bus,
-    @Inject(READ_MODELS) private readonly db: ReadModels,
-    @Inject(CLOCK) private readonly clock: Clock,
-    @Inject(CHECKPOINTS) private readonly checkpoints: CheckpointStore,
-    @Inject(RUNTIME) private readonly runtime: GameRuntime,
-  ) {
-    this.projections = new ProjectionRunner(store, db, [{
-      ...serversProjection,
-      applied: (event) => this.views.invalidate((event.data as { serverId: string }).serverId),
-    }]);
-    this.logs = new LogWriter(db);
+  constructor(@Inject(PLATFORM) platform: Platform, @Inject(RUNTIME) private readonly runtime: GameRuntime) {
+    super(platform, 'servers', ['server']);
+    this.logs = new LogWriter(platform.db);
   }
 
-  async onModuleInit(): Promise<void> {
-    await this.projections.start();
-    this.relay = await startRelay(this.store, this.bus, this.checkpoints, 'servers', ['server']);
-    this.unwatch = this.runtime.watch((e) => void this.onMachineEvent(e));
-    await this.reconcile();
-    await serve(this.bus, {
+  protected readModels() {
+    return [{ ...serversProjection, applied: (event: RecordedEvent) => this.views.invalidate((event.data as { serverId: string }).serverId) }];
+  }
+
+  protected handlers(): Handlers {
+    return {
       [SUBJECTS.servers.start]: (r: StartServerRequest) => this.start(r),
       [SUBJECTS.servers.get]: (r: GetServerRequest) => this.get(r),
       [SUBJECTS.servers.list]: (r: ListServersRequest) => this.list(r),
       [SUBJECTS.servers.stop]: (r: StopServerRequest) => this.stop(r),
       [SUBJECTS.servers.usesBuild]: (r: UsesBuildRequest) => this.usesBuild(r),
-    });
+    };
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    await this.relay?.stop();
+  protected override async starting(): Promise<void> {
+    this.unwatch = this.runtime.watch((e) => void this.onMachineEvent(e));
+    await this.reconcile();
+  }
+
+  protected override async stopping(): Promise<void> {
     this.unwatch?.();
     await this.runtime.close();
     await this.logs.flush();
-    await this.projections.stop();
   }
 
   async start(req: StartServerRequest): Promise<ServerView> {
@@ -102,6 +91,7 @@ export class ServersService implements OnModuleInit, OnApplicationShutdown {
     const stream = serverStream(serverId);
     let position: bigint | null;
     try {
+      // Not this.command(): the game is spawned before the reply waits for the read model.
       ({ position } = await execute(this.store, serverDecider, stream, { type: 'StartServer', now: this.now(), ...launch }, { projectId: req.projectId }));
     } catch (err) {
       await this.runtime.releasePorts(serverId);
@@ -161,9 +151,7 @@ export class ServersService implements OnModuleInit, OnApplicationShutdown {
     await this.get(req); // 404 for another project's server
     const reason = (req.reason ?? 'SHUTDOWN_SIGNAL') as StopReason;
     if (!STOP_REASONS.includes(reason)) throw invalid('invalid shutdown_reason');
-    const stream = serverStream(req.serverId);
-    const { position } = await execute(this.store, serverDecider, stream, { type: 'StopServer', reason, now: this.now() }, { projectId: req.projectId });
-    await this.projections.waitFor(position, stream);
+    await this.command(serverDecider, serverStream(req.serverId), { type: 'StopServer', reason, now: this.now() }, { projectId: req.projectId });
     // The machine is torn down after the reply; its ports are released only once it is gone.
     void this.runtime.stop(req.serverId).then(() => this.runtime.releasePorts(req.serverId)).catch((err) => console.error('stop failed', err));
     return this.get(req);
@@ -204,9 +192,5 @@ export class ServersService implements OnModuleInit, OnApplicationShutdown {
       const { state } = await load(this.store, serverDecider, serverStream(id));
       if (state.status === 'launching' || state.status === 'running') await this.recordExit(id, 'PROCESS_EXITED', null);
     }
-  }
-
-  private now(): string {
-    return this.clock().toISOString();
   }
 }

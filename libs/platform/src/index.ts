@@ -10,3 +10,4 @@ export * from './boot';
 export * from './tracing';
 export * from './relay-host';
 export * from './view-cache';
+export * from './service-host';

@@ -5,7 +5,8 @@ import { EventStore, PostgresCheckpointStore, PostgresEventStore } from '@spawnp
 import { Bus, InProcessBus, NatsBus } from '@spawnpoint/messaging';
 import { createReadModels, migrateReadModels, ReadModels } from '@spawnpoint/read-models';
 import { PlatformConfig } from './config';
-import { BUS, CHECKPOINTS, CLOCK, CONFIG, EVENT_STORE, READ_MODELS } from './tokens';
+import { Platform } from './service-host';
+import { BUS, CHECKPOINTS, CLOCK, CONFIG, EVENT_STORE, PLATFORM, READ_MODELS } from './tokens';
 
 @Global()
 @Module({})
@@ -51,8 +52,13 @@ export class PlatformModule implements OnApplicationShutdown {
             return createReadModels(config.databaseUrl);
           },
         },
+        {
+          provide: PLATFORM,
+          inject: [CONFIG, CLOCK, EVENT_STORE, CHECKPOINTS, BUS, READ_MODELS],
+          useFactory: (config, clock, store, checkpoints, bus, db): Platform => ({ config, clock, store, checkpoints, bus, db }),
+        },
       ],
-      exports: [CONFIG, CLOCK, EVENT_STORE, CHECKPOINTS, BUS, READ_MODELS],
+      exports: [CONFIG, CLOCK, EVENT_STORE, CHECKPOINTS, BUS, READ_MODELS, PLATFORM],
     };
   }
 

@@ -4,5 +4,6 @@ export const BUS = Symbol('BUS');
 export const READ_MODELS = Symbol('READ_MODELS');
 export const CONFIG = Symbol('CONFIG');
 export const CLOCK = Symbol('CLOCK');
+export const PLATFORM = Symbol('PLATFORM');
 
 export type Clock = () => Date;

@@ -1,0 +1,76 @@
+// The shell every service shares: its projections, its outbox relay and its bus handlers, started in
+// that order (a handler never answers from read models that have not caught up), and the command path
+// that answers only once the service's own read models show the write.
+import { OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { Decider, DomainEvent } from '@spawnpoint/domain';
+import { CheckpointStore, EventMetadata, EventStore } from '@spawnpoint/eventstore';
+import { Bus, EventRelay } from '@spawnpoint/messaging';
+import type { ReadModels } from '@spawnpoint/read-models';
+import { PlatformConfig } from './config';
+import { execute, Executed } from './execute';
+import { Projection, ProjectionRunner } from './projection-runner';
+import { startRelay } from './relay-host';
+import { Handlers, serve } from './serve';
+import { Clock } from './tokens';
+
+/** The ports every service uses, as one injectable (token PLATFORM). */
+export interface Platform {
+  config: PlatformConfig;
+  clock: Clock;
+  store: EventStore;
+  checkpoints: CheckpointStore;
+  bus: Bus;
+  db: ReadModels;
+}
+
+export abstract class ServiceHost implements OnModuleInit, OnApplicationShutdown {
+  protected readonly store: EventStore;
+  protected readonly bus: Bus;
+  protected readonly db: ReadModels;
+  protected readonly clock: Clock;
+  protected readonly config: PlatformConfig;
+  projections!: ProjectionRunner;
+  private relay: EventRelay | null = null;
+
+  protected constructor(private readonly platform: Platform, private readonly serviceName: string, private readonly categories: string[]) {
+    ({ store: this.store, bus: this.bus, db: this.db, clock: this.clock, config: this.config } = platform);
+  }
+
+  /** This service's read models. */
+  protected abstract readModels(): Projection[];
+  /** This service's bus subjects. */
+  protected abstract handlers(): Handlers;
+  /** After read models and relay run, before requests are served (e.g. reconcile with the world). */
+  protected async starting(): Promise<void> {}
+  protected async stopping(): Promise<void> {}
+
+  async onModuleInit(): Promise<void> {
+    this.projections = new ProjectionRunner(this.store, this.db, this.readModels());
+    await this.projections.start();
+    this.relay = await startRelay(this.store, this.bus, this.platform.checkpoints, this.serviceName, this.categories);
+    await this.starting();
+    await serve(this.bus, this.handlers());
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.relay?.stop();
+    await this.stopping();
+    await this.projections?.stop();
+  }
+
+  protected now(): string {
+    return this.clock().toISOString();
+  }
+
+  /** Decide and append, then wait until this service's read models show it (read-your-writes). */
+  protected async command<C, E extends DomainEvent, S>(
+    decider: Decider<C, E, S>,
+    streamId: string,
+    command: C | ((state: S) => C),
+    metadata: EventMetadata = {},
+  ): Promise<Executed<S, E>> {
+    const result = await execute(this.store, decider, streamId, command, metadata);
+    await this.projections.waitFor(result.position, streamId);
+    return result;
+  }
+}
