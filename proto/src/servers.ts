@@ -48,3 +48,18 @@ export interface ListServersRequest { projectId: string; status?: string; region
 export interface ServerList { servers: ServerView[]; next_token: string | null }
 export interface StopServerRequest { projectId: string; serverId: string; reason?: string }
 export interface UsesBuildRequest { projectId: string; buildId: string }
+
+export interface RestartServerBody {
+  name?: string;
+  startup_args?: string | null;
+  version_tag?: string;
+  version?: number | null;
+  ttl?: number | null;
+  auto_restart?: boolean;
+  custom_data?: Record<string, unknown> | null;
+  match_id?: string;
+  environment_variables?: Record<string, string>;
+  port_configs?: { name: string; internal_port: number; protocol: 'udp' | 'tcp'; tls_enabled?: boolean }[];
+}
+export interface RestartServerRequest { projectId: string; serverId: string; body: RestartServerBody }
+export interface UpdateServerRequest { projectId: string; serverId: string; customData: Record<string, unknown> }

@@ -24,6 +24,8 @@ export const SUBJECTS = {
     get: 'servers.get',
     list: 'servers.list',
     stop: 'servers.stop',
+    restart: 'servers.restart',
+    update: 'servers.update',
     usesBuild: 'servers.usesBuild',
   },
 } as const;

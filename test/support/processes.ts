@@ -94,12 +94,12 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
 }
 
 /** Each app its own process over real NATS and PostgreSQL; a project made through the admin API. */
-export async function startDistributed(portRange = '17500-17999'): Promise<Platform> {
+export async function startDistributed(portRange = '17500-17999', extraEnv: NodeJS.ProcessEnv = {}): Promise<Platform> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'sp-e2e-distributed-'));
   const db: TestDatabase = await createTestDatabase('e2e');
   const port = await freePort();
   const log: string[] = [];
-  const env = { ...baseEnv(dataDir, port, portRange), DATABASE_URL: db.url, NATS_URL };
+  const env = { ...baseEnv(dataDir, port, portRange), DATABASE_URL: db.url, NATS_URL, ...extraEnv };
   // Services first (they create the schema), then the gateway.
   const children = ['projects', 'builds', 'servers'].map((app) => launch(app, env, log));
   await waitFor(async () => (log.join('').match(/service ready/g) ?? []).length === 3, 'services ready', log, 60_000, children);

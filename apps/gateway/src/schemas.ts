@@ -44,6 +44,20 @@ export const V2StartServerBody = z.strictObject({
   custom_data: CustomData.nullable().optional(),
 });
 
+export const RestartServerBody = z.strictObject({
+  name: z.string().min(1).max(128).optional(),
+  startup_args: z.string().max(4096).nullable().optional(),
+  version_tag: BuildName.optional(),
+  version: z.number().int().min(1).nullable().optional(),
+  ttl: z.number().int().min(1).nullable().optional(),
+  auto_restart: z.boolean().optional(),
+  custom_data: CustomData.nullable().optional(),
+  match_id: z.string().min(1).max(128).optional(),
+  environment_variables: EnvVars.optional(),
+  port_configs: z.array(ServerPortOverride).max(16).optional(),
+});
+export const UpdateServerBody = z.strictObject({ custom_data: CustomData });
+
 export const ServerIdParams = z.strictObject({ instance_id: Uuid });
 export const StopServerQuery = z.strictObject({ shutdown_reason: z.enum(['SHUTDOWN_SIGNAL', 'PROCESS_EXITED', 'TTL_EXPIRED']).optional() });
 export const ListServersQuery = z.strictObject({

@@ -1,6 +1,7 @@
 import { ServerEvent } from '@spawnpoint/domain';
 import { RecordedEvent } from '@spawnpoint/eventstore';
 import { Projection, Tx } from '@spawnpoint/platform';
+import { Prisma } from '@spawnpoint/read-models';
 
 export const serversProjection: Projection = {
   name: 'servers',
@@ -24,11 +25,45 @@ export const serversProjection: Projection = {
         return;
       }
       case 'ServerRunning':
-        await tx.server.updateMany({
-          where: { id: event.data.serverId, status: 'launching' },
-          data: { status: 'running', startedAt: new Date(event.data.at), updatedAt: new Date(event.data.at) },
+        // started_at stays from the first run while a crashed game restarts on the same machine.
+        await tx.$executeRaw`UPDATE servers SET status = 'running', started_at = COALESCE(started_at, ${new Date(event.data.at)}), updated_at = ${new Date(event.data.at)}
+          WHERE id = ${event.data.serverId}::uuid AND status = 'launching'`;
+        return;
+      case 'ServerCrashed':
+        await tx.server.update({ where: { id: event.data.serverId }, data: { status: 'launching', updatedAt: new Date(event.data.at) } });
+        return;
+      case 'ServerRestarted': {
+        const d = event.data;
+        await tx.server.update({
+          where: { id: d.serverId },
+          data: {
+            status: 'launching', networkPorts: d.networkPorts as object[], buildId: d.buildId, version: d.version,
+            startedAt: null, stoppedAt: null, stopReason: null, updatedAt: new Date(d.at),
+            ...(d.name !== undefined ? { name: d.name } : {}),
+            ...(d.startupArgs !== undefined ? { startupArgs: d.startupArgs } : {}),
+            ...(d.versionTag !== undefined ? { versionTag: d.versionTag } : {}),
+            ...(d.ttl !== undefined ? { ttl: d.ttl } : {}),
+            ...(d.autoRestart !== undefined ? { autoRestart: d.autoRestart } : {}),
+            ...(d.customData !== undefined ? { customData: (d.customData ?? Prisma.DbNull) as object } : {}),
+            ...(d.matchId !== undefined ? { matchId: d.matchId } : {}),
+          },
         });
         return;
+      }
+      case 'ServerCustomDataUpdated':
+        await tx.server.update({
+          where: { id: event.data.serverId },
+          data: { customData: (event.data.customData ?? Prisma.DbNull) as object, updatedAt: new Date(event.data.at) },
+        });
+        return;
+      case 'ServerPoolClaimed': {
+        const d = event.data;
+        await tx.server.update({
+          where: { id: d.serverId },
+          data: { name: d.name, customData: (d.customData ?? Prisma.DbNull) as object, ttl: d.ttl, matchId: d.matchId, poolClaimedAt: new Date(d.at), updatedAt: new Date(d.at) },
+        });
+        return;
+      }
       case 'ServerStopped':
         await tx.server.update({
           where: { id: event.data.serverId },

@@ -1,33 +1,40 @@
 // The servers service: the Server aggregate, the game runtime (process or pods) and its reports
-// turned into commands, and the servers read model.
+// turned into commands, TTLs, and the servers read model.
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import {
-  applyPlan, DomainError, invalid, NetworkPort, notFound, PLAN_LIMITS, serverDecider, ServerLaunch, serverStream, STOP_REASONS, StopReason,
+  applyPlan, conflict, DomainError, invalid, NetworkPort, notFound, PLAN_LIMITS, serverDecider, ServerEvent, ServerLaunch, serverStream, STOP_REASONS, StopReason, ttlDeadline,
 } from '@spawnpoint/domain';
 import { RecordedEvent } from '@spawnpoint/eventstore';
 import { execute, Handlers, load, Platform, PLATFORM, ServiceHost, ViewCache } from '@spawnpoint/platform';
 import {
-  GetServerRequest, ListServersRequest, ProjectView, ResolvedBuild, ServerList, ServerView, StartServerRequest, StopServerRequest,
-  SUBJECTS, UsesBuildRequest,
+  GetServerRequest, ListServersRequest, ProjectView, ResolvedBuild, RestartServerRequest, ServerList, ServerView, StartServerRequest,
+  StopServerRequest, SUBJECTS, UpdateServerRequest, UsesBuildRequest,
 } from '@spawnpoint/proto';
-import { buildGameEnv, GameRuntime, MachineEvent, splitArgs } from '@spawnpoint/runtime';
+import { AllocatedPort, buildGameEnv, GameRuntime, MachineEvent, MachineSpec, PortSpec, splitArgs } from '@spawnpoint/runtime';
+import { KeyedLane } from './keyed-lane';
 import { decodeCursor, encodeCursor } from './list-cursor';
 import { LogWriter } from './log-writer';
 import { toServerView } from './server-view';
 import { serversProjection } from './servers.projection';
+import { TtlTimers } from './ttl-timers';
 
 export const RUNTIME = Symbol('RUNTIME');
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const ACTIVE = ['launching', 'running'];
+/** Events after which a server's TTL deadline may have moved. */
+const TTL_EVENTS = new Set<ServerEvent['type']>(['ServerRunning', 'ServerPoolClaimed', 'ServerRestarted', 'ServerStopped']);
 
 @Injectable()
 export class ServersService extends ServiceHost {
   private readonly logs: LogWriter;
   /** GET /servers/{id} is the hottest read (game servers and clients poll it): served from memory. */
   private readonly views = new ViewCache<{ projectId: string; view: ServerView }>();
+  private readonly lane = new KeyedLane();
+  private readonly ttl = new TtlTimers((id) => void this.expire(id));
+  /** The machine spec of each server this process runs: what a crash restart starts again. */
+  private readonly machines = new Map<string, MachineSpec>();
   private unwatch: (() => void) | null = null;
-  /** projectId of each server this process runs (log lines carry it). */
-  private readonly owners = new Map<string, string>();
 
   constructor(@Inject(PLATFORM) platform: Platform, @Inject(RUNTIME) private readonly runtime: GameRuntime) {
     super(platform, 'servers', ['server']);
@@ -35,7 +42,7 @@ export class ServersService extends ServiceHost {
   }
 
   protected readModels() {
-    return [{ ...serversProjection, applied: (event: RecordedEvent) => this.views.invalidate((event.data as { serverId: string }).serverId) }];
+    return [{ ...serversProjection, applied: (event: RecordedEvent) => this.applied(event) }];
   }
 
   protected handlers(): Handlers {
@@ -44,6 +51,8 @@ export class ServersService extends ServiceHost {
       [SUBJECTS.servers.get]: (r: GetServerRequest) => this.get(r),
       [SUBJECTS.servers.list]: (r: ListServersRequest) => this.list(r),
       [SUBJECTS.servers.stop]: (r: StopServerRequest) => this.stop(r),
+      [SUBJECTS.servers.restart]: (r: RestartServerRequest) => this.restart(r),
+      [SUBJECTS.servers.update]: (r: UpdateServerRequest) => this.update(r),
       [SUBJECTS.servers.usesBuild]: (r: UsesBuildRequest) => this.usesBuild(r),
     };
   }
@@ -54,6 +63,7 @@ export class ServersService extends ServiceHost {
   }
 
   protected override async stopping(): Promise<void> {
+    this.ttl.clearAll();
     this.unwatch?.();
     await this.runtime.close();
     await this.logs.flush();
@@ -61,30 +71,16 @@ export class ServersService extends ServiceHost {
 
   async start(req: StartServerRequest): Promise<ServerView> {
     const body = req.body;
-    const project = await this.bus.request<ProjectView>(SUBJECTS.projects.get, { projectId: req.projectId });
+    const project = await this.project(req.projectId);
     const computeSize = body.compute_size ?? 'small';
-    const limits = PLAN_LIMITS[project.plan];
-    const activeServers = limits.maxActiveServers === null ? 0 : await this.db.server.count({ where: { projectId: req.projectId, status: { in: ['launching', 'running'] } } });
-    const ttl = applyPlan({ plan: project.plan, computeSize, ttl: body.ttl ?? null, activeServers });
+    const ttl = applyPlan({ plan: project.plan, computeSize, ttl: body.ttl ?? null, activeServers: await this.activeCount(project) });
     const versionTag = body.version_tag ?? 'default';
-    const build = await this.bus.request<ResolvedBuild>(SUBJECTS.builds.resolve, { projectId: req.projectId, name: versionTag, version: body.version ?? null });
-    if (build.kind === 'image' && this.runtime.kind === 'process') {
-      throw invalid('this deployment runs game servers as local processes and cannot start container image builds', [
-        { loc: ['body', 'version_tag'], msg: 'build is a container image; the process runtime runs ZIP builds only', type: 'value_error' },
-      ]);
-    }
-
+    const build = await this.resolveBuild(req.projectId, versionTag, body.version ?? null);
     const serverId = randomUUID();
-    const portSpecs = (body.port_configs ?? project.settings.port_configs).map((p) => ({
-      name: p.name, internalPort: p.internal_port, protocol: p.protocol, tlsEnabled: p.tls_enabled ?? false,
-    }));
-    const allocated = await this.runtime.allocatePorts(serverId, portSpecs);
-    const networkPorts: NetworkPort[] = allocated.map((p) => ({
-      name: p.name, internal_port: p.internalPort, external_port: p.externalPort, protocol: p.protocol, host: p.host, tls_enabled: p.tlsEnabled,
-    }));
+    const allocated = await this.runtime.allocatePorts(serverId, portSpecs(body.port_configs ?? project.settings.port_configs));
     const launch: ServerLaunch = {
       serverId, projectId: req.projectId, name: body.name, region: body.region, computeSize, versionTag, version: build.version,
-      buildId: build.buildId, networkPorts, startupArgs: body.startup_args ?? null, serviceType: body.service_type ?? 'match_based',
+      buildId: build.buildId, networkPorts: networkPorts(allocated), startupArgs: body.startup_args ?? null, serviceType: body.service_type ?? 'match_based',
       autoRestart: body.auto_restart ?? false, customData: body.custom_data ?? null, ttl, matchId: body.match_id ?? randomUUID(),
       environmentVariables: body.environment_variables ?? {}, isPoolServer: false,
     };
@@ -97,22 +93,60 @@ export class ServersService extends ServiceHost {
       await this.runtime.releasePorts(serverId);
       throw err;
     }
-    this.owners.set(serverId, req.projectId);
-    try {
-      await this.runtime.start({
-        serverId, projectId: req.projectId, buildDir: build.dir ?? undefined, executablePath: build.executablePath ?? undefined, image: build.image ?? undefined,
-        args: splitArgs(launch.startupArgs), computeSize, region: body.region, ports: allocated,
-        env: buildGameEnv({
-          instanceId: serverId, matchId: launch.matchId, region: launch.region, computeSize, versionTag, version: build.version,
-          customData: launch.customData, ports: allocated, projectEnv: project.settings.environment_variables, requestEnv: launch.environmentVariables,
-        }),
-      });
-    } catch (err) {
-      await this.recordExit(serverId, 'START_FAILED', null);
-      throw new DomainError('conflict', `the game server could not be started: ${(err as Error).message}`);
-    }
+    await this.lane.run(serverId, () => this.launchMachine(launch, build, allocated, project));
     await this.projections.waitFor(position, stream);
     return this.get({ projectId: req.projectId, serverId });
+  }
+
+  /** Same instance id, a new machine with new ports; overrides apply, the rest stays. */
+  async restart(req: RestartServerRequest): Promise<ServerView> {
+    await this.get(req); // 404 for another project's server
+    const stream = serverStream(req.serverId);
+    const { state } = await load(this.store, serverDecider, stream);
+    if (state.status === 'none') throw notFound('server');
+    if (state.isPoolServer) throw conflict('pool servers cannot be restarted; stop it and start a new one');
+    const o = req.body;
+    const project = await this.project(req.projectId);
+    const ttl = applyPlan({
+      plan: project.plan, computeSize: state.computeSize, ttl: o.ttl !== undefined ? o.ttl : state.ttl,
+      activeServers: state.status === 'stopped' ? await this.activeCount(project) : 0,
+    });
+    const versionTag = o.version_tag ?? state.versionTag;
+    // Without a new tag or version the server keeps its build version; a new tag alone means its latest.
+    const version = o.version !== undefined ? o.version : o.version_tag !== undefined ? null : state.version;
+    const build = await this.resolveBuild(req.projectId, versionTag, version);
+    const ports = o.port_configs ?? state.networkPorts.map((p) => ({ name: p.name, internal_port: p.internal_port, protocol: p.protocol, tls_enabled: p.tls_enabled }));
+    const restarted = await this.lane.run(req.serverId, async () => {
+      await this.teardownMachine(req.serverId);
+      const allocated = await this.runtime.allocatePorts(req.serverId, portSpecs(ports));
+      try {
+        const { state: next } = await this.command(serverDecider, stream, {
+          type: 'RestartServer', networkPorts: networkPorts(allocated), buildId: build.buildId, version: build.version, now: this.now(),
+          overrides: {
+            ...(o.name !== undefined ? { name: o.name } : {}),
+            ...(o.startup_args !== undefined ? { startupArgs: o.startup_args } : {}),
+            ...(o.version_tag !== undefined ? { versionTag } : {}),
+            ...(ttl !== state.ttl ? { ttl } : {}),
+            ...(o.auto_restart !== undefined ? { autoRestart: o.auto_restart } : {}),
+            ...(o.custom_data !== undefined ? { customData: o.custom_data } : {}),
+            ...(o.match_id !== undefined ? { matchId: o.match_id } : {}),
+            ...(o.environment_variables !== undefined ? { environmentVariables: o.environment_variables } : {}),
+          },
+        }, { projectId: req.projectId });
+        return { next, allocated };
+      } catch (err) {
+        await this.runtime.releasePorts(req.serverId);
+        throw err;
+      }
+    });
+    await this.lane.run(req.serverId, () => this.launchMachine(restarted.next as ServerLaunch, build, restarted.allocated, project));
+    return this.get(req);
+  }
+
+  async update(req: UpdateServerRequest): Promise<ServerView> {
+    await this.get(req);
+    await this.command(serverDecider, serverStream(req.serverId), { type: 'UpdateCustomData', customData: req.customData, now: this.now() }, { projectId: req.projectId });
+    return this.get(req);
   }
 
   async get(req: GetServerRequest): Promise<ServerView> {
@@ -147,50 +181,139 @@ export class ServersService extends ServiceHost {
     return { servers: page.map(toServerView), next_token: rows.length > limit && last ? encodeCursor({ createdAt: last.createdAt, id: last.id }) : null };
   }
 
+  /** Records the stop and answers; the machine is torn down when the stop is applied (see applied()). */
   async stop(req: StopServerRequest): Promise<ServerView> {
     await this.get(req); // 404 for another project's server
     const reason = (req.reason ?? 'SHUTDOWN_SIGNAL') as StopReason;
     if (!STOP_REASONS.includes(reason)) throw invalid('invalid shutdown_reason');
     await this.command(serverDecider, serverStream(req.serverId), { type: 'StopServer', reason, now: this.now() }, { projectId: req.projectId });
-    // The machine is torn down after the reply; its ports are released only once it is gone.
-    void this.runtime.stop(req.serverId).then(() => this.runtime.releasePorts(req.serverId)).catch((err) => console.error('stop failed', err));
     return this.get(req);
   }
 
   async usesBuild(req: UsesBuildRequest): Promise<{ inUse: boolean }> {
-    const n = await this.db.server.count({ where: { projectId: req.projectId, buildId: req.buildId, status: { in: ['launching', 'running'] } } });
+    const n = await this.db.server.count({ where: { projectId: req.projectId, buildId: req.buildId, status: { in: ACTIVE } } });
     return { inUse: n > 0 };
+  }
+
+  /** After each server event is in the read model: refresh the cached view, TTL, and tear down stopped machines. */
+  private applied(event: RecordedEvent): void {
+    const e = { type: event.type, data: event.data } as ServerEvent;
+    const serverId = e.data.serverId;
+    this.views.invalidate(serverId);
+    if (e.type === 'ServerStopped') {
+      this.ttl.clear(serverId);
+      void this.lane.run(serverId, () => this.teardownMachine(serverId)).catch((err) => console.error(`servers: teardown of ${serverId} failed`, err));
+    } else if (TTL_EVENTS.has(e.type)) {
+      void this.refreshTtl(serverId);
+    }
+  }
+
+  private async refreshTtl(serverId: string): Promise<void> {
+    try {
+      const { state } = await load(this.store, serverDecider, serverStream(serverId));
+      this.ttl.set(serverId, ttlDeadline(state));
+    } catch (err) {
+      console.error(`servers: ttl of ${serverId}`, err);
+    }
+  }
+
+  private async expire(serverId: string): Promise<void> {
+    try {
+      await execute(this.store, serverDecider, serverStream(serverId), { type: 'StopServer', reason: 'TTL_EXPIRED', now: this.now() });
+    } catch (err) {
+      if (!(err instanceof DomainError && err.code === 'conflict')) console.error(`servers: ttl stop of ${serverId} failed`, err);
+    }
+  }
+
+  private async launchMachine(launch: ServerLaunch, build: ResolvedBuild, allocated: AllocatedPort[], project: ProjectView): Promise<void> {
+    const spec: MachineSpec = {
+      serverId: launch.serverId, projectId: launch.projectId, buildDir: build.dir ?? undefined, executablePath: build.executablePath ?? undefined,
+      image: build.image ?? undefined, args: splitArgs(launch.startupArgs), computeSize: launch.computeSize, region: launch.region, ports: allocated,
+      env: buildGameEnv({
+        instanceId: launch.serverId, matchId: launch.matchId, region: launch.region, computeSize: launch.computeSize, versionTag: launch.versionTag,
+        version: launch.version, customData: launch.customData, ports: allocated, projectEnv: project.settings.environment_variables,
+        requestEnv: launch.environmentVariables,
+      }),
+    };
+    this.machines.set(launch.serverId, spec);
+    try {
+      await this.runtime.start(spec);
+    } catch (err) {
+      await this.recordExit(launch.serverId, 'START_FAILED', null);
+      throw new DomainError('conflict', `the game server could not be started: ${(err as Error).message}`);
+    }
+  }
+
+  /** Stop the machine (if this process runs it) and give its ports back. Idempotent. */
+  private async teardownMachine(serverId: string): Promise<void> {
+    await this.runtime.stop(serverId);
+    await this.runtime.releasePorts(serverId);
+    this.machines.delete(serverId);
   }
 
   private async onMachineEvent(event: MachineEvent): Promise<void> {
     try {
       if (event.type === 'log') {
-        const projectId = this.owners.get(event.entry.serverId);
-        if (projectId) this.logs.add(projectId, event.entry);
+        const spec = this.machines.get(event.entry.serverId);
+        if (spec) this.logs.add(spec.projectId, event.entry);
       } else if (event.type === 'ports_bound') {
         await execute(this.store, serverDecider, serverStream(event.serverId), { type: 'MarkRunning', now: event.at.toISOString() });
-      } else if (event.type === 'exited') {
-        await this.recordExit(event.serverId, event.reason === 'SHUTDOWN_SIGNAL' ? 'PROCESS_EXITED' : event.reason, event.exitCode, event.at);
-        await this.runtime.releasePorts(event.serverId);
-        this.owners.delete(event.serverId);
+      } else if (event.type === 'exited' && event.reason !== 'SHUTDOWN_SIGNAL') {
+        // SHUTDOWN_SIGNAL exits are ours (stop, restart): whoever stopped the machine handles the rest.
+        const { events } = await this.recordExit(event.serverId, event.reason, event.exitCode, event.at);
+        const spec = this.machines.get(event.serverId);
+        if (events[0]?.type === 'ServerCrashed' && spec) {
+          await this.lane.run(event.serverId, () => this.runtime.start(spec)).catch(() => this.recordExit(event.serverId, 'START_FAILED', null));
+        }
       }
     } catch (err) {
       console.error(`servers: handling ${event.type} failed`, err);
     }
   }
 
-  private async recordExit(serverId: string, reason: StopReason, exitCode: number | null, at = this.clock()): Promise<void> {
-    await execute(this.store, serverDecider, serverStream(serverId), { type: 'RecordExit', reason, exitCode, now: at.toISOString() });
+  private recordExit(serverId: string, reason: StopReason, exitCode: number | null, at = this.clock()) {
+    return execute(this.store, serverDecider, serverStream(serverId), { type: 'RecordExit', reason, exitCode, now: at.toISOString() });
   }
 
-  /** After a restart of this service, servers whose machine is gone must not stay active. */
+  /** After a restart of this service: servers whose machine is gone are stopped; TTL timers are rebuilt. */
   private async reconcile(): Promise<void> {
     const live = new Set(this.runtime.running());
-    const active = await this.db.server.findMany({ where: { status: { in: ['launching', 'running'] } }, select: { id: true } });
+    const active = await this.db.server.findMany({ where: { status: { in: ACTIVE } }, select: { id: true } });
     for (const { id } of active) {
-      if (live.has(id)) continue;
       const { state } = await load(this.store, serverDecider, serverStream(id));
-      if (state.status === 'launching' || state.status === 'running') await this.recordExit(id, 'PROCESS_EXITED', null);
+      if (state.status !== 'launching' && state.status !== 'running') continue;
+      if (!live.has(id)) await this.recordExit(id, 'PROCESS_EXITED', null);
+      else this.ttl.set(id, ttlDeadline(state));
     }
   }
+
+  private project(projectId: string): Promise<ProjectView> {
+    return this.bus.request<ProjectView>(SUBJECTS.projects.get, { projectId });
+  }
+
+  private async activeCount(project: ProjectView): Promise<number> {
+    if (PLAN_LIMITS[project.plan].maxActiveServers === null) return 0;
+    return this.db.server.count({ where: { projectId: project.projectId, status: { in: ACTIVE } } });
+  }
+
+  private async resolveBuild(projectId: string, name: string, version: number | null): Promise<ResolvedBuild> {
+    const build = await this.bus.request<ResolvedBuild>(SUBJECTS.builds.resolve, { projectId, name, version });
+    if (build.kind === 'image' && this.runtime.kind === 'process') {
+      throw invalid('this deployment runs game servers as local processes and cannot start container image builds', [
+        { loc: ['body', 'version_tag'], msg: 'build is a container image; the process runtime runs ZIP builds only', type: 'value_error' },
+      ]);
+    }
+    return build;
+  }
 }
+
+function portSpecs(ports: { name: string; internal_port: number; protocol: 'udp' | 'tcp'; tls_enabled?: boolean }[]): PortSpec[] {
+  return ports.map((p) => ({ name: p.name, internalPort: p.internal_port, protocol: p.protocol, tlsEnabled: p.tls_enabled ?? false }));
+}
+
+function networkPorts(allocated: AllocatedPort[]): NetworkPort[] {
+  return allocated.map((p) => ({
+    name: p.name, internal_port: p.internalPort, external_port: p.externalPort, protocol: p.protocol, host: p.host, tls_enabled: p.tlsEnabled,
+  }));
+}
+

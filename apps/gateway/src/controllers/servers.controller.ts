@@ -1,11 +1,11 @@
-import { Body, Controller, Delete, Get, Inject, Param, Post, Query, Req, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Query, Req, UseGuards } from '@nestjs/common';
 import { Bus } from '@spawnpoint/messaging';
 import { BUS } from '@spawnpoint/platform';
 import { ServerView, StartServerBody as StartBody, SUBJECTS } from '@spawnpoint/proto';
 import { Access, AccessGuard, AuthedRequest } from '../http/guard';
 import { parse } from '../http/validation';
 import { Doc } from '../openapi/doc';
-import { ErrorBody, ListServersQuery, Server, ServerIdParams, ServerList, StartServerBody, StopServerQuery } from '../schemas';
+import { ErrorBody, ListServersQuery, RestartServerBody, Server, ServerIdParams, ServerList, StartServerBody, StopServerQuery, UpdateServerBody } from '../schemas';
 
 const errors = { 401: { description: 'Missing or unknown api-key', schema: ErrorBody }, 404: { description: 'No such server in this project', schema: ErrorBody }, 422: { description: 'Invalid request', schema: ErrorBody } };
 
@@ -47,5 +47,29 @@ export class ServersController {
     const { instance_id } = parse(ServerIdParams, params, 'path');
     const q = parse(StopServerQuery, query, 'query');
     return this.bus.request(SUBJECTS.servers.stop, { projectId: req.principal!.projectId, serverId: instance_id, reason: q.shutdown_reason });
+  }
+
+  @Post(':instance_id/restart')
+  @HttpCode(200)
+  @Access({ auth: 'client', bucket: 'write', serverControl: true })
+  @Doc({ summary: 'Restart a server on a new machine with new ports (same instance_id); optional overrides. Pool servers: 409', tags: ['servers'], auth: 'client',
+    params: ServerIdParams, body: RestartServerBody,
+    responses: { 200: { description: 'Launching again', schema: Server }, 409: { description: 'A pool server', schema: ErrorBody }, ...errors } })
+  restart(@Req() req: AuthedRequest, @Param() params: unknown, @Body() body: unknown) {
+    const { instance_id } = parse(ServerIdParams, params, 'path');
+    const b = parse(RestartServerBody, body ?? {}, 'body');
+    return this.bus.request(SUBJECTS.servers.restart, { projectId: req.principal!.projectId, serverId: instance_id, body: b }, { timeoutMs: 30_000 });
+  }
+
+  @Post(':instance_id/update')
+  @HttpCode(200)
+  @Access({ auth: 'client', bucket: 'write', serverControl: true })
+  @Doc({ summary: "Replace a launching or running server's custom_data (visible at once in get and list)", tags: ['servers'], auth: 'client',
+    params: ServerIdParams, body: UpdateServerBody,
+    responses: { 200: { description: 'Server', schema: Server }, 409: { description: 'Server stopped', schema: ErrorBody }, ...errors } })
+  update(@Req() req: AuthedRequest, @Param() params: unknown, @Body() body: unknown) {
+    const { instance_id } = parse(ServerIdParams, params, 'path');
+    const b = parse(UpdateServerBody, body, 'body');
+    return this.bus.request(SUBJECTS.servers.update, { projectId: req.principal!.projectId, serverId: instance_id, customData: b.custom_data });
   }
 }

@@ -1,4 +1,4 @@
-import { ServerLaunch, StopReason } from './events';
+import { NetworkPort, RestartOverrides, ServerLaunch, StopReason } from './events';
 
 export type ServerCommand =
   | ({ type: 'StartServer'; now: string } & ServerLaunch)
@@ -7,4 +7,8 @@ export type ServerCommand =
   /** A stop asked for by a caller (manual stop, TTL). */
   | { type: 'StopServer'; reason: StopReason; now: string }
   /** The runtime saw the machine go away on its own. */
-  | { type: 'RecordExit'; reason: StopReason; exitCode: number | null; now: string };
+  | { type: 'RecordExit'; reason: StopReason; exitCode: number | null; now: string }
+  /** `networkPorts`, `buildId`, `version`: the new machine's, resolved by the handler. */
+  | { type: 'RestartServer'; overrides: RestartOverrides; networkPorts: NetworkPort[]; buildId: string | null; version: number | null; now: string }
+  | { type: 'UpdateCustomData'; customData: Record<string, unknown> | null; now: string }
+  | { type: 'ClaimPoolServer'; name: string; customData: Record<string, unknown> | null; ttl: number | null; matchId: string; now: string };

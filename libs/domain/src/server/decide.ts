@@ -1,28 +1,47 @@
 import { conflict, notFound } from '../kit';
 import { ServerCommand } from './commands';
-import { ServerEvent } from './events';
+import { MAX_AUTO_RESTARTS, ServerEvent } from './events';
 import { ServerState } from './state';
 
 export function decide(command: ServerCommand, state: ServerState): ServerEvent[] {
+  if (command.type === 'StartServer') {
+    if (state.status !== 'none') throw conflict('server already exists');
+    const { type: _t, now, ...launch } = command;
+    return [{ type: 'ServerStarted', data: { ...launch, at: now } }];
+  }
+  if (state.status === 'none') throw notFound('server');
+  const serverId = state.serverId;
   switch (command.type) {
-    case 'StartServer': {
-      if (state.status !== 'none') throw conflict('server already exists');
-      const { type: _t, now, ...launch } = command;
-      return [{ type: 'ServerStarted', data: { ...launch, at: now } }];
-    }
     case 'MarkRunning':
-      if (state.status === 'none') throw notFound('server');
       // A late "bound" report after a stop, or a repeated one, changes nothing.
       if (state.status !== 'launching') return [];
-      return [{ type: 'ServerRunning', data: { serverId: state.serverId, at: command.now } }];
+      return [{ type: 'ServerRunning', data: { serverId, at: command.now } }];
     case 'StopServer':
-      if (state.status === 'none') throw notFound('server');
       if (state.status === 'stopped') throw conflict('server is already stopped');
-      return [{ type: 'ServerStopped', data: { serverId: state.serverId, reason: command.reason, exitCode: null, at: command.now } }];
-    case 'RecordExit':
-      if (state.status === 'none') throw notFound('server');
+      return [{ type: 'ServerStopped', data: { serverId, reason: command.reason, exitCode: null, at: command.now } }];
+    case 'RecordExit': {
       // The exit that follows our own stop is expected: the server is already stopped.
       if (state.status === 'stopped') return [];
-      return [{ type: 'ServerStopped', data: { serverId: state.serverId, reason: command.reason, exitCode: command.exitCode, at: command.now } }];
+      const crashed = command.reason === 'PROCESS_EXITED' && state.autoRestart;
+      if (crashed && state.restarts < MAX_AUTO_RESTARTS) {
+        return [{ type: 'ServerCrashed', data: { serverId, exitCode: command.exitCode, attempt: state.restarts + 1, at: command.now } }];
+      }
+      return [{ type: 'ServerStopped', data: { serverId, reason: command.reason, exitCode: command.exitCode, at: command.now } }];
+    }
+    case 'RestartServer':
+      if (state.isPoolServer) throw conflict('pool servers cannot be restarted; stop it and start a new one');
+      return [{ type: 'ServerRestarted', data: {
+        serverId, ...command.overrides, networkPorts: command.networkPorts, buildId: command.buildId, version: command.version, at: command.now,
+      } }];
+    case 'UpdateCustomData':
+      if (state.status === 'stopped') throw conflict('server is stopped; custom_data can only change while it is launching or running');
+      return [{ type: 'ServerCustomDataUpdated', data: { serverId, customData: command.customData, at: command.now } }];
+    case 'ClaimPoolServer':
+      if (!state.isPoolServer) throw conflict('not a pool server');
+      if (state.poolClaimedAt !== null) throw conflict('pool server already claimed');
+      if (state.status !== 'running') throw conflict(`pool server is ${state.status}, not ready`);
+      return [{ type: 'ServerPoolClaimed', data: {
+        serverId, name: command.name, customData: command.customData, ttl: command.ttl, matchId: command.matchId, at: command.now,
+      } }];
   }
 }

@@ -39,4 +39,33 @@ export type ServerStarted = DomainEvent<'ServerStarted', ServerLaunch & { at: st
 export type ServerRunning = DomainEvent<'ServerRunning', { serverId: string; at: string }>;
 export type ServerStopped = DomainEvent<'ServerStopped', { serverId: string; reason: StopReason; exitCode: number | null; at: string }>;
 
-export type ServerEvent = ServerStarted | ServerRunning | ServerStopped;
+/** What a restart may change; anything omitted keeps its value. */
+export type RestartOverrides = Partial<Pick<ServerLaunch,
+  'name' | 'startupArgs' | 'versionTag' | 'ttl' | 'autoRestart' | 'customData' | 'matchId' | 'environmentVariables'>>;
+
+/** A new machine for the same server: new ports, possibly another build; started_at is set again when it runs. */
+export type ServerRestarted = DomainEvent<'ServerRestarted', RestartOverrides & {
+  serverId: string;
+  networkPorts: NetworkPort[];
+  buildId: string | null;
+  version: number | null;
+  at: string;
+}>;
+export type ServerCustomDataUpdated = DomainEvent<'ServerCustomDataUpdated', { serverId: string; customData: Record<string, unknown> | null; at: string }>;
+/** The game crashed and auto_restart starts it again on the same machine and ports. */
+export type ServerCrashed = DomainEvent<'ServerCrashed', { serverId: string; exitCode: number | null; attempt: number; at: string }>;
+/** A ready pool server handed to a caller, with the caller's name, data, ttl and match id. */
+export type ServerPoolClaimed = DomainEvent<'ServerPoolClaimed', {
+  serverId: string;
+  name: string;
+  customData: Record<string, unknown> | null;
+  ttl: number | null;
+  matchId: string;
+  at: string;
+}>;
+
+export type ServerEvent =
+  | ServerStarted | ServerRunning | ServerStopped | ServerRestarted | ServerCustomDataUpdated | ServerCrashed | ServerPoolClaimed;
+
+/** Auto-restart gives up after this many restarts: the next crash stops the server. */
+export const MAX_AUTO_RESTARTS = 10;

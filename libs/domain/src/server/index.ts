@@ -9,6 +9,7 @@ export * from './commands';
 export * from './events';
 export * from './plan-policy';
 export * from './state';
+export * from './ttl';
 
 export const serverStream = (serverId: string) => `server-${serverId}`;
 

@@ -3,11 +3,15 @@ import { ServerLaunch, StopReason } from './events';
 interface Common extends ServerLaunch {
   createdAt: string;
   updatedAt: string;
+  /** Crash restarts of the current machine (auto_restart). */
+  restarts: number;
+  poolClaimedAt: string | null;
 }
 
 export type ServerState =
   | { status: 'none' }
-  | (Common & { status: 'launching'; startedAt: null })
+  /** startedAt is kept while a crashed game restarts on the same machine. */
+  | (Common & { status: 'launching'; startedAt: string | null })
   | (Common & { status: 'running'; startedAt: string })
   | (Common & { status: 'stopped'; startedAt: string | null; stoppedAt: string; stopReason: StopReason; exitCode: number | null });
 
