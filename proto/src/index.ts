@@ -3,3 +3,4 @@ export * from './shared';
 export * from './projects';
 export * from './builds';
 export * from './servers';
+export * from './logs';

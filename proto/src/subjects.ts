@@ -9,6 +9,7 @@ export const SUBJECTS = {
     get: 'projects.get',
     getSettings: 'projects.getSettings',
     updateSettings: 'projects.updateSettings',
+    listPools: 'projects.listPools',
   },
   builds: {
     requestUpload: 'builds.requestUpload',
@@ -27,5 +28,8 @@ export const SUBJECTS = {
     restart: 'servers.restart',
     update: 'servers.update',
     usesBuild: 'servers.usesBuild',
+    logs: 'servers.logs',
+    logHistogram: 'servers.logHistogram',
+    metrics: 'servers.metrics',
   },
 } as const;

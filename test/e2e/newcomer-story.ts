@@ -235,7 +235,7 @@ export function describeNewcomerStory(mode: string, start: () => Promise<Platfor
       expect(second.body.next_token).toBeNull();
       expect((await server.get('/v3/servers?limit=0')).status).toBe(422);
       expect((await server.get('/v3/servers?next_token=garbage')).status).toBe(422);
-      for (const id of ids) await server.delete(`/v3/servers/${id}`);
+      for (const id of ids) expect((await server.delete(`/v3/servers/${id}`)).status).toBe(200);
       const stopped = await server.get('/v3/servers?region=ap-north&status=stopped');
       expect(stopped.body.servers).toHaveLength(3);
     });

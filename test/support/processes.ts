@@ -12,6 +12,7 @@ export const ADMIN_TOKEN = 'e2e-admin-token';
 
 export interface Platform {
   baseUrl: string;
+  projectId: string;
   serverKey: string;
   clientKey: string;
   dataDir: string;
@@ -57,6 +58,15 @@ async function waitFor(fn: () => Promise<boolean>, what: string, log: string[], 
   throw new Error(`${what} did not happen within ${timeoutMs} ms\n${log.join('')}`);
 }
 
+/** Test traffic is bursty: the suites' main project gets high limits (the rate-limit test makes its own project). */
+async function raiseLimits(baseUrl: string, projectId: string): Promise<void> {
+  const res = await fetch(`${baseUrl}/admin/projects/${projectId}`, {
+    method: 'PATCH', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ rate_limits: { read_per_second: 100_000, write_per_second: 100_000, player_per_second: 100_000 } }),
+  });
+  if (res.status !== 200) throw new Error(`raising limits: ${res.status} ${await res.text()}`);
+}
+
 function baseEnv(dataDir: string, port: number, portRange: string): NodeJS.ProcessEnv {
   return {
     PATH: process.env.PATH, HOME: process.env.HOME, PORT: String(port), HOST: '127.0.0.1', SPAWNPOINT_DATA_DIR: dataDir,
@@ -80,8 +90,11 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
   const child = launch('standalone', { ...baseEnv(dataDir, port, options.portRange ?? '17000-17499'), ...options.env }, log);
   await waitFor(async () => /Client key:/.test(log.join('')), 'standalone start', log, 90_000, [child]);
   const out = log.join('');
+  const projectId = /Project:\s+(\S+)/.exec(out)![1];
+  await raiseLimits(`http://127.0.0.1:${port}/api`, projectId);
   return {
     baseUrl: `http://127.0.0.1:${port}/api`,
+    projectId,
     serverKey: /Server key:\s+(\S+)/.exec(out)![1],
     clientKey: /Client key:\s+(\S+)/.exec(out)![1],
     dataDir,
@@ -110,9 +123,10 @@ export async function startDistributed(portRange = '17500-17999', extraEnv: Node
     method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'e2e', plan: 'pro' }),
   });
   if (res.status !== 201) throw new Error(`admin create project: ${res.status} ${await res.text()}\n${log.join('')}`);
-  const project = (await res.json()) as { server_key: string; client_key: string };
+  const project = (await res.json()) as { project_id: string; server_key: string; client_key: string };
+  await raiseLimits(baseUrl, project.project_id);
   return {
-    baseUrl, serverKey: project.server_key, clientKey: project.client_key, dataDir, output: () => log.join(''),
+    baseUrl, projectId: project.project_id, serverKey: project.server_key, clientKey: project.client_key, dataDir, output: () => log.join(''),
     async stop() {
       await stopAll(children);
       await db.drop();

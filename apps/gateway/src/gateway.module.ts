@@ -5,6 +5,7 @@ import { BuildsController } from './controllers/builds.controller';
 import { DocsController } from './controllers/docs.controller';
 import { HealthController } from './controllers/health.controller';
 import { ProjectsController } from './controllers/projects.controller';
+import { ServerLogsController } from './controllers/server-logs.controller';
 import { ServersController } from './controllers/servers.controller';
 import { V2Controller } from './controllers/v2.controller';
 import { KeyAuthenticator } from './http/auth';
@@ -12,7 +13,7 @@ import { ErrorFilter } from './http/error-filter';
 import { AccessGuard } from './http/guard';
 
 @Module({
-  controllers: [HealthController, DocsController, AdminController, ProjectsController, BuildsController, ServersController, V2Controller],
+  controllers: [HealthController, DocsController, AdminController, ProjectsController, BuildsController, ServersController, ServerLogsController, V2Controller],
   providers: [KeyAuthenticator, AccessGuard, { provide: APP_FILTER, useClass: ErrorFilter }],
 })
 export class GatewayModule {}

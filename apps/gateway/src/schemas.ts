@@ -95,11 +95,20 @@ export const BuildList = z.object({ builds: z.array(Build) });
 export const BuildDeleted = z.object({ status: z.literal('build_deleted'), build_id: Uuid });
 
 export const PortConfig = z.strictObject({ id: z.string().max(64).optional(), name: PortName, internal_port: PortNumber, protocol: Protocol, tls_enabled: z.boolean().optional() });
+export const PoolConfigSchema = z.strictObject({
+  enabled: z.boolean(),
+  regions: z.partialRecord(Region, z.strictObject({ min_ready: z.number().int().min(0).max(500), max: z.number().int().min(1).max(1000) })
+    .refine((r) => r.max >= r.min_ready, 'max must be at least min_ready')),
+  build_name: BuildName,
+  build_version: z.number().int().min(1).nullable().optional(),
+  compute_size: ComputeSize.optional(),
+});
+
 export const SettingsPatch = z.strictObject({
   port_configs: z.array(PortConfig).max(16).refine((a) => new Set(a.map((p) => p.name)).size === a.length, 'port names must be unique').optional(),
   auth_config: z.looseObject({ provider: z.enum(['none', 'jwt', 'playfab', 'steam']) }).optional(),
   environment_variables: EnvVars.optional(),
-  pool_config: JsonObject.nullable().optional(),
+  pool_config: PoolConfigSchema.nullable().optional(),
   lobby_configs: z.array(JsonObject).max(100).optional(),
   client_key_server_control: z.boolean().optional(),
 });
@@ -124,3 +133,35 @@ export const ProjectAdmin = z.object({ project_id: z.string(), name: z.string(),
 export const ErrorBody = z.object({ error: z.string(), status: z.number().int(), detail: z.union([z.string(), z.array(z.object({ loc: z.array(z.union([z.string(), z.number()])), msg: z.string(), type: z.string() }))]).optional() });
 export const Health = z.object({ status: z.enum(['ok', 'degraded']), version: z.string(), checks: z.record(z.string(), z.object({ ok: z.boolean(), detail: z.string().optional() })) });
 export { nonNegInt };
+
+// Server logs, log histogram and metrics. Times are checked by the servers service (they depend on its `now`).
+const logTime = (fallback: string) => z.string().min(1).max(64).optional()
+  .describe(`ISO 8601 (e.g. 2026-11-21T10:00:00Z; no offset = UTC), relative to now (-30s, -15m, -1h, -2d) or now. Default: ${fallback}`);
+const LogSearch = z.string().max(256).describe('Case-insensitive substring of the message (literal: no wildcards)');
+export const LogsQuery = z.strictObject({
+  start_time: logTime('24 hours before end_time'),
+  end_time: logTime('now'),
+  limit: z.coerce.number().int().min(1).max(1000).optional().describe('Lines per page, default 200'),
+  search: LogSearch.optional(),
+  next_token: z.string().max(512).optional(),
+});
+export const LogHistogramQuery = z.strictObject({
+  start_time: logTime('1 hour before end_time'),
+  end_time: logTime('now'),
+  step: z.coerce.number().int().min(5).max(3600).optional().describe('Bin width in seconds, default 60'),
+  search: LogSearch.optional(),
+});
+const LogLevelName = z.enum(['info', 'warn', 'error']);
+export const LogPage = z.object({
+  logs: z.array(z.object({ timestamp: z.string(), message: z.string(), level: LogLevelName, instance_id: Uuid, region: z.string() })),
+  next_token: z.string().nullable(),
+});
+export const LogHistogram = z.object({
+  buckets: z.array(z.object({ t: z.string(), info: nonNegInt, warn: nonNegInt, error: nonNegInt })).describe('Oldest first; empty bins omitted'),
+  step: z.number().int().describe('Bin width used (wider than asked when the window would need over 10,000 bins)'),
+  window: z.object({ start: z.string(), end: z.string() }),
+});
+export const ServerMetrics = z.object({
+  cpu_percent: z.number().nullable(), memory_bytes: nonNegInt.nullable(), memory_limit_bytes: nonNegInt.nullable(),
+  network_rx_bytes: nonNegInt.nullable(), network_tx_bytes: nonNegInt.nullable(), sampled_at: z.string(),
+});

@@ -3,7 +3,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DEFAULT_RATE_LIMITS, defaultSettings, notFound, Plan, projectDecider, projectStream, RateLimits } from '@spawnpoint/domain';
-import { Handlers, Platform, PLATFORM, randomBase62, ServiceHost, sha256 } from '@spawnpoint/platform';
+import { RecordedEvent } from '@spawnpoint/eventstore';
+import { Handlers, Platform, PLATFORM, randomBase62, ServiceHost, sha256, ViewCache } from '@spawnpoint/platform';
 import {
   AuthenticateRequest, ChangePlanRequest, CreatedProject, CreateProjectRequest, GetProjectRequest, Principal,
   ProjectAdminView, ProjectView, RotateKeysRequest, SettingsView, SUBJECTS, UpdateSettingsRequest,
@@ -15,12 +16,15 @@ export const newClientKey = () => `pfclient_${randomBase62(32)}`;
 
 @Injectable()
 export class ProjectsService extends ServiceHost {
+  /** Every server start asks for its project: served from memory, exact because the projection invalidates it. */
+  private readonly views = new ViewCache<ProjectView>();
+
   constructor(@Inject(PLATFORM) platform: Platform) {
     super(platform, 'projects', ['project']);
   }
 
   protected readModels() {
-    return [projectsProjection];
+    return [{ ...projectsProjection, applied: (event: RecordedEvent) => this.views.invalidate((event.data as { projectId: string }).projectId) }];
   }
 
   protected handlers(): Handlers {
@@ -32,6 +36,7 @@ export class ProjectsService extends ServiceHost {
       [SUBJECTS.projects.get]: (r: GetProjectRequest) => this.get(r),
       [SUBJECTS.projects.getSettings]: (r: GetProjectRequest) => this.getSettings(r),
       [SUBJECTS.projects.updateSettings]: (r: UpdateSettingsRequest) => this.updateSettings(r),
+      [SUBJECTS.projects.listPools]: () => this.listPools(),
     };
   }
 
@@ -81,10 +86,20 @@ export class ProjectsService extends ServiceHost {
   }
 
   async get(req: GetProjectRequest): Promise<ProjectView> {
-    const p = await this.db.project.findUnique({ where: { id: req.projectId } });
-    if (!p) throw notFound('project');
-    const { updated_at: _u, ...settings } = p.settings as unknown as SettingsView;
-    return { projectId: p.id, name: p.name, plan: p.plan as Plan, settings, rateLimits: this.limits(p.rateLimits) };
+    const view = await this.views.get(req.projectId, async () => {
+      const p = await this.db.project.findUnique({ where: { id: req.projectId } });
+      if (!p) return null;
+      const { updated_at: _u, ...settings } = p.settings as unknown as SettingsView;
+      return { projectId: p.id, name: p.name, plan: p.plan as Plan, settings, rateLimits: this.limits(p.rateLimits) };
+    });
+    if (!view) throw notFound('project');
+    return view;
+  }
+
+  /** Every project that has a pool_config (the servers service keeps their pools). */
+  async listPools(): Promise<ProjectView[]> {
+    const rows = await this.db.$queryRaw<{ id: string }[]>`SELECT id FROM projects WHERE settings->'pool_config' IS NOT NULL AND settings->>'pool_config' <> 'null'`;
+    return Promise.all(rows.map((r) => this.get({ projectId: r.id })));
   }
 
   async getSettings(req: GetProjectRequest): Promise<SettingsView> {

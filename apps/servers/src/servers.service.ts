@@ -15,7 +15,9 @@ import { AllocatedPort, buildGameEnv, GameRuntime, MachineEvent, MachineSpec, Po
 import { KeyedLane } from './keyed-lane';
 import { decodeCursor, encodeCursor } from './list-cursor';
 import { LogWriter } from './log-writer';
-import { toServerView } from './server-view';
+import { logHandlers } from './logs/logs.handlers';
+import { PoolHost, PoolManager } from './pools/pool-manager';
+import { stateView, toServerView } from './server-view';
 import { serversProjection } from './servers.projection';
 import { TtlTimers } from './ttl-timers';
 
@@ -34,11 +36,13 @@ export class ServersService extends ServiceHost {
   private readonly ttl = new TtlTimers((id) => void this.expire(id));
   /** The machine spec of each server this process runs: what a crash restart starts again. */
   private readonly machines = new Map<string, MachineSpec>();
+  private readonly pools: PoolManager;
   private unwatch: (() => void) | null = null;
 
   constructor(@Inject(PLATFORM) platform: Platform, @Inject(RUNTIME) private readonly runtime: GameRuntime) {
     super(platform, 'servers', ['server']);
     this.logs = new LogWriter(platform.db);
+    this.pools = new PoolManager(this.poolHost(), platform.db, platform.bus);
   }
 
   protected readModels() {
@@ -54,15 +58,18 @@ export class ServersService extends ServiceHost {
       [SUBJECTS.servers.restart]: (r: RestartServerRequest) => this.restart(r),
       [SUBJECTS.servers.update]: (r: UpdateServerRequest) => this.update(r),
       [SUBJECTS.servers.usesBuild]: (r: UsesBuildRequest) => this.usesBuild(r),
+      ...logHandlers({ db: this.db, runtime: this.runtime, getServer: (projectId, serverId) => this.get({ projectId, serverId }), now: () => this.clock() }),
     };
   }
 
   protected override async starting(): Promise<void> {
     this.unwatch = this.runtime.watch((e) => void this.onMachineEvent(e));
     await this.reconcile();
+    await this.pools.start();
   }
 
   protected override async stopping(): Promise<void> {
+    this.pools.stop();
     this.ttl.clearAll();
     this.unwatch?.();
     await this.runtime.close();
@@ -74,28 +81,76 @@ export class ServersService extends ServiceHost {
     const project = await this.project(req.projectId);
     const computeSize = body.compute_size ?? 'small';
     const ttl = applyPlan({ plan: project.plan, computeSize, ttl: body.ttl ?? null, activeServers: await this.activeCount(project) });
+    const matchId = body.match_id ?? randomUUID();
+    const claimed = await this.pools.claim(project, body, { name: body.name, customData: body.custom_data ?? null, ttl, matchId });
+    if (claimed) {
+      // Read-your-writes: answer once the read model shows the claim; the answer is the claimed state.
+      await this.projections.waitFor(claimed.position, serverStream(claimed.serverId));
+      return stateView(claimed.state);
+    }
     const versionTag = body.version_tag ?? 'default';
     const build = await this.resolveBuild(req.projectId, versionTag, body.version ?? null);
+    const { serverId, position } = await this.createServer(project, build, body.port_configs ?? project.settings.port_configs, {
+      name: body.name, region: body.region, computeSize, versionTag, startupArgs: body.startup_args ?? null, serviceType: body.service_type ?? 'match_based',
+      autoRestart: body.auto_restart ?? false, customData: body.custom_data ?? null, ttl, matchId, environmentVariables: body.environment_variables ?? {},
+      isPoolServer: false,
+    });
+    await this.projections.waitFor(position, serverStream(serverId));
+    return this.get({ projectId: req.projectId, serverId });
+  }
+
+  /** A new server: ports reserved, ServerStarted appended, the game spawned. The reply waits elsewhere. */
+  private async createServer(
+    project: ProjectView,
+    build: ResolvedBuild,
+    ports: { name: string; internal_port: number; protocol: 'udp' | 'tcp'; tls_enabled?: boolean }[],
+    fields: Omit<ServerLaunch, 'serverId' | 'projectId' | 'networkPorts' | 'buildId' | 'version'>,
+  ): Promise<{ serverId: string; position: bigint | null }> {
     const serverId = randomUUID();
-    const allocated = await this.runtime.allocatePorts(serverId, portSpecs(body.port_configs ?? project.settings.port_configs));
+    const allocated = await this.runtime.allocatePorts(serverId, portSpecs(ports));
     const launch: ServerLaunch = {
-      serverId, projectId: req.projectId, name: body.name, region: body.region, computeSize, versionTag, version: build.version,
-      buildId: build.buildId, networkPorts: networkPorts(allocated), startupArgs: body.startup_args ?? null, serviceType: body.service_type ?? 'match_based',
-      autoRestart: body.auto_restart ?? false, customData: body.custom_data ?? null, ttl, matchId: body.match_id ?? randomUUID(),
-      environmentVariables: body.environment_variables ?? {}, isPoolServer: false,
+      ...fields, serverId, projectId: project.projectId, networkPorts: networkPorts(allocated), buildId: build.buildId, version: build.version,
     };
-    const stream = serverStream(serverId);
     let position: bigint | null;
     try {
-      // Not this.command(): the game is spawned before the reply waits for the read model.
-      ({ position } = await execute(this.store, serverDecider, stream, { type: 'StartServer', now: this.now(), ...launch }, { projectId: req.projectId }));
+      ({ position } = await execute(this.store, serverDecider, serverStream(serverId), { type: 'StartServer', now: this.now(), ...launch }, { projectId: project.projectId }));
     } catch (err) {
       await this.runtime.releasePorts(serverId);
       throw err;
     }
     await this.lane.run(serverId, () => this.launchMachine(launch, build, allocated, project));
-    await this.projections.waitFor(position, stream);
-    return this.get({ projectId: req.projectId, serverId });
+    return { serverId, position };
+  }
+
+  private poolHost(): PoolHost {
+    return {
+      project: (projectId) => this.project(projectId),
+      resolveBuild: (projectId, name, version) => this.resolveBuild(projectId, name, version),
+      startPoolServer: async (project, region, computeSize, build) => {
+        try {
+          const { serverId, position } = await this.createServer(project, build, project.settings.port_configs, {
+            name: `pool-${region}`, region, computeSize, versionTag: build.name, startupArgs: null, serviceType: 'match_based', autoRestart: false,
+            customData: null, ttl: null, matchId: randomUUID(), environmentVariables: {}, isPoolServer: true,
+          });
+          // The next reconcile counts pool servers from the read model: this one must be in it.
+          await this.projections.waitFor(position, serverStream(serverId));
+        } catch (err) {
+          console.error('pools: starting a pool server failed', err);
+        }
+      },
+      stopPoolServer: async (serverId) => {
+        await this.command(serverDecider, serverStream(serverId), { type: 'StopServer', reason: 'SHUTDOWN_SIGNAL', now: this.now() }).catch(() => undefined);
+      },
+      claim: async (projectId, serverId, claim) => {
+        try {
+          const { position, state } = await execute(this.store, serverDecider, serverStream(serverId), { type: 'ClaimPoolServer', ...claim, now: this.now() }, { projectId });
+          return { position, state };
+        } catch (err) {
+          if (err instanceof DomainError && err.code === 'conflict') return null;
+          throw err;
+        }
+      },
+    };
   }
 
   /** Same instance id, a new machine with new ports; overrides apply, the rest stays. */
@@ -200,6 +255,7 @@ export class ServersService extends ServiceHost {
     const e = { type: event.type, data: event.data } as ServerEvent;
     const serverId = e.data.serverId;
     this.views.invalidate(serverId);
+    this.pools.onEvent(e);
     if (e.type === 'ServerStopped') {
       this.ttl.clear(serverId);
       void this.lane.run(serverId, () => this.teardownMachine(serverId)).catch((err) => console.error(`servers: teardown of ${serverId} failed`, err));

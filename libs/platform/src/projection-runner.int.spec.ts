@@ -77,4 +77,43 @@ describe('ProjectionRunner', () => {
     await rebuilt.stop();
     expect(await rows('rb')).toEqual(afterResume);
   });
+
+  it('applies a burst in few transactions, and after a failed batch resumes from its checkpoint with nothing lost or doubled', async () => {
+    let failOnce = true;
+    const applied: string[] = [];
+    const flaky: Projection = {
+      name: 'flaky',
+      categories: ['gadget'],
+      async apply(event, tx) {
+        if (failOnce && event.revision === 3) {
+          failOnce = false;
+          throw new Error('transient');
+        }
+        await tx.checkpoint.upsert({
+          where: { name: `flaky:${event.streamId}:${event.revision}` },
+          create: { name: `flaky:${event.streamId}:${event.revision}`, position: event.position },
+          update: {},
+        });
+      },
+      applied: (event) => applied.push(`${event.streamId}:${event.revision}`),
+    };
+    const runner = new ProjectionRunner(store, models, [flaky]);
+    await runner.start();
+    const errors = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      let last = 0n;
+      for (let i = 0; i < 50; i++) last = (await store.appendToStream('gadget-1', [{ type: 'Tick', data: { i } }], i === 0 ? 'no_stream' : i - 1)).position;
+      await runner.waitFor(last, 'gadget-1', 15_000);
+      const rows = await models.checkpoint.count({ where: { name: { startsWith: 'flaky:gadget-1:' } } });
+      expect(rows).toBe(50);
+      expect(failOnce).toBe(false);
+      expect(errors).toHaveBeenCalled();
+      // Every event was reported applied once after its commit (the failed batch's never were).
+      expect(new Set(applied).size).toBe(50);
+      expect(applied).toHaveLength(50);
+    } finally {
+      errors.mockRestore();
+      await runner.stop();
+    }
+  });
 });

@@ -1,6 +1,8 @@
 // Runs projections: each subscribes to the store from its checkpoint and applies events to the read
-// models in one transaction with the checkpoint, so a crash never applies an event twice or skips it.
-// waitFor(position) is how a command's reply waits for its own write to be readable.
+// models together with the checkpoint in one transaction, so a crash never applies an event twice or
+// skips one. Events that arrive while a transaction runs are applied together in the next one (one
+// commit for many events: this is what lets read models keep up with bursts). waitFor(position) is how
+// a command's reply waits for its own write to be readable.
 import { categoryOf, EventStore, RecordedEvent, Subscription } from '@spawnpoint/eventstore';
 import type { ReadModels } from '@spawnpoint/read-models';
 
@@ -14,46 +16,40 @@ export interface Projection {
   applied?(event: RecordedEvent): void;
 }
 
+const MAX_BATCH = 500;
+/** Past this many pending events the subscription waits (catch-up over a long history stays bounded). */
+const HIGH_WATER = 5_000;
+const RETRY_MS = 1_000;
+
 interface Running {
   projection: Projection;
-  subscription: Subscription;
+  subscription: Subscription | null;
+  /** Applied and committed up to here. */
   position: bigint;
+  pending: RecordedEvent[];
+  flushing: Promise<void> | null;
   failed?: unknown;
+  /** Bumped on every (re)subscription, so a failed generation's leftovers are ignored. */
+  generation: number;
 }
 
 export class ProjectionRunner {
   private running: Running[] = [];
   private waiters: { position: bigint; category: string; resolve: () => void }[] = [];
+  private stopped = false;
 
   constructor(private readonly store: EventStore, private readonly db: ReadModels, private readonly projections: Projection[]) {}
 
   async start(): Promise<void> {
     for (const projection of this.projections) {
-      const cp = await this.db.checkpoint.findUnique({ where: { name: projection.name } });
-      const entry: Running = { projection, position: cp?.position ?? 0n, subscription: undefined as unknown as Subscription };
-      entry.subscription = this.store.subscribeToAll(
-        { fromPosition: entry.position, categories: projection.categories },
-        async (event) => {
-          await this.db.$transaction(async (tx) => {
-            await projection.apply(event, tx);
-            await tx.checkpoint.upsert({
-              where: { name: projection.name },
-              create: { name: projection.name, position: event.position },
-              update: { position: event.position },
-            });
-          });
-          entry.position = event.position;
-          projection.applied?.(event);
-          this.wake();
-        },
-        (err) => {
-          entry.failed = err;
-          console.error(`projection ${projection.name} stopped:`, err);
-        },
-      );
+      const entry: Running = { projection, subscription: null, position: 0n, pending: [], flushing: null, generation: 0 };
       this.running.push(entry);
+      await this.subscribe(entry);
     }
-    await Promise.all(this.running.map((r) => r.subscription.caughtUp()));
+    await Promise.all(this.running.map(async (r) => {
+      await r.subscription?.caughtUp();
+      await this.idle(r);
+    }));
   }
 
   /** Resolves once every projection over `streamId`'s category has applied `position`. */
@@ -76,8 +72,88 @@ export class ProjectionRunner {
   }
 
   async stop(): Promise<void> {
-    await Promise.all(this.running.map((r) => r.subscription.close()));
+    this.stopped = true;
+    await Promise.all(this.running.map(async (r) => {
+      await r.subscription?.close();
+      await r.flushing?.catch(() => undefined);
+    }));
     this.running = [];
+  }
+
+  private async subscribe(entry: Running): Promise<void> {
+    const cp = await this.db.checkpoint.findUnique({ where: { name: entry.projection.name } });
+    entry.position = cp?.position ?? 0n;
+    entry.pending = [];
+    const generation = ++entry.generation;
+    entry.subscription = this.store.subscribeToAll(
+      { fromPosition: entry.position, categories: entry.projection.categories },
+      (event) => {
+        if (generation !== entry.generation) return;
+        entry.pending.push(event);
+        const flushing = this.flush(entry);
+        // Backpressure: hold the subscription while too much is waiting.
+        if (entry.pending.length >= HIGH_WATER) return flushing;
+      },
+      (err) => this.fail(entry, generation, err),
+    );
+  }
+
+  private flush(entry: Running): Promise<void> {
+    entry.flushing ??= (async () => {
+      const generation = entry.generation;
+      try {
+        while (entry.pending.length > 0 && generation === entry.generation && !this.stopped) {
+          const batch = entry.pending.slice(0, MAX_BATCH);
+          const last = batch[batch.length - 1];
+          await this.db.$transaction(async (tx) => {
+            for (const event of batch) await entry.projection.apply(event, tx);
+            await tx.checkpoint.upsert({
+              where: { name: entry.projection.name },
+              create: { name: entry.projection.name, position: last.position },
+              update: { position: last.position },
+            });
+          }, { timeout: 60_000 });
+          if (generation !== entry.generation) return;
+          entry.pending.splice(0, batch.length);
+          entry.position = last.position;
+          for (const event of batch) entry.projection.applied?.(event);
+          this.wake();
+        }
+      } catch (err) {
+        this.fail(entry, generation, err);
+      } finally {
+        entry.flushing = null;
+      }
+    })();
+    return entry.flushing;
+  }
+
+  /** A failed batch is never skipped: drop what is pending and read again from the checkpoint. */
+  private fail(entry: Running, generation: number, err: unknown): void {
+    if (generation !== entry.generation || this.stopped) return;
+    entry.failed = err;
+    entry.generation++;
+    entry.pending = [];
+    console.error(`projection ${entry.projection.name} failed; resubscribing from its checkpoint:`, err);
+    const old = entry.subscription;
+    setTimeout(() => {
+      void (async () => {
+        await old?.close().catch(() => undefined);
+        if (this.stopped) return;
+        try {
+          await this.subscribe(entry);
+          entry.failed = undefined;
+        } catch (e) {
+          this.fail(entry, entry.generation, e);
+        }
+      })();
+    }, RETRY_MS).unref();
+  }
+
+  private async idle(entry: Running): Promise<void> {
+    while (entry.flushing || entry.pending.length > 0) {
+      await (entry.flushing ?? this.flush(entry));
+    }
   }
 
   private reached(position: bigint, category: string): boolean {

@@ -26,6 +26,11 @@ export interface MachineSpec {
   executablePath?: string;
   /** Container image (image builds; the process runtime refuses these). */
   image?: string;
+  /**
+   * Zip builds on the kubernetes runtime: an authenticated URL serving the unpacked build directory as a
+   * tar.gz (executable bits kept), reachable from the game pods. The process runtime uses buildDir instead.
+   */
+  artifactUrl?: string;
   args: string[];
   /** The full environment contract (SPAWNPOINT_* and user variables), already merged. */
   env: Record<string, string>;

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Inject, Post, Req, UseGuards } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { Bus } from '@spawnpoint/messaging';
+import { Bus, RemoteError } from '@spawnpoint/messaging';
 import { BUS } from '@spawnpoint/platform';
 import { SUBJECTS } from '@spawnpoint/proto';
 import { KeyAuthenticator } from '../http/auth';
@@ -28,8 +28,12 @@ export class ProjectsController {
     responses: { 200: { description: 'Settings', schema: Settings }, 403: { description: 'Client key', schema: ErrorBody }, 422: { description: 'Invalid', schema: ErrorBody } } })
   async update(@Req() req: AuthedRequest, @Body() body: unknown) {
     const patch = parse(SettingsPatch, body, 'body');
+    if (patch.pool_config?.enabled && req.principal!.plan === 'free') {
+      throw new RemoteError({ error: 'Server pools are not available on the free plan', status: 403 });
+    }
+    const pool_config = patch.pool_config && { ...patch.pool_config, build_version: patch.pool_config.build_version ?? null, compute_size: patch.pool_config.compute_size ?? 'small' };
     const port_configs = patch.port_configs?.map((p) => ({ ...p, id: p.id ?? randomUUID(), tls_enabled: p.tls_enabled ?? false }));
-    const result = await this.bus.request(SUBJECTS.projects.updateSettings, { projectId: req.principal!.projectId, patch: { ...patch, ...(port_configs ? { port_configs } : {}) } });
+    const result = await this.bus.request(SUBJECTS.projects.updateSettings, { projectId: req.principal!.projectId, patch: { ...patch, ...(port_configs ? { port_configs } : {}), ...(pool_config !== undefined ? { pool_config } : {}) } });
     if (patch.client_key_server_control !== undefined) this.keys.forget();
     return result;
   }

@@ -1,3 +1,5 @@
+import { PoolConfig } from '../server/pool-plan';
+
 // Project settings as the interface names them (snake_case on the wire).
 
 export interface PortConfig {
@@ -12,7 +14,7 @@ export interface ProjectSettings {
   port_configs: PortConfig[];
   auth_config: { provider: string; [key: string]: unknown };
   environment_variables: Record<string, string>;
-  pool_config: Record<string, unknown> | null;
+  pool_config: PoolConfig | null;
   lobby_configs: Record<string, unknown>[];
   client_key_server_control: boolean;
 }

@@ -8,6 +8,7 @@ import { ServerState } from './state';
 export * from './commands';
 export * from './events';
 export * from './plan-policy';
+export * from './pool-plan';
 export * from './state';
 export * from './ttl';
 

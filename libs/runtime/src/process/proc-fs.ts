@@ -7,10 +7,20 @@ import { parseProcStat, parseVmRssBytes } from './proc-stat';
 
 const readOrNull = (path: string) => readFile(path, 'utf8').catch(() => null);
 
-/** Every socket of this network namespace for a protocol, IPv4 and IPv6. */
-export async function readSockets(protocol: Protocol): Promise<ProcNetSocket[]> {
-  const tables = await Promise.all([readOrNull(`/proc/net/${protocol}`), readOrNull(`/proc/net/${protocol}6`)]);
-  return tables.flatMap((text) => (text === null ? [] : parseProcNet(text)));
+// Many launching games poll at once: one read of the socket tables serves every poll within this
+// window, instead of one read per game per tick.
+const SNAPSHOT_MS = 20;
+const snapshots = new Map<Protocol, { at: number; sockets: Promise<ProcNetSocket[]> }>();
+
+/** Every socket of this network namespace for a protocol, IPv4 and IPv6 (at most SNAPSHOT_MS old). */
+export function readSockets(protocol: Protocol): Promise<ProcNetSocket[]> {
+  const now = Date.now();
+  const cached = snapshots.get(protocol);
+  if (cached && now - cached.at < SNAPSHOT_MS) return cached.sockets;
+  const sockets = Promise.all([readOrNull(`/proc/net/${protocol}`), readOrNull(`/proc/net/${protocol}6`)])
+    .then((tables) => tables.flatMap((text) => (text === null ? [] : parseProcNet(text))));
+  snapshots.set(protocol, { at: now, sockets });
+  return sockets;
 }
 
 /** `pid` and its live descendants, found through /proc/<pid>/task/<tid>/children. */

@@ -1,0 +1,220 @@
+// The logs page and the histogram against real PostgreSQL: lines written by the real LogWriter,
+// queried through the bus handlers (validation included) and, for the histogram, checked against a
+// plain GROUP BY date_bin reference on generated data.
+import { randomUUID } from 'node:crypto';
+import { notFound } from '@spawnpoint/domain';
+import { Handlers } from '@spawnpoint/platform';
+import { LogHistogram, LogPage, ServerView, SUBJECTS } from '@spawnpoint/proto';
+import { createReadModels, migrateReadModels, ReadModels } from '@spawnpoint/read-models';
+import { LogLevel } from '@spawnpoint/runtime';
+import { createTestDatabase, TestDatabase } from '../../../../test/support/databases';
+import { LogWriter } from '../log-writer';
+import { queryLogHistogram, queryLogs } from './log-queries';
+import { checkHistogramQuery, checkLogsQuery } from './log-window';
+import { logHandlers } from './logs.handlers';
+
+const NOW = new Date('2026-11-21T12:00:00.000Z');
+const at = (iso: string) => new Date(iso);
+
+describe('server logs in PostgreSQL', () => {
+  let db: TestDatabase;
+  let rm: ReadModels;
+  let handlers: Handlers;
+  const servers = new Map<string, ServerView>();
+
+  beforeAll(async () => {
+    db = await createTestDatabase('logs');
+    await migrateReadModels(db.url);
+    rm = createReadModels(db.url, 2);
+    handlers = logHandlers({
+      db: rm,
+      runtime: { metrics: async () => null },
+      getServer: async (projectId, serverId) => {
+        const s = servers.get(serverId);
+        if (!s || projectId !== 'p1') throw notFound('server');
+        return s;
+      },
+      now: () => NOW,
+    });
+  });
+
+  afterAll(async () => {
+    await rm?.$disconnect();
+    await db?.drop();
+  });
+
+  /** A server of project p1 with the given lines, written through the LogWriter. */
+  async function serverWith(lines: [iso: string, level: LogLevel, message: string][], region = 'eu-west'): Promise<string> {
+    const id = randomUUID();
+    servers.set(id, { instance_id: id, region, status: 'running' } as ServerView);
+    const writer = new LogWriter(rm);
+    for (const [iso, level, message] of lines) writer.add('p1', { serverId: id, timestamp: at(iso), stream: 'stdout', level, message });
+    await writer.flush();
+    return id;
+  }
+
+  const logs = (payload: object) => handlers[SUBJECTS.servers.logs]({ projectId: 'p1', ...payload }, {} as never) as Promise<LogPage>;
+  const histogram = (payload: object) => handlers[SUBJECTS.servers.logHistogram]({ projectId: 'p1', ...payload }, {} as never) as Promise<LogHistogram>;
+
+  describe('logs page', () => {
+    it('serves the window oldest first in pages joined by next_token, with instance_id and region', async () => {
+      const id = await serverWith([
+        ['2026-11-21T11:00:03Z', 'info', 'third'], ['2026-11-21T11:00:01Z', 'info', 'first'], ['2026-11-21T11:00:02Z', 'warn', 'second'],
+        ['2026-11-21T11:00:05Z', 'error', 'fifth'], ['2026-11-21T11:00:04Z', 'info', 'fourth'],
+      ]);
+      await serverWith([['2026-11-21T11:00:01Z', 'info', 'another server']]);
+      const first = await logs({ serverId: id, limit: 2 });
+      expect(first.logs).toEqual([
+        { timestamp: '2026-11-21T11:00:01.000Z', message: 'first', level: 'info', instance_id: id, region: 'eu-west' },
+        { timestamp: '2026-11-21T11:00:02.000Z', message: 'second', level: 'warn', instance_id: id, region: 'eu-west' },
+      ]);
+      const second = await logs({ serverId: id, limit: 2, next_token: first.next_token });
+      expect(second.logs.map((l) => l.message)).toEqual(['third', 'fourth']);
+      const third = await logs({ serverId: id, limit: 2, next_token: second.next_token });
+      expect(third).toEqual({ logs: [expect.objectContaining({ message: 'fifth', level: 'error' })], next_token: null });
+      expect((await logs({ serverId: id })).logs).toHaveLength(5);
+    });
+
+    it('pages through lines with the same timestamp without skipping or repeating one', async () => {
+      const id = await serverWith(Array.from({ length: 7 }, (_, i) => ['2026-11-21T11:30:00.000Z', 'info', `same ${i}`] as [string, LogLevel, string]));
+      const seen: string[] = [];
+      let token: string | null | undefined;
+      do {
+        const page = await logs({ serverId: id, limit: 3, ...(token ? { next_token: token } : {}) });
+        seen.push(...page.logs.map((l) => l.message));
+        token = page.next_token;
+      } while (token);
+      expect(seen.sort()).toEqual(Array.from({ length: 7 }, (_, i) => `same ${i}`));
+    });
+
+    it('keeps to [start_time, end_time), in ISO or relative to now (default: the last 24 hours)', async () => {
+      const id = await serverWith([
+        ['2026-11-20T11:59:59.999Z', 'info', 'before the default day'], ['2026-11-20T12:00:00Z', 'info', 'day starts'],
+        ['2026-11-21T11:00:00Z', 'info', 'an hour ago'], ['2026-11-21T11:59:00Z', 'info', 'a minute ago'], ['2026-11-21T12:00:00Z', 'info', 'at now'],
+      ]);
+      const messages = async (q: object) => (await logs({ serverId: id, ...q })).logs.map((l) => l.message);
+      expect(await messages({})).toEqual(['day starts', 'an hour ago', 'a minute ago']);
+      expect(await messages({ start_time: '-1h', end_time: '-1m' })).toEqual(['an hour ago']);
+      expect(await messages({ start_time: '2026-11-21T11:00:00Z', end_time: 'now' })).toEqual(['an hour ago', 'a minute ago']);
+      expect(await messages({ start_time: '2026-11-21T13:00:00+02:00', end_time: '2026-11-21T13:00:00.001+02:00' })).toEqual(['an hour ago']);
+      expect(await messages({ start_time: '-30s' })).toEqual([]);
+    });
+
+    it('searches case-insensitively for a literal substring (%, _ and \\ are plain characters)', async () => {
+      const id = await serverWith([
+        ['2026-11-21T11:00:01Z', 'warn', 'Warning: lag spike'], ['2026-11-21T11:00:02Z', 'info', 'loaded 100% of assets'],
+        ['2026-11-21T11:00:03Z', 'info', 'loaded 1000 assets'], ['2026-11-21T11:00:04Z', 'info', 'map de_dust'],
+        ['2026-11-21T11:00:05Z', 'info', 'map dexdust'], ['2026-11-21T11:00:06Z', 'info', 'path C:\\games'], ['2026-11-21T11:00:07Z', 'info', 'ÄRGER über Lag'],
+      ]);
+      const found = async (search: string) => (await logs({ serverId: id, search })).logs.map((l) => l.message);
+      expect(await found('WARNING')).toEqual(['Warning: lag spike']);
+      expect(await found('lag')).toEqual(['Warning: lag spike', 'ÄRGER über Lag']);
+      expect(await found('0%')).toEqual(['loaded 100% of assets']);
+      expect(await found('%')).toEqual(['loaded 100% of assets']);
+      expect(await found('de_d')).toEqual(['map de_dust']);
+      expect(await found(':\\g')).toEqual(['path C:\\games']);
+      expect(await found('ärger')).toEqual(['ÄRGER über Lag']);
+      expect(await found("'; DROP TABLE log_lines; --")).toEqual([]);
+      expect((await logs({ serverId: id, search: '' })).logs).toHaveLength(7);
+    });
+
+    it('ends a page early when its messages would outgrow the byte budget, and always serves at least one line', async () => {
+      const big = 'x'.repeat(300);
+      const id = await serverWith(Array.from({ length: 5 }, (_, i) => [`2026-11-21T11:00:0${i}Z`, 'info', `${i}${big}`] as [string, LogLevel, string]));
+      const q = checkLogsQuery({}, NOW);
+      const server = servers.get(id)!;
+      const first = await queryLogs(rm, server, q, 700); // two 303-byte JSON strings fit, a third does not
+      expect(first.logs.map((l) => l.message[0])).toEqual(['0', '1']);
+      const rest = await queryLogs(rm, server, { ...q, after: checkLogsQuery({ next_token: first.next_token! }, NOW).after }, 700);
+      expect(rest.logs.map((l) => l.message[0])).toEqual(['2', '3']);
+      const tiny = await queryLogs(rm, server, q, 10);
+      expect(tiny.logs.map((l) => l.message[0])).toEqual(['0']);
+      expect(tiny.next_token).not.toBeNull();
+    });
+
+    it('answers 422 for a bad token or time and 404 for another project\'s server', async () => {
+      const id = await serverWith([['2026-11-21T11:00:00Z', 'info', 'x']]);
+      await expect(logs({ serverId: id, next_token: 'garbage' })).rejects.toMatchObject({ code: 'invalid', detail: [{ loc: ['query', 'next_token'] }] });
+      await expect(logs({ serverId: id, end_time: 'tomorrow' })).rejects.toMatchObject({ code: 'invalid', detail: [{ loc: ['query', 'end_time'] }] });
+      await expect(handlers[SUBJECTS.servers.logs]({ projectId: 'p2', serverId: id }, {} as never)).rejects.toMatchObject({ code: 'not_found' });
+    });
+  });
+
+  describe('histogram', () => {
+    it('counts lines per level in epoch-aligned bins, omits empty bins and echoes step and window', async () => {
+      const id = await serverWith([
+        ['2026-11-21T11:00:05Z', 'info', 'a'], ['2026-11-21T11:00:59.999Z', 'warn', 'b'], ['2026-11-21T11:00:30Z', 'error', 'c'],
+        ['2026-11-21T11:00:31Z', 'error', 'd'], ['2026-11-21T11:03:00Z', 'info', 'e'], ['2026-11-21T11:59:59Z', 'warn', 'f'],
+      ]);
+      expect(await histogram({ serverId: id })).toEqual({
+        buckets: [
+          { t: '2026-11-21T11:00:00.000Z', info: 1, warn: 1, error: 2 },
+          { t: '2026-11-21T11:03:00.000Z', info: 1, warn: 0, error: 0 },
+          { t: '2026-11-21T11:59:00.000Z', info: 0, warn: 1, error: 0 },
+        ],
+        step: 60,
+        window: { start: '2026-11-21T11:00:00.000Z', end: '2026-11-21T12:00:00.000Z' },
+      });
+      const fine = await histogram({ serverId: id, start_time: '2026-11-21T11:00:00Z', end_time: '2026-11-21T11:01:00Z', step: 30 });
+      expect(fine.buckets).toEqual([{ t: '2026-11-21T11:00:00.000Z', info: 1, warn: 0, error: 0 }, { t: '2026-11-21T11:00:30.000Z', info: 0, warn: 1, error: 2 }]);
+    });
+
+    it('aligns bins to the epoch even when the window is not, counting only lines inside the window', async () => {
+      const id = await serverWith([['2026-11-21T11:00:10Z', 'info', 'before start'], ['2026-11-21T11:00:20Z', 'info', 'in'], ['2026-11-21T11:01:10Z', 'error', 'at end']]);
+      const h = await histogram({ serverId: id, start_time: '2026-11-21T11:00:15Z', end_time: '2026-11-21T11:01:10Z', step: 60 });
+      expect(h).toEqual({ buckets: [{ t: '2026-11-21T11:00:00.000Z', info: 1, warn: 0, error: 0 }], step: 60, window: { start: '2026-11-21T11:00:15.000Z', end: '2026-11-21T11:01:10.000Z' } });
+    });
+
+    it('filters by a case-insensitive substring, and an empty window has no bins', async () => {
+      const id = await serverWith([['2026-11-21T11:10:00Z', 'warn', 'WARN sample warning: no players yet'], ['2026-11-21T11:10:01Z', 'info', 'INFO up'], ['2026-11-21T11:20:00Z', 'error', 'ERROR 50% loss']]);
+      expect((await histogram({ serverId: id, search: 'warning' })).buckets).toEqual([{ t: '2026-11-21T11:10:00.000Z', info: 0, warn: 1, error: 0 }]);
+      expect((await histogram({ serverId: id, search: '50%' })).buckets).toEqual([{ t: '2026-11-21T11:20:00.000Z', info: 0, warn: 0, error: 1 }]);
+      expect((await histogram({ serverId: id, search: '_' })).buckets).toEqual([]);
+      expect(await histogram({ serverId: id, start_time: 'now', end_time: 'now' })).toMatchObject({ buckets: [], window: { start: NOW.toISOString(), end: NOW.toISOString() } });
+    });
+
+    it('widens the step for windows that would need too many bins, and says so', async () => {
+      const id = await serverWith([['2026-11-21T00:00:07Z', 'info', 'x']]);
+      const h = await histogram({ serverId: id, start_time: '-24h', step: 5 });
+      expect(h.step).toBe(10);
+      expect(h.buckets).toEqual([{ t: '2026-11-21T00:00:00.000Z', info: 1, warn: 0, error: 0 }]);
+    });
+
+    it('answers 422 for step 4 or 3601, a 257-character search, start after end or a word for a time', async () => {
+      const id = await serverWith([]);
+      for (const [q, field] of [[{ step: 4 }, 'step'], [{ step: 3601 }, 'step'], [{ search: 'x'.repeat(257) }, 'search'],
+        [{ start_time: '-1h', end_time: '-2h' }, 'start_time'], [{ start_time: 'yesterday' }, 'start_time']] as const) {
+        await expect(histogram({ serverId: id, ...q })).rejects.toMatchObject({ code: 'invalid', detail: [expect.objectContaining({ loc: ['query', field] })] });
+      }
+    });
+
+    it('matches a plain GROUP BY date_bin over 20,000 generated lines, for several windows and steps', async () => {
+      const id = randomUUID();
+      await rm.$executeRaw`
+        INSERT INTO log_lines (server_id, project_id, ts, level, stream, message)
+        SELECT ${id}::uuid, 'p1', timestamptz '2026-11-21T10:00:00Z' + (((i * 7919) % 7200000) * interval '1 millisecond'),
+               (ARRAY['info', 'warn', 'error'])[1 + (i * 31) % 3], 'stdout', 'line ' || i || CASE WHEN i % 13 = 0 THEN ' Needle' ELSE '' END
+        FROM generate_series(1, 20000) i`;
+      const cases = [
+        { start_time: '2026-11-21T10:00:00Z', end_time: '2026-11-21T12:00:00Z', step: 60 },
+        { start_time: '2026-11-21T10:17:03.250Z', end_time: '2026-11-21T11:02:41Z', step: 7 },
+        { start_time: '2026-11-21T09:00:00Z', end_time: '2026-11-21T13:00:00Z', step: 3600 },
+        { start_time: '2026-11-21T10:30:00Z', end_time: '2026-11-21T10:45:00Z', step: 5, search: 'NEEDLE' },
+      ];
+      for (const c of cases) {
+        const q = checkHistogramQuery(c, NOW);
+        const expected = await rm.$queryRaw<{ t: Date; info: number; warn: number; error: number }[]>`
+          SELECT date_bin(make_interval(secs => ${q.step}::int), ts, timestamptz '1970-01-01T00:00:00Z') AS t,
+                 count(*) FILTER (WHERE level = 'info')::int AS info, count(*) FILTER (WHERE level = 'warn')::int AS warn,
+                 count(*) FILTER (WHERE level = 'error')::int AS error
+          FROM log_lines
+          WHERE server_id = ${id}::uuid AND ts >= ${q.window.start.toISOString()}::timestamptz AND ts < ${q.window.end.toISOString()}::timestamptz
+            AND (${q.search}::text IS NULL OR message ILIKE '%' || ${q.search}::text || '%')
+          GROUP BY 1 ORDER BY 1`;
+        const got = await queryLogHistogram(rm, id, q);
+        expect(expected.length).toBeGreaterThan(0);
+        expect(got.buckets).toEqual(expected.map((r) => ({ t: r.t.toISOString(), info: r.info, warn: r.warn, error: r.error })));
+      }
+    });
+  });
+});

@@ -1,0 +1,165 @@
+// Keeps every project's pool topped up and hands ready pool servers to start requests. The ready
+// index is kept from server events; a claim is decided on the pool server's stream, so across any
+// number of requests and replicas no pool server is claimed twice. Reconciles run one at a time per
+// project, after pool or build changes, after claims, and on a periodic tick.
+import { PLAN_LIMITS, planPool, PoolConfig, PoolMember, ServerEvent, ServerState } from '@spawnpoint/domain';
+import { Bus, IntegrationEvent } from '@spawnpoint/messaging';
+import { ProjectView, ResolvedBuild, StartServerBody, SUBJECTS } from '@spawnpoint/proto';
+import type { ReadModels } from '@spawnpoint/read-models';
+import { KeyedLane } from '../keyed-lane';
+import { poolFor, poolKey } from './pool-claim';
+
+export interface PoolClaim { name: string; customData: Record<string, unknown> | null; ttl: number | null; matchId: string }
+
+/** What the pool manager needs of the servers service. */
+export interface PoolHost {
+  project(projectId: string): Promise<ProjectView>;
+  resolveBuild(projectId: string, name: string, version: number | null): Promise<ResolvedBuild>;
+  startPoolServer(project: ProjectView, region: string, computeSize: string, build: ResolvedBuild): Promise<void>;
+  stopPoolServer(serverId: string): Promise<void>;
+  /** Claims the server: the append position and the claimed state, or null when someone else got it first. */
+  claim(projectId: string, serverId: string, claim: PoolClaim): Promise<{ position: bigint | null; state: ServerState } | null>;
+}
+
+const TICK_MS = 5_000;
+const START_CONCURRENCY = 4;
+/** Pool servers started per reconcile round; the next round (at once) continues. Keeps claims responsive during refills. */
+const STARTS_PER_ROUND = 16;
+/** Claims in a burst share one refill round instead of each triggering its own. */
+const CLAIM_REFILL_DELAY_MS = 200;
+
+export class PoolManager {
+  /** Ready (running, unclaimed) pool servers per pool key, oldest first. */
+  private readonly ready = new Map<string, string[]>();
+  /** Unclaimed active pool servers: their project and pool key. */
+  private readonly members = new Map<string, { projectId: string; key: string }>();
+  /** The build version each project's pool runs now, from its last reconcile. */
+  private readonly targets = new Map<string, number>();
+  private readonly lane = new KeyedLane();
+  private readonly queued = new Set<string>();
+  private timer: NodeJS.Timeout | null = null;
+  private stopped = false;
+
+  constructor(private readonly host: PoolHost, private readonly db: ReadModels, private readonly bus: Bus) {}
+
+  async start(): Promise<void> {
+    const rows = await this.db.server.findMany({ where: { isPoolServer: true, poolClaimedAt: null, status: { in: ['launching', 'running'] } }, orderBy: { createdAt: 'asc' } });
+    for (const r of rows) {
+      const key = poolKey(r.projectId, r.region, r.version, r.computeSize);
+      this.members.set(r.id, { projectId: r.projectId, key });
+      if (r.status === 'running') this.pushReady(key, r.id);
+    }
+    await this.bus.consume(
+      { durable: 'servers-pools', filters: ['project.ProjectSettingsUpdated', 'project.ProjectPlanChanged', 'build.BuildReady', 'build.BuildImageRegistered', 'build.BuildDeleted'] },
+      (e: IntegrationEvent) => {
+        const projectId = (e.data as { projectId?: string }).projectId ?? (e.metadata.projectId as string | undefined);
+        if (projectId) this.schedule(projectId);
+      },
+    );
+    this.timer = setInterval(() => void this.reconcileAll(), TICK_MS);
+    this.timer.unref();
+    void this.reconcileAll();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+  }
+
+  /** After each server event is in the read model. */
+  onEvent(event: ServerEvent): void {
+    const id = event.data.serverId;
+    if (event.type === 'ServerStarted') {
+      const d = event.data;
+      if (d.isPoolServer) this.members.set(id, { projectId: d.projectId, key: poolKey(d.projectId, d.region, d.version, d.computeSize) });
+      return;
+    }
+    const member = this.members.get(id);
+    if (!member) return;
+    if (event.type === 'ServerRunning') {
+      this.pushReady(member.key, id);
+      // A rollout replaces an old server only once a new one is ready: that is now.
+      this.schedule(member.projectId);
+    } else if (event.type === 'ServerPoolClaimed' || event.type === 'ServerStopped' || event.type === 'ServerCrashed') {
+      this.removeReady(member.key, id);
+      this.members.delete(id);
+      this.schedule(member.projectId, CLAIM_REFILL_DELAY_MS);
+    }
+  }
+
+  /** Claims a ready pool server for this request; its id and the claim's position, or null (start cold). */
+  async claim(project: ProjectView, body: StartServerBody, claim: PoolClaim): Promise<{ serverId: string; position: bigint | null; state: ServerState } | null> {
+    const pool = poolFor(project.settings.pool_config, body);
+    const version = body.version ?? this.targets.get(project.projectId);
+    if (!pool || version === undefined) return null;
+    const queue = this.ready.get(poolKey(project.projectId, body.region, version, pool.compute_size));
+    while (queue && queue.length > 0) {
+      // Taken off the queue before the claim: concurrent requests in this process try different servers.
+      const serverId = queue.shift()!;
+      const claimed = await this.host.claim(project.projectId, serverId, claim);
+      if (claimed !== null) {
+        this.schedule(project.projectId, CLAIM_REFILL_DELAY_MS);
+        return { serverId, ...claimed };
+      }
+    }
+    return null;
+  }
+
+  schedule(projectId: string, delayMs = 0): void {
+    if (this.stopped || this.queued.has(projectId)) return;
+    this.queued.add(projectId);
+    const run = () => void this.lane.run(projectId, async () => {
+      this.queued.delete(projectId);
+      if (await this.reconcile(projectId)) this.schedule(projectId);
+    }).catch((err) => console.error(`pools: reconcile of ${projectId} failed`, err));
+    if (delayMs > 0) setTimeout(run, delayMs).unref();
+    else run();
+  }
+
+  private async reconcileAll(): Promise<void> {
+    try {
+      const withPools = await this.bus.request<ProjectView[]>(SUBJECTS.projects.listPools, {});
+      const ids = new Set([...withPools.map((p) => p.projectId), ...[...this.members.values()].map((m) => m.projectId)]);
+      for (const id of ids) this.schedule(id);
+    } catch (err) {
+      console.error('pools: listing pools failed', err);
+    }
+  }
+
+  /** One round; true when it left starts for another round. */
+  private async reconcile(projectId: string): Promise<boolean> {
+    if (this.stopped) return false;
+    const project = await this.host.project(projectId);
+    const config: PoolConfig | null = PLAN_LIMITS[project.plan].pools ? project.settings.pool_config : null;
+    let build: ResolvedBuild | null = null;
+    if (config?.enabled) {
+      build = await this.host.resolveBuild(projectId, config.build_name, config.build_version).catch(() => null);
+      if (build) this.targets.set(projectId, build.version);
+      else this.targets.delete(projectId);
+    }
+    const rows = await this.db.server.findMany({ where: { projectId, isPoolServer: true, poolClaimedAt: null, status: { in: ['launching', 'running'] } } });
+    const members: PoolMember[] = rows.map((r) => ({
+      serverId: r.id, region: r.region, version: r.version, computeSize: r.computeSize, status: r.status as PoolMember['status'], createdAt: r.createdAt.toISOString(),
+    }));
+    const plan = planPool(config, build?.version ?? null, members);
+    for (const id of plan.stop) await this.host.stopPoolServer(id);
+    const starts = plan.start.flatMap(({ region, count }) => Array.from({ length: count }, () => region));
+    const round = starts.slice(0, STARTS_PER_ROUND);
+    for (let i = 0; i < round.length && build && config; i += START_CONCURRENCY) {
+      await Promise.all(round.slice(i, i + START_CONCURRENCY).map((region) => this.host.startPoolServer(project, region, config.compute_size, build!)));
+    }
+    return starts.length > round.length;
+  }
+
+  private pushReady(key: string, id: string): void {
+    const list = this.ready.get(key) ?? [];
+    if (!list.includes(id)) list.push(id);
+    this.ready.set(key, list);
+  }
+
+  private removeReady(key: string, id: string): void {
+    const list = this.ready.get(key);
+    const i = list?.indexOf(id) ?? -1;
+    if (list && i >= 0) list.splice(i, 1);
+  }
+}

@@ -1,0 +1,50 @@
+// A streaming GET against the API server with the kubeconfig's credentials. The client's Log class
+// neither reports a stream that breaks midway nor passes `stream=Stdout|Stderr`; this does both.
+import http, { type IncomingMessage } from 'node:http';
+import https from 'node:https';
+import type { KubeConfig } from '@kubernetes/client-node';
+
+export class ApiStatusError extends Error {
+  constructor(readonly statusCode: number, body: string) {
+    super(`HTTP ${statusCode}: ${statusMessage(body)}`);
+  }
+}
+
+export async function openApiStream(
+  kubeConfig: KubeConfig, path: string, query: Record<string, string | undefined>, signal: AbortSignal,
+): Promise<IncomingMessage> {
+  const cluster = kubeConfig.getCurrentCluster();
+  if (!cluster) throw new Error('the kubeconfig has no current cluster');
+  const url = new URL(cluster.server.replace(/\/+$/, '') + path);
+  for (const [key, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(key, value);
+  const options: https.RequestOptions = {};
+  await kubeConfig.applyToHTTPSOptions(options);
+  const transport = url.protocol === 'https:' ? https : http;
+  return new Promise((resolve, reject) => {
+    const request = transport.request(url, { ...options, method: 'GET', signal }, (response) => {
+      if (response.statusCode === 200) return resolve(response);
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => { body += chunk; });
+      response.on('end', () => reject(new ApiStatusError(response.statusCode ?? 0, body)));
+      response.on('error', reject);
+    });
+    request.on('error', reject);
+    request.end();
+  });
+}
+
+/** The message of a Kubernetes Status body, else the body itself (shortened). */
+export function statusMessage(body: unknown): string {
+  if (typeof body === 'string') {
+    try {
+      return statusMessage(JSON.parse(body));
+    } catch {
+      return body.slice(0, 500);
+    }
+  }
+  if (typeof body === 'object' && body !== null && typeof (body as { message?: unknown }).message === 'string') {
+    return (body as { message: string }).message;
+  }
+  return JSON.stringify(body)?.slice(0, 500) ?? String(body);
+}
