@@ -89,6 +89,7 @@ async function main() {
     let failed = 0;
     let next = 0;
     const t0 = process.hrtime.bigint();
+    if (process.env.BENCH_PROFILE_DIR) console.log(`# claim window starts at ${t0 / 1000n} us (monotonic)`);
     await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
       while (next < CLAIMS) {
         const i = next++;
@@ -100,7 +101,9 @@ async function main() {
         else { latencies.push(ms); ids.push(r.body.instance_id); }
       }
     }));
-    const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+    const t1 = process.hrtime.bigint();
+    if (process.env.BENCH_PROFILE_DIR) console.log(`# claim window ends at ${t1 / 1000n} us (monotonic)`);
+    const seconds = Number(t1 - t0) / 1e9;
     const doubles = await withAdmin(async () => {
       const c = new Client({ connectionString: databaseUrl });
       await c.connect();

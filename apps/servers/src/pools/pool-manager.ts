@@ -31,8 +31,8 @@ const CLAIM_REFILL_DELAY_MS = 200;
 export class PoolManager {
   /** Ready (running, unclaimed) pool servers per pool key, oldest first. */
   private readonly ready = new Map<string, string[]>();
-  /** Unclaimed active pool servers: their project and pool key. */
-  private readonly members = new Map<string, { projectId: string; key: string }>();
+  /** Unclaimed active pool servers, kept from server events: what each reconcile plans over. */
+  private readonly members = new Map<string, PoolMember & { projectId: string; key: string }>();
   /** The build version each project's pool runs now, from its last reconcile. */
   private readonly targets = new Map<string, number>();
   private readonly lane = new KeyedLane();
@@ -46,7 +46,10 @@ export class PoolManager {
     const rows = await this.db.server.findMany({ where: { isPoolServer: true, poolClaimedAt: null, status: { in: ['launching', 'running'] } }, orderBy: { createdAt: 'asc' } });
     for (const r of rows) {
       const key = poolKey(r.projectId, r.region, r.version, r.computeSize);
-      this.members.set(r.id, { projectId: r.projectId, key });
+      this.members.set(r.id, {
+        serverId: r.id, projectId: r.projectId, key, region: r.region, version: r.version, computeSize: r.computeSize,
+        status: r.status as PoolMember['status'], createdAt: r.createdAt.toISOString(),
+      });
       if (r.status === 'running') this.pushReady(key, r.id);
     }
     await this.bus.consume(
@@ -71,12 +74,18 @@ export class PoolManager {
     const id = event.data.serverId;
     if (event.type === 'ServerStarted') {
       const d = event.data;
-      if (d.isPoolServer) this.members.set(id, { projectId: d.projectId, key: poolKey(d.projectId, d.region, d.version, d.computeSize) });
+      if (d.isPoolServer) {
+        this.members.set(id, {
+          serverId: id, projectId: d.projectId, key: poolKey(d.projectId, d.region, d.version, d.computeSize), region: d.region,
+          version: d.version, computeSize: d.computeSize, status: 'launching', createdAt: d.at,
+        });
+      }
       return;
     }
     const member = this.members.get(id);
     if (!member) return;
     if (event.type === 'ServerRunning') {
+      member.status = 'running';
       this.pushReady(member.key, id);
       // A rollout replaces an old server only once a new one is ready: that is now.
       this.schedule(member.projectId);
@@ -137,10 +146,7 @@ export class PoolManager {
       if (build) this.targets.set(projectId, build.version);
       else this.targets.delete(projectId);
     }
-    const rows = await this.db.server.findMany({ where: { projectId, isPoolServer: true, poolClaimedAt: null, status: { in: ['launching', 'running'] } } });
-    const members: PoolMember[] = rows.map((r) => ({
-      serverId: r.id, region: r.region, version: r.version, computeSize: r.computeSize, status: r.status as PoolMember['status'], createdAt: r.createdAt.toISOString(),
-    }));
+    const members = [...this.members.values()].filter((m) => m.projectId === projectId);
     const plan = planPool(config, build?.version ?? null, members);
     for (const id of plan.stop) await this.host.stopPoolServer(id);
     const starts = plan.start.flatMap(({ region, count }) => Array.from({ length: count }, () => region));

@@ -20,7 +20,7 @@ if (process.env.KUBECONFIG) {
   describe('KubernetesRuntime without a cluster (set KUBECONFIG to run the contract)', () => {
     it('sends its requests for real: start() rejects with the connection error, the watch reports it', async () => {
       const kubeConfig = new (kubernetesClient().KubeConfig)();
-      kubeConfig.loadFromClusterAndUser({ name: 'nowhere', server: 'https://127.0.0.1:1' }, { name: 'nobody', token: 'token' });
+      kubeConfig.loadFromClusterAndUser({ name: 'nowhere', server: 'https://127.0.0.1:1', skipTLSVerify: false }, { name: 'nobody', token: 'token' });
       const settings = parseKubernetesSettings({ regions: { 'us-east': { namespace: 'games', tcpHost: 'relay.test', udpHost: '192.0.2.1', portRange: [7000, 7099] } } });
       const warnings: string[] = [];
       const runtime = new KubernetesRuntime(settings, { kubeConfig, warn: (m) => warnings.push(m), backoffMs: [50, 200] });

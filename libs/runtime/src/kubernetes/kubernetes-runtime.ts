@@ -304,9 +304,12 @@ export class KubernetesRuntime implements GameRuntime {
     const region = this.regions.get(regionName)!;
     const machine = this.track(serverId, region, Promise.resolve(), true);
     machine.uid = pod.metadata?.uid;
-    // The clocks started with the pod, not with this process.
-    const createdAt = timeOf(pod.metadata?.creationTimestamp) ?? Date.now();
-    this.later(machine, Math.max(0, createdAt + this.settings.pendingTimeoutMs - Date.now()), () => this.pendingTimeout(machine));
+    // The clocks started with the pod, not with this process; a game that already runs is past this one.
+    const state = gameStatus(pod)?.state;
+    if (!state?.running && !state?.terminated) {
+      const createdAt = timeOf(pod.metadata?.creationTimestamp) ?? Date.now();
+      this.later(machine, Math.max(0, createdAt + this.settings.pendingTimeoutMs - Date.now()), () => this.pendingTimeout(machine));
+    }
     return machine;
   }
 

@@ -213,7 +213,10 @@ describe('KubernetesRuntime against a fake API server', () => {
     const first = newRuntime(small);
     await first.synced(2000);
     const { serverId, name } = await launch(first);
-    api.setGame(NS, name, ...running(true));
+    // Started an hour ago: long past both start-up timeouts, which must not apply to a game that runs.
+    const longAgo = new Date(Date.now() - 3_600_000).toISOString() as never;
+    api.update(NS, name, (pod) => { pod.metadata!.creationTimestamp = longAgo; });
+    api.setGame(NS, name, { running: { startedAt: longAgo } }, true);
     await first.close();
     expect(api.pod(NS, name)).toBeDefined();
 
@@ -221,6 +224,9 @@ describe('KubernetesRuntime against a fake API server', () => {
     runtimes.push(second);
     const secondEvents = new EventRecorder(second);
     expect(second.running()).toEqual([serverId]);
+    await sleep(200);
+    expect(second.running()).toEqual([serverId]);
+    expect(api.requests.filter((r) => r.method === 'DELETE')).toHaveLength(0);
     // A fresh process has no reservations: the pod's ports are known from the cluster.
     expect((await second.allocatePorts('newcomer', [UDP_GAME, TCP_GAME])).map((p) => p.externalPort)).toEqual([30002, 30003]);
     await expect(second.allocatePorts('one-more', [TCP_GAME])).rejects.toThrow(/no free host port/);
