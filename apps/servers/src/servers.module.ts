@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CONFIG, PlatformConfig } from '@spawnpoint/platform';
-import { ProcessRuntime } from '@spawnpoint/runtime';
+import { GameRuntime, KubernetesRuntime, ProcessRuntime } from '@spawnpoint/runtime';
 import { RUNTIME, ServersService } from './servers.service';
 
 @Module({
@@ -8,8 +8,11 @@ import { RUNTIME, ServersService } from './servers.service';
     {
       provide: RUNTIME,
       inject: [CONFIG],
-      useFactory: (config: PlatformConfig) =>
-        new ProcessRuntime({ portRange: config.portRange, tcpHost: config.tcpHost, udpHost: config.udpHost, startupTimeoutMs: config.startupTimeoutMs }),
+      // RUNTIME=kubernetes: one Pod per server, configured by the file at SPAWNPOINT_K8S_CONFIG (docs/kubernetes.md).
+      useFactory: async (config: PlatformConfig): Promise<GameRuntime> =>
+        config.runtime === 'kubernetes'
+          ? KubernetesRuntime.fromEnvironment()
+          : new ProcessRuntime({ portRange: config.portRange, tcpHost: config.tcpHost, udpHost: config.udpHost, startupTimeoutMs: config.startupTimeoutMs }),
     },
     ServersService,
   ],

@@ -107,7 +107,7 @@ export class ServersService extends ServiceHost {
     fields: Omit<ServerLaunch, 'serverId' | 'projectId' | 'networkPorts' | 'buildId' | 'version'>,
   ): Promise<{ serverId: string; position: bigint | null }> {
     const serverId = randomUUID();
-    const allocated = await this.runtime.allocatePorts(serverId, portSpecs(ports));
+    const allocated = await this.runtime.allocatePorts(serverId, portSpecs(ports), fields.region);
     const launch: ServerLaunch = {
       ...fields, serverId, projectId: project.projectId, networkPorts: networkPorts(allocated), buildId: build.buildId, version: build.version,
     };
@@ -173,7 +173,7 @@ export class ServersService extends ServiceHost {
     const ports = o.port_configs ?? state.networkPorts.map((p) => ({ name: p.name, internal_port: p.internal_port, protocol: p.protocol, tls_enabled: p.tls_enabled }));
     const restarted = await this.lane.run(req.serverId, async () => {
       await this.teardownMachine(req.serverId);
-      const allocated = await this.runtime.allocatePorts(req.serverId, portSpecs(ports));
+      const allocated = await this.runtime.allocatePorts(req.serverId, portSpecs(ports), state.region);
       try {
         const { state: next } = await this.command(serverDecider, stream, {
           type: 'RestartServer', networkPorts: networkPorts(allocated), buildId: build.buildId, version: build.version, now: this.now(),
@@ -282,6 +282,11 @@ export class ServersService extends ServiceHost {
   }
 
   private async launchMachine(launch: ServerLaunch, build: ResolvedBuild, allocated: AllocatedPort[], project: ProjectView): Promise<void> {
+    if (this.runtime.kind === 'kubernetes' && build.kind === 'zip') {
+      // Pods fetch zip builds from an artifact URL that the builds service does not serve yet (issue 3 note).
+      await this.recordExit(launch.serverId, 'START_FAILED', null);
+      throw invalid('ZIP builds cannot run on the Kubernetes runtime yet: register a container image build (POST /v3/builds/docker-image)');
+    }
     const spec: MachineSpec = {
       serverId: launch.serverId, projectId: launch.projectId, buildDir: build.dir ?? undefined, executablePath: build.executablePath ?? undefined,
       image: build.image ?? undefined, args: splitArgs(launch.startupArgs), computeSize: launch.computeSize, region: launch.region, ports: allocated,

@@ -3,6 +3,8 @@ import path from 'node:path';
 
 export interface PlatformConfig {
   mode: 'standalone' | 'distributed';
+  /** Where game servers run: local processes, or one Pod each. */
+  runtime: 'process' | 'kubernetes';
   databaseUrl: string;
   natsUrl: string;
   dataDir: string;
@@ -24,8 +26,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, mode: PlatformC
   const port = Number(env.PORT ?? 8080);
   const host = env.HOST ?? '0.0.0.0';
   const range = (env.SPAWNPOINT_PORT_RANGE ?? '7000-7999').split('-').map(Number) as [number, number];
+  const runtime = env.RUNTIME ?? 'process';
+  if (runtime !== 'process' && runtime !== 'kubernetes') throw new Error(`RUNTIME must be process or kubernetes, not "${runtime}"`);
   return {
     mode,
+    runtime,
     databaseUrl: env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/spawnpoint',
     natsUrl: env.NATS_URL ?? 'nats://127.0.0.1:4222',
     dataDir: path.resolve(env.SPAWNPOINT_DATA_DIR ?? '.spawnpoint'),

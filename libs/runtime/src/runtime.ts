@@ -69,7 +69,7 @@ export interface MachineMetrics {
 export interface GameRuntime {
   readonly kind: 'process' | 'kubernetes';
   /** Reserve ports for a server about to start; they stay reserved until release(). */
-  allocatePorts(serverId: string, ports: PortSpec[]): Promise<AllocatedPort[]>;
+  allocatePorts(serverId: string, ports: PortSpec[], region?: string): Promise<AllocatedPort[]>;
   releasePorts(serverId: string): Promise<void>;
   /** Create the machine and start the game. Resolves once spawned (not once running). */
   start(spec: MachineSpec): Promise<void>;

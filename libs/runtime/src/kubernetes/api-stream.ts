@@ -3,12 +3,7 @@
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
-
-export class ApiStatusError extends Error {
-  constructor(readonly statusCode: number, body: string) {
-    super(`HTTP ${statusCode}: ${statusMessage(body)}`);
-  }
-}
+import { ApiStatusError } from './api-errors';
 
 export async function openApiStream(
   kubeConfig: KubeConfig, path: string, query: Record<string, string | undefined>, signal: AbortSignal,
@@ -32,19 +27,4 @@ export async function openApiStream(
     request.on('error', reject);
     request.end();
   });
-}
-
-/** The message of a Kubernetes Status body, else the body itself (shortened). */
-export function statusMessage(body: unknown): string {
-  if (typeof body === 'string') {
-    try {
-      return statusMessage(JSON.parse(body));
-    } catch {
-      return body.slice(0, 500);
-    }
-  }
-  if (typeof body === 'object' && body !== null && typeof (body as { message?: unknown }).message === 'string') {
-    return (body as { message: string }).message;
-  }
-  return JSON.stringify(body)?.slice(0, 500) ?? String(body);
 }

@@ -5,16 +5,17 @@
 import type { CoreV1Api, CustomObjectsApi, KubeConfig, V1Pod } from '@kubernetes/client-node';
 import { classifyLogLevel } from '../log-level';
 import type { AllocatedPort, ExitReason, GameRuntime, LogStream, MachineEvent, MachineMetrics, MachineSpec, PortSpec } from '../runtime';
-import { ApiStatusError, openApiStream } from './api-stream';
+import { ApiStatusError, describeApiError } from './api-errors';
+import { openApiStream } from './api-stream';
 import { kubernetesClient, type KubernetesClient } from './client';
 import { HostPortPool } from './host-port-pool';
 import { ANNOTATION_PORTS, ANNOTATION_SERVER_ID, GAME_CONTAINER, podName, regionSelector } from './labels';
 import { LogFollower } from './log-follower';
 import { podFor } from './pod-for';
 import { gameStatus, outcomeOf, podEvents, serverIdOf } from './pod-events';
-import { describe, PodWatch } from './pod-watch';
+import { PodWatch } from './pod-watch';
 import { parseQuantity } from './quantity';
-import type { KubernetesRegionSettings, KubernetesRuntimeSettings } from './settings';
+import { loadKubernetesSettings, type KubernetesRegionSettings, type KubernetesRuntimeSettings } from './settings';
 
 export interface KubernetesRuntimeOptions {
   /** The kubeconfig regions pick their contexts from; default: KUBECONFIG, ~/.kube/config, or in-cluster. */
@@ -123,6 +124,11 @@ export class KubernetesRuntime implements GameRuntime {
     return runtime;
   }
 
+  /** What RUNTIME=kubernetes starts: the config file named by SPAWNPOINT_K8S_CONFIG, connected. */
+  static async fromEnvironment(env: NodeJS.ProcessEnv = process.env, options: KubernetesRuntimeOptions & { syncTimeoutMs?: number } = {}): Promise<KubernetesRuntime> {
+    return KubernetesRuntime.connect(await loadKubernetesSettings(env), options);
+  }
+
   /** Resolves once every region's pods were listed; rejects after timeoutMs naming the regions still failing. */
   async synced(timeoutMs = SYNC_TIMEOUT_MS): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
@@ -187,7 +193,7 @@ export class KubernetesRuntime implements GameRuntime {
     } catch (err) {
       this.machines.delete(spec.serverId);
       machine.markGone();
-      throw new Error(`kubernetes: could not create pod ${machine.podName} in namespace ${region.settings.namespace} (region ${region.name}): ${describe(err)}`, { cause: err });
+      throw new Error(`kubernetes: could not create pod ${machine.podName} in namespace ${region.settings.namespace} (region ${region.name}): ${describeApiError(err)}`, { cause: err });
     } finally {
       markCreated();
     }
@@ -316,7 +322,7 @@ export class KubernetesRuntime implements GameRuntime {
   /** Updates of one pod are handled in order, one at a time (an exit waits for the last log lines). */
   private enqueue(machine: Machine, update: PodUpdate | undefined): void {
     machine.queue = machine.queue.then(() => this.apply(machine, update)).catch((err) => {
-      this.warn(`server ${machine.serverId}: handling a pod update failed: ${describe(err)}`);
+      this.warn(`server ${machine.serverId}: handling a pod update failed: ${describeApiError(err)}`);
     });
   }
 
@@ -461,7 +467,7 @@ export class KubernetesRuntime implements GameRuntime {
     } catch (err) {
       const code = (err as { code?: number }).code;
       if (code === 404 || code === 409) return true; // gone, or a newer pod by that name
-      this.warn(`region ${region.name}: deleting pod ${name} failed: ${describe(err)}`);
+      this.warn(`region ${region.name}: deleting pod ${name} failed: ${describeApiError(err)}`);
       return false;
     }
   }

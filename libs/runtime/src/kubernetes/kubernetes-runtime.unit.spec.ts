@@ -2,6 +2,9 @@
 // The runtime's bookkeeping (pods, watch, resync, stop, timeouts, logs, adoption) driven through the real
 // client over HTTP, against FakeApiServer standing in for the API server and the kubelet. The real
 // cluster contract runs in kubernetes-runtime.int.spec.ts.
+import { rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { EventRecorder } from '../testing/event-recorder';
 import { KubernetesRuntime } from './kubernetes-runtime';
 import { podFor } from './pod-for';
@@ -64,6 +67,26 @@ describe('KubernetesRuntime against a fake API server', () => {
     expect(created.body.spec).toEqual(podFor({ ...machineSpec({ serverId, ports: [], build: 'image' }), ports }, runtime.settings).spec);
     expect(api.pod(NS, name)!.metadata!.labels!['spawnpoint.dev/server']).toBe(serverId);
     expect(runtime.running()).toEqual([serverId]);
+  });
+
+  it('sends every part of a pod through the client\'s serializer: zip build, UDP sidecar, placement, security', async () => {
+    await runtime.close(); // only the runtime under test should see the pod
+    const full = newRuntime(settings({
+      runAsNonRoot: true, priorityClassName: 'games',
+      regions: { 'eu-west': {
+        namespace: NS, tcpHost: 'relay.test', udpHost: '192.0.2.1', portRange: [30000, 30099],
+        nodeSelector: { pool: 'games' }, tolerations: [{ key: 'games', operator: 'Exists', effect: 'NoSchedule' }], imagePullSecrets: ['pull'],
+      } },
+    }));
+    await full.synced(2000);
+    const ports = await full.allocatePorts('zipped', [UDP_GAME, { ...UDP_GAME, name: 'voice', internalPort: 80 }]);
+    const spec = { ...machineSpec({ serverId: 'zipped', build: 'zip', ports: [] }), ports };
+    await full.start(spec);
+    const sent = api.requests.find((r) => r.method === 'POST')!.body;
+    const expected = podFor(spec, full.settings);
+    expect(sent.spec).toEqual(expected.spec);
+    expect(sent.metadata).toEqual(expected.metadata);
+    expect(sent.spec.initContainers.map((c: { name: string; restartPolicy?: string }) => `${c.name}:${c.restartPolicy ?? '-'}`)).toEqual(['fetch:-', 'ports-probe:Always']);
   });
 
   it('allocates host ports from the region, with the region\'s hosts; the game binds its own port', async () => {
@@ -266,6 +289,19 @@ describe('KubernetesRuntime against a fake API server', () => {
     expect((await events.log(serverId, /not confirmed gone/, 0)).level).toBe('warn');
     expect(runtime.running()).toEqual([]);
     expect(warnings.some((w) => /deleting pod sp-game-\d+ failed: HTTP 503/.test(w))).toBe(true);
+  });
+
+  it('starts from the config file SPAWNPOINT_K8S_CONFIG names', async () => {
+    const file = path.join(os.tmpdir(), `spawnpoint-k8s-${process.pid}.json`);
+    await writeFile(file, JSON.stringify({ regions: { sea: { namespace: NS, tcpHost: 'relay.sea', udpHost: '192.0.2.9', portRange: '32000-32009' } } }));
+    try {
+      const fromEnv = await KubernetesRuntime.fromEnvironment({ SPAWNPOINT_K8S_CONFIG: file }, { kubeConfig: api.kubeConfig() });
+      runtimes.push(fromEnv);
+      expect(await fromEnv.allocatePorts('x', [TCP_GAME])).toMatchObject([{ host: 'relay.sea', externalPort: 32000 }]);
+      await expect(KubernetesRuntime.fromEnvironment({})).rejects.toThrow(/SPAWNPOINT_K8S_CONFIG is not set/);
+    } finally {
+      await rm(file, { force: true });
+    }
   });
 
   it('needs the region to allocate ports once several regions are configured', async () => {

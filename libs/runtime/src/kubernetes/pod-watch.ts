@@ -3,6 +3,7 @@
 // compacted past it (410 Gone) the pods are listed again and the cache resynced, reporting what changed
 // in between, including pods that vanished. Failures back off exponentially.
 import type { KubeConfig, V1Pod } from '@kubernetes/client-node';
+import { describeApiError } from './api-errors';
 import type { KubernetesClient } from './client';
 
 export interface PodWatchOptions {
@@ -71,7 +72,7 @@ export class PodWatch {
         }
       } catch (err) {
         if (this.stopped) return;
-        this.lastError = describe(err);
+        this.lastError = describeApiError(err);
         this.options.onError(`pods in namespace ${this.options.namespace}: ${mustList ? 'list' : 'watch'} failed, retrying in ${backoff} ms: ${this.lastError}`);
         await this.pause(backoff);
         backoff = Math.min(backoff * 2, maxBackoff);
@@ -180,22 +181,3 @@ export class PodWatch {
 }
 
 const isAbort = (err: unknown) => (err as { name?: string } | null)?.name === 'AbortError' || (err as { type?: string } | null)?.type === 'aborted';
-
-/** A client error in one line: API status message, or the network error's. */
-export function describe(err: unknown): string {
-  const e = err as { code?: unknown; body?: unknown; message?: string; statusCode?: number };
-  if (typeof e?.code === 'number' && e.body !== undefined) {
-    const body = typeof e.body === 'string' ? safeJson(e.body) : e.body;
-    const message = (body as { message?: string } | null)?.message;
-    return `HTTP ${e.code}${message ? `: ${message}` : ''}`;
-  }
-  return e?.message ?? String(err);
-}
-
-const safeJson = (text: string) => {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return { message: text.slice(0, 300) };
-  }
-};

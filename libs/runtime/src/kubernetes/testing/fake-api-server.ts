@@ -153,7 +153,7 @@ export class FakeApiServer {
     let text = '';
     for await (const chunk of req) text += chunk;
     const body = text ? JSON.parse(text) : undefined;
-    this.requests.push({ method: req.method!, path: url.pathname, query: url.searchParams, body, authorization: req.headers.authorization });
+    this.requests.push({ method: req.method!, path: url.pathname, query: url.searchParams, body: structuredClone(body), authorization: req.headers.authorization });
 
     const failure = this.failures.find((f) => f.method === req.method && f.path.test(url.pathname + url.search) && f.times > 0);
     if (failure) {
