@@ -3,6 +3,7 @@
 // the API server. Pods outlive this process: close() detaches, and the next instance adopts the pods it
 // finds, so deploying the servers service does not end matches.
 import type { CoreV1Api, CustomObjectsApi, KubeConfig, V1Pod } from '@kubernetes/client-node';
+import { emitTo } from '../listeners';
 import { classifyLogLevel } from '../log-level';
 import type { AllocatedPort, ExitReason, GameRuntime, LogStream, MachineEvent, MachineMetrics, MachineSpec, PortSpec } from '../runtime';
 import { ApiStatusError, describeApiError } from './api-errors';
@@ -555,14 +556,7 @@ export class KubernetesRuntime implements GameRuntime {
   }
 
   private emit(event: MachineEvent): void {
-    for (const listener of this.listeners) {
-      try {
-        listener(event);
-      } catch (err) {
-        // A broken listener must not stop the others nor corrupt our bookkeeping; surface it as usual.
-        process.nextTick(() => { throw err; });
-      }
-    }
+    emitTo(this.listeners, event);
   }
 }
 

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { emitTo } from '../listeners';
 import path from 'node:path';
 import { classifyLogLevel } from '../log-level';
 import type {
@@ -262,14 +263,7 @@ export class ProcessRuntime implements GameRuntime {
   }
 
   private emit(event: MachineEvent): void {
-    for (const listener of this.listeners) {
-      try {
-        listener(event);
-      } catch (err) {
-        // A broken listener must not stop the others nor corrupt our bookkeeping; surface it as usual.
-        process.nextTick(() => { throw err; });
-      }
-    }
+    emitTo(this.listeners, event);
   }
 }
 
