@@ -10,18 +10,15 @@ export const serversProjection: Projection = {
     const event = { type: recorded.type, data: recorded.data } as ServerEvent;
     switch (event.type) {
       case 'ServerStarted': {
+        // Plain SQL for the events of every start and claim: the hot path of the servers read model.
         const d = event.data;
         const at = new Date(d.at);
-        await tx.server.upsert({
-          where: { id: d.serverId },
-          create: {
-            id: d.serverId, projectId: d.projectId, name: d.name, status: 'launching', region: d.region, computeSize: d.computeSize,
-            versionTag: d.versionTag, version: d.version, buildId: d.buildId, networkPorts: d.networkPorts as object[],
-            startupArgs: d.startupArgs, serviceType: d.serviceType, autoRestart: d.autoRestart, customData: (d.customData ?? undefined) as object | undefined,
-            ttl: d.ttl, isPoolServer: d.isPoolServer, matchId: d.matchId, createdAt: at, updatedAt: at,
-          },
-          update: {},
-        });
+        await tx.$executeRaw`INSERT INTO servers (id, project_id, name, status, region, compute_size, version_tag, version, build_id, network_ports,
+            startup_args, service_type, auto_restart, custom_data, ttl, is_pool_server, match_id, created_at, updated_at)
+          VALUES (${d.serverId}::uuid, ${d.projectId}, ${d.name}, 'launching', ${d.region}, ${d.computeSize}, ${d.versionTag}, ${d.version},
+            ${d.buildId}::uuid, ${JSON.stringify(d.networkPorts)}::jsonb, ${d.startupArgs}, ${d.serviceType}, ${d.autoRestart},
+            ${d.customData === null ? null : JSON.stringify(d.customData)}::jsonb, ${d.ttl}, ${d.isPoolServer}, ${d.matchId}, ${at}, ${at})
+          ON CONFLICT (id) DO NOTHING`;
         return;
       }
       case 'ServerRunning':
@@ -58,18 +55,17 @@ export const serversProjection: Projection = {
         return;
       case 'ServerPoolClaimed': {
         const d = event.data;
-        await tx.server.update({
-          where: { id: d.serverId },
-          data: { name: d.name, customData: (d.customData ?? Prisma.DbNull) as object, ttl: d.ttl, matchId: d.matchId, poolClaimedAt: new Date(d.at), updatedAt: new Date(d.at) },
-        });
+        const at = new Date(d.at);
+        await tx.$executeRaw`UPDATE servers SET name = ${d.name}, custom_data = ${d.customData === null ? null : JSON.stringify(d.customData)}::jsonb,
+          ttl = ${d.ttl}, match_id = ${d.matchId}, pool_claimed_at = ${at}, updated_at = ${at} WHERE id = ${d.serverId}::uuid`;
         return;
       }
-      case 'ServerStopped':
-        await tx.server.update({
-          where: { id: event.data.serverId },
-          data: { status: 'stopped', stoppedAt: new Date(event.data.at), stopReason: event.data.reason, networkPorts: [], updatedAt: new Date(event.data.at) },
-        });
+      case 'ServerStopped': {
+        const at = new Date(event.data.at);
+        await tx.$executeRaw`UPDATE servers SET status = 'stopped', stopped_at = ${at}, stop_reason = ${event.data.reason}, network_ports = '[]'::jsonb,
+          updated_at = ${at} WHERE id = ${event.data.serverId}::uuid`;
         return;
+      }
     }
   },
 };
