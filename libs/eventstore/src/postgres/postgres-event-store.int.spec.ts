@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { Pool } from 'pg';
-import type { RecordedEvent } from '../event-store';
+import { Client, Pool } from 'pg';
+import { categoryOf, RecordedEvent, Subscription } from '../event-store';
 import { createTestDatabase, TestDatabase } from '../../../../test/support/databases';
 import { describeEventStoreContract } from '../testing/event-store-contract';
 import { PostgresCheckpointStore } from './postgres-checkpoint-store';
 import { PostgresEventStore } from './postgres-event-store';
+import { EVENTS_CHANNEL } from './schema';
 
 describeEventStoreContract('PostgresEventStore', async () => {
   const db = await createTestDatabase('es');
@@ -160,6 +161,148 @@ describe('PostgresEventStore specifics', () => {
       expect(Date.now() - started).toBeLessThan(500);
     } finally {
       await subscription.close();
+    }
+  });
+});
+
+describe('PostgresEventStore live tail', () => {
+  let db: TestDatabase;
+  let store: PostgresEventStore;
+  let reads = 0;
+
+  beforeAll(async () => {
+    db = await createTestDatabase('es');
+    store = new PostgresEventStore({ connectionString: db.url });
+    await store.migrate();
+    // Counts the event reads (subscriptions' and the tail's), not appends or caughtUp()'s max(position).
+    const query = store.pool.query.bind(store.pool) as (...args: unknown[]) => unknown;
+    (store.pool as unknown as { query: unknown }).query = (...args: unknown[]) => {
+      if (typeof args[0] === 'string' && args[0].includes('FROM events WHERE position >')) reads++;
+      return query(...args);
+    };
+  });
+  afterAll(async () => {
+    await store.close();
+    await db.drop();
+  });
+
+  const eventually = async (check: () => boolean, what: string) => {
+    const deadline = Date.now() + 10000;
+    while (!check()) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  };
+  const ids = (events: RecordedEvent[]) => events.map((e) => e.id);
+
+  it('gives subscriptions with different filters exactly their events in order, with one read per wake-up', async () => {
+    const cats = ['alpha', 'beta', 'gamma', 'delta'];
+    const filters = [['alpha'], ['beta'], ['gamma', 'delta'], ['alpha', 'gamma'], ['delta'], ['beta', 'alpha']];
+    const received = filters.map(() => [] as RecordedEvent[]);
+    const subscriptions: Subscription[] = filters.map((categories, i) =>
+      store.subscribeToAll({ categories }, (e) => {
+        received[i].push(e);
+      }),
+    );
+    const notifications = new Client({ connectionString: db.url });
+    let notified = 0;
+    notifications.on('notification', () => notified++);
+    try {
+      await Promise.all(subscriptions.map((s) => s.caughtUp()));
+      await new Promise((r) => setTimeout(r, 50)); // let the last joins settle on the tail
+      await notifications.connect();
+      await notifications.query(`LISTEN ${EVENTS_CHANNEL}`);
+      reads = 0;
+
+      const writers = 8;
+      const perWriter = 30;
+      await Promise.all(
+        Array.from({ length: writers }, async (_, w) => {
+          for (let n = 0; n < perWriter; n++) {
+            await store.appendToStream(`${cats[(w + n) % cats.length]}-${w}-${n}`, [{ type: 'E', data: { n } }], 'no_stream');
+          }
+        }),
+      );
+      const all = await store.readAll({ categories: cats });
+      expect(all).toHaveLength(writers * perWriter);
+      const expected = filters.map((f) => all.filter((e) => f.includes(categoryOf(e.streamId))));
+      await eventually(() => received.every((r, i) => r.length >= expected[i].length), 'every subscription');
+      // Measured before caughtUp(), which wakes the tail itself; the poll may add one read.
+      const burstReads = reads;
+      await eventually(() => notified >= 1, 'notifications');
+
+      expect(received.map(ids)).toEqual(expected.map(ids));
+      expect(burstReads).toBeLessThanOrEqual(notified + 2);
+      expect(burstReads).toBeLessThan(writers * perWriter);
+    } finally {
+      await notifications.end();
+      await Promise.all(subscriptions.map((s) => s.close()));
+    }
+  });
+
+  it('lets a subscription catching up from the start during a burst join the tail without gap or duplicate', async () => {
+    const live: RecordedEvent[] = [];
+    const early = store.subscribeToAll({ categories: ['join'] }, (e) => {
+      live.push(e);
+    });
+    const late: RecordedEvent[] = [];
+    let lateSubscription: Subscription | undefined;
+    try {
+      await early.caughtUp();
+      // A backlog of more than a page, so the late one pages on its own before joining.
+      await store.appendToStream('join-backlog', Array.from({ length: 1200 }, (_, n) => ({ type: 'E', data: { n } })), 'no_stream');
+      await Promise.all(
+        Array.from({ length: 6 }, async (_, w) => {
+          for (let n = 0; n < 20; n++) {
+            if (w === 0 && n === 5) {
+              lateSubscription = store.subscribeToAll({ categories: ['join'] }, (e) => {
+                late.push(e);
+              });
+            }
+            await store.appendToStream(`join-${w}`, [{ type: 'E', data: { n } }], n === 0 ? 'no_stream' : n - 1);
+          }
+        }),
+      );
+      await Promise.all([early.caughtUp(), lateSubscription!.caughtUp()]);
+
+      const stored = ids(await store.readAll({ categories: ['join'] }));
+      expect(stored).toHaveLength(1200 + 6 * 20);
+      expect(ids(live)).toEqual(stored);
+      expect(ids(late)).toEqual(stored);
+    } finally {
+      await Promise.all([early.close(), lateSubscription?.close()]);
+    }
+  });
+
+  it('does not let a stalled subscription hold up the others; it falls back to reading on its own', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const slow: RecordedEvent[] = [];
+    const fast: RecordedEvent[] = [];
+    const slowSubscription = store.subscribeToAll({ categories: ['lag'] }, async (e) => {
+      await gate;
+      slow.push(e);
+    });
+    const fastSubscription = store.subscribeToAll({ categories: ['lag'] }, (e) => {
+      fast.push(e);
+    });
+    try {
+      await fastSubscription.caughtUp();
+      await new Promise((r) => setTimeout(r, 50)); // both on the tail
+      // More than the tail queues for one subscription, in several wake-ups.
+      for (let b = 0; b < 12; b++) {
+        await store.appendToStream(`lag-${b}`, Array.from({ length: 100 }, (_, n) => ({ type: 'E', data: { n } })), 'no_stream');
+      }
+      await fastSubscription.caughtUp();
+      expect(fast).toHaveLength(1200);
+      expect(slow).toHaveLength(0);
+
+      release();
+      await slowSubscription.caughtUp();
+      expect(ids(slow)).toEqual(ids(fast));
+    } finally {
+      release();
+      await Promise.all([slowSubscription.close(), fastSubscription.close()]);
     }
   });
 });

@@ -16,6 +16,7 @@ import {
 import { AppendBatcher } from './append-batcher';
 import { AppendNotifier } from './append-notifier';
 import { EVENT_COLUMNS, lastPosition, readAllEvents, toRecordedEvent } from './event-queries';
+import { LiveTail } from './live-tail';
 import { PostgresSubscription } from './postgres-subscription';
 import { MIGRATE_LOCK, SCHEMA_SQL } from './schema';
 
@@ -30,6 +31,8 @@ export class PostgresEventStore implements EventStore {
   readonly pool: Pool;
   private readonly appender: AppendBatcher;
   private readonly notifier: AppendNotifier;
+  /** Caught-up subscriptions share its reads: one query per wake-up, however many subscriptions. */
+  private readonly tail: LiveTail;
   private readonly subscriptions = new Set<PostgresSubscription>();
 
   constructor(options: PostgresEventStoreOptions) {
@@ -38,6 +41,7 @@ export class PostgresEventStore implements EventStore {
     this.pool.on('error', () => undefined);
     this.appender = new AppendBatcher(this.pool);
     this.notifier = new AppendNotifier(options.connectionString);
+    this.tail = new LiveTail(this.pool, this.notifier);
   }
 
   /** Creates the schema if missing; safe to run concurrently from several processes. */
@@ -79,7 +83,7 @@ export class PostgresEventStore implements EventStore {
   subscribeToAll(options: SubscribeOptions, handler: EventHandler, onError?: (err: unknown) => void): Subscription {
     const subscription: PostgresSubscription = new PostgresSubscription(
       this.pool,
-      this.notifier,
+      this.tail,
       options,
       handler,
       // A stopped subscription must not go unnoticed when the caller gave no onError.
