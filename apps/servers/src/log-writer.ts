@@ -1,9 +1,13 @@
 // Game output is buffered and written in batches: a chatty game must not cost a round trip a line.
+// Each batch also adds its per-minute counts to log_minutes (the histogram's rollup), in the same
+// transaction: the rollup never disagrees with log_lines.
 import type { ReadModels } from '@spawnpoint/read-models';
 import { LogEntry } from '@spawnpoint/runtime';
 
+type BufferedEntry = LogEntry & { projectId: string };
+
 export class LogWriter {
-  private buffer: (LogEntry & { projectId: string })[] = [];
+  private buffer: BufferedEntry[] = [];
   private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> = Promise.resolve();
 
@@ -22,10 +26,35 @@ export class LogWriter {
     this.buffer = [];
     if (batch.length === 0) return this.flushing;
     this.flushing = this.flushing.then(() =>
-      this.db.logLine
-        .createMany({ data: batch.map((e) => ({ serverId: e.serverId, projectId: e.projectId, ts: e.timestamp, level: e.level, stream: e.stream, message: e.message })) })
+      this.db
+        .$transaction([
+          this.db.logLine.createMany({ data: batch.map((e) => ({ serverId: e.serverId, projectId: e.projectId, ts: e.timestamp, level: e.level, stream: e.stream, message: e.message })) }),
+          addMinuteCounts(this.db, batch),
+        ])
         .then(() => undefined, (err) => console.error('log write failed', err)),
     );
     return this.flushing;
   }
+}
+
+/**
+ * One statement for the whole batch: its lines counted per (server, epoch-aligned minute) from three
+ * arrays and added to log_minutes. info is every line that is neither warn nor error, as in the histogram
+ * query. Rows are locked in key order (ORDER BY), so concurrent writers cannot deadlock on them.
+ */
+function addMinuteCounts(db: ReadModels, batch: BufferedEntry[]) {
+  const serverIds = batch.map((e) => e.serverId);
+  const ts = batch.map((e) => e.timestamp.toISOString());
+  const levels = batch.map((e) => e.level as string);
+  return db.$executeRaw`
+    INSERT INTO log_minutes (server_id, minute, info, warn, error)
+    SELECT b.server_id, date_bin(interval '1 minute', b.ts, timestamptz '1970-01-01T00:00:00Z'),
+           count(*) FILTER (WHERE b.level <> 'warn' AND b.level <> 'error')::int,
+           count(*) FILTER (WHERE b.level = 'warn')::int,
+           count(*) FILTER (WHERE b.level = 'error')::int
+    FROM unnest(${serverIds}::uuid[], ${ts}::timestamptz[], ${levels}::text[]) AS b(server_id, ts, level)
+    GROUP BY 1, 2
+    ORDER BY 1, 2
+    ON CONFLICT (server_id, minute) DO UPDATE
+      SET info = log_minutes.info + EXCLUDED.info, warn = log_minutes.warn + EXCLUDED.warn, error = log_minutes.error + EXCLUDED.error`;
 }

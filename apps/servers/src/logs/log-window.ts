@@ -123,6 +123,22 @@ export function histogramBins(window: TimeWindow, stepSeconds: number): { first:
   return { first, last, count: (last.getTime() - first.getTime()) / (stepSeconds * 1000) + 1 };
 }
 
+const MINUTE_MS = 60_000;
+
+/**
+ * The whole minutes of the window, [start, end), when the per-minute rollup (log_minutes) can give the
+ * histogram's exact answer: no search (the rollup has no messages), a step of whole minutes (epoch-aligned
+ * bins then start on whole minutes, so every minute lies in exactly one bin), and at least one whole minute
+ * inside the window. The window edges may cut into a minute: the lines of [window.start, start) and
+ * [end, window.end) are counted from log_lines. null: count every line from log_lines.
+ */
+export function rollupMinutes(q: HistogramQuery): TimeWindow | null {
+  if (q.search !== null || q.step % 60 !== 0) return null;
+  const start = Math.ceil(q.window.start.getTime() / MINUTE_MS) * MINUTE_MS;
+  const end = Math.floor(q.window.end.getTime() / MINUTE_MS) * MINUTE_MS;
+  return start < end ? { start: new Date(start), end: new Date(end) } : null;
+}
+
 /** The asked step, or the narrowest wider step that keeps the histogram within MAX_BINS bins. */
 export function widenStep(window: TimeWindow, stepSeconds: number): number {
   const fits = (s: number) => (histogramBins(window, s)?.count ?? 0) <= MAX_BINS;

@@ -1,6 +1,6 @@
 import { DomainError } from '@spawnpoint/domain';
 import { encodeLogCursor } from './log-cursor';
-import { alignDown, checkHistogramQuery, checkLogsQuery, histogramBins, MAX_BINS, widenStep } from './log-window';
+import { alignDown, checkHistogramQuery, checkLogsQuery, histogramBins, MAX_BINS, rollupMinutes, widenStep } from './log-window';
 
 const NOW = new Date('2026-11-21T12:00:00.000Z');
 const at = (iso: string) => new Date(iso);
@@ -118,5 +118,23 @@ describe('histogram bins', () => {
     expect(widenStep(day, 60)).toBe(60);
     expect(widenStep(day, 7)).toBe(10);
     expect(histogramBins(day, widenStep(day, 5))!.count).toBeLessThanOrEqual(MAX_BINS);
+  });
+});
+
+describe('rollupMinutes', () => {
+  const q = (start: string, end: string, step = 60, search: string | null = null) => ({ window: { start: at(start), end: at(end) }, step, search });
+
+  it('is the whole minutes inside the window for a step of whole minutes and no search', () => {
+    expect(rollupMinutes(q('2026-11-21T10:00:00Z', '2026-11-21T11:00:00Z'))).toEqual({ start: at('2026-11-21T10:00:00Z'), end: at('2026-11-21T11:00:00Z') });
+    expect(rollupMinutes(q('2026-11-21T10:00:00.001Z', '2026-11-21T10:59:59.999Z', 3600))).toEqual({ start: at('2026-11-21T10:01:00Z'), end: at('2026-11-21T10:59:00Z') });
+    expect(rollupMinutes(q('2026-11-21T10:00:30Z', '2026-11-21T10:02:00Z', 300))).toEqual({ start: at('2026-11-21T10:01:00Z'), end: at('2026-11-21T10:02:00Z') });
+  });
+
+  it('is null with a search, a step that is not whole minutes, or no whole minute inside the window', () => {
+    expect(rollupMinutes(q('2026-11-21T10:00:00Z', '2026-11-21T11:00:00Z', 60, 'x'))).toBeNull();
+    expect(rollupMinutes(q('2026-11-21T10:00:00Z', '2026-11-21T11:00:00Z', 90))).toBeNull();
+    expect(rollupMinutes(q('2026-11-21T10:00:00Z', '2026-11-21T11:00:00Z', 30))).toBeNull();
+    expect(rollupMinutes(q('2026-11-21T10:00:10Z', '2026-11-21T10:01:50Z'))).toBeNull();
+    expect(rollupMinutes(q('2026-11-21T10:00:00Z', '2026-11-21T10:00:00Z'))).toBeNull();
   });
 });
