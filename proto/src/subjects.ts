@@ -19,6 +19,7 @@ export const SUBJECTS = {
     list: 'builds.list',
     delete: 'builds.delete',
     resolve: 'builds.resolve',
+    artifactPath: 'builds.artifactPath',
   },
   servers: {
     start: 'servers.start',

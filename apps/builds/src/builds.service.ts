@@ -5,10 +5,10 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { buildDecider, buildSeriesDecider, buildSeriesStream, buildStream, forbidden, notFound } from '@spawnpoint/domain';
+import { buildDecider, buildSeriesDecider, buildSeriesStream, buildStream, conflict, forbidden, notFound } from '@spawnpoint/domain';
 import { execute, Handlers, load, Platform, PLATFORM, randomBase62, ServiceHost, sha256 } from '@spawnpoint/platform';
 import {
-  BuildView, GetBuildRequest, ListBuildsRequest, ReceiveUploadRequest, RegisterImageRequest, RequestUploadRequest,
+  ArtifactPath, ArtifactPathRequest, BuildView, GetBuildRequest, ListBuildsRequest, ReceiveUploadRequest, RegisterImageRequest, RequestUploadRequest,
   ResolveBuildRequest, ResolvedBuild, SUBJECTS, UploadTicket, UsesBuildRequest,
 } from '@spawnpoint/proto';
 import { toBuildView } from './build-view';
@@ -39,6 +39,7 @@ export class BuildsService extends ServiceHost {
       [SUBJECTS.builds.list]: (r: ListBuildsRequest) => this.list(r),
       [SUBJECTS.builds.delete]: (r: GetBuildRequest) => this.delete(r),
       [SUBJECTS.builds.resolve]: (r: ResolveBuildRequest) => this.resolve(r),
+      [SUBJECTS.builds.artifactPath]: (r: ArtifactPathRequest) => this.artifactPath(r),
     };
   }
 
@@ -167,6 +168,21 @@ export class BuildsService extends ServiceHost {
       buildId: b.id, name: b.name, version: b.version, kind: b.kind as ResolvedBuild['kind'],
       dir: b.kind === 'zip' ? this.artifactDir(b.projectId, b.id) : null, executablePath: b.executablePath, image: b.image,
     };
+  }
+
+  /**
+   * The unpacked directory of a ready zip build, for the signed artifact download. No project check: the
+   * caller has verified a signature scoped to this build id. Unknown or deleted: 404; image build or a
+   * build that is not ready: 409.
+   */
+  async artifactPath(req: ArtifactPathRequest): Promise<ArtifactPath> {
+    const b = UUID.test(req.buildId) ? await this.db.build.findFirst({ where: { id: req.buildId, deleted: false } }) : null;
+    if (!b) throw notFound('build');
+    if (b.kind !== 'zip') throw conflict('build is a container image build: it has no artifact to download');
+    if (b.status !== 'ready') throw conflict(`build is ${b.status}, not ready`);
+    const dir = this.artifactDir(b.projectId, b.id);
+    if (!existsSync(dir)) throw notFound('build');
+    return { buildId: b.id, dir };
   }
 
   private async allocateVersion(projectId: string, name: string, buildId: string): Promise<number> {

@@ -165,3 +165,12 @@ export const ServerMetrics = z.object({
   cpu_percent: z.number().nullable(), memory_bytes: nonNegInt.nullable(), memory_limit_bytes: nonNegInt.nullable(),
   network_rx_bytes: nonNegInt.nullable(), network_tx_bytes: nonNegInt.nullable(), sampled_at: z.string(),
 });
+
+export const ArtifactQuery = z.object({
+  expires: z.string().describe('Unix time (seconds) after which the URL is refused'),
+  signature: z.string().describe('hex HMAC-SHA256 of `{build_id}.{expires}` under SPAWNPOINT_ARTIFACT_SECRET'),
+});
+export const ArtifactUrl = z.object({
+  build_id: Uuid, url: z.string().describe('GET it (no api-key) for a tar.gz of the unpacked build'), expires_at: z.string(),
+});
+export const ArtifactArchive = z.string().describe('tar.gz of the unpacked build directory, executable bits kept');

@@ -8,7 +8,7 @@ import {
 import { RecordedEvent } from '@spawnpoint/eventstore';
 import { execute, Handlers, load, Platform, PLATFORM, ServiceHost, ViewCache } from '@spawnpoint/platform';
 import {
-  GetServerRequest, ListServersRequest, ProjectView, ResolvedBuild, RestartServerRequest, ServerList, ServerView, StartServerRequest,
+  GetServerRequest, ListServersRequest, ProjectView, ResolvedBuild, RestartServerRequest, ServerList, ServerView, signArtifactUrl, StartServerRequest,
   StopServerRequest, SUBJECTS, UpdateServerRequest, UsesBuildRequest,
 } from '@spawnpoint/proto';
 import { AllocatedPort, buildGameEnv, GameRuntime, MachineEvent, MachineSpec, PortSpec, splitArgs } from '@spawnpoint/runtime';
@@ -282,11 +282,6 @@ export class ServersService extends ServiceHost {
   }
 
   private async launchMachine(launch: ServerLaunch, build: ResolvedBuild, allocated: AllocatedPort[], project: ProjectView): Promise<void> {
-    if (this.runtime.kind === 'kubernetes' && build.kind === 'zip') {
-      // Pods fetch zip builds from an artifact URL that the builds service does not serve yet (issue 3 note).
-      await this.recordExit(launch.serverId, 'START_FAILED', null);
-      throw invalid('ZIP builds cannot run on the Kubernetes runtime yet: register a container image build (POST /v3/builds/docker-image)');
-    }
     const spec: MachineSpec = {
       serverId: launch.serverId, projectId: launch.projectId, buildDir: build.dir ?? undefined, executablePath: build.executablePath ?? undefined,
       image: build.image ?? undefined, args: splitArgs(launch.startupArgs), computeSize: launch.computeSize, region: launch.region, ports: allocated,
@@ -296,6 +291,15 @@ export class ServersService extends ServiceHost {
         requestEnv: launch.environmentVariables,
       }),
     };
+    if (this.runtime.kind === 'kubernetes' && build.kind === 'zip') {
+      // Pods cannot read the build directory: they download it from the gateway's signed artifact URL.
+      // A crash restart starts this same spec again, possibly after an hour: every read signs afresh.
+      const { artifactBaseUrl: baseUrl, artifactSecret: secret } = this.config;
+      Object.defineProperty(spec, 'artifactUrl', {
+        enumerable: true, configurable: true,
+        get: () => signArtifactUrl({ baseUrl, secret, buildId: build.buildId, now: this.clock() }).url,
+      });
+    }
     this.machines.set(launch.serverId, spec);
     try {
       await this.runtime.start(spec);

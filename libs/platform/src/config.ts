@@ -1,4 +1,5 @@
 // Every setting comes from the environment; docs/operations.md lists them.
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 
 export interface PlatformConfig {
@@ -20,6 +21,14 @@ export interface PlatformConfig {
   tcpHost: string;
   udpHost: string;
   startupTimeoutMs: number;
+  /**
+   * HMAC key of signed build artifact URLs (SPAWNPOINT_ARTIFACT_SECRET). Unset: random per process, which
+   * only works when one process both signs and serves them (standalone); distributed mode must set the same
+   * value on the gateway and the servers service.
+   */
+  artifactSecret: string;
+  /** Base URL of the artifact URLs handed to game pods (SPAWNPOINT_ARTIFACT_BASE_URL, default publicUrl). */
+  artifactBaseUrl: string;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, mode: PlatformConfig['mode'] = 'distributed'): PlatformConfig {
@@ -27,6 +36,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, mode: PlatformC
   const host = env.HOST ?? '0.0.0.0';
   const range = (env.SPAWNPOINT_PORT_RANGE ?? '7000-7999').split('-').map(Number) as [number, number];
   const runtime = env.RUNTIME ?? 'process';
+  const publicUrl = (env.SPAWNPOINT_PUBLIC_URL ?? `http://127.0.0.1:${port}`).replace(/\/$/, '');
   if (runtime !== 'process' && runtime !== 'kubernetes') throw new Error(`RUNTIME must be process or kubernetes, not "${runtime}"`);
   return {
     mode,
@@ -37,7 +47,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, mode: PlatformC
     port,
     legacyPort: Number(env.LEGACY_PORT ?? 8081),
     host,
-    publicUrl: (env.SPAWNPOINT_PUBLIC_URL ?? `http://127.0.0.1:${port}`).replace(/\/$/, ''),
+    publicUrl,
     adminToken: env.SPAWNPOINT_ADMIN_TOKEN || null,
     devServerKey: env.SPAWNPOINT_DEV_SERVER_KEY || null,
     devClientKey: env.SPAWNPOINT_DEV_CLIENT_KEY || null,
@@ -45,5 +55,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, mode: PlatformC
     tcpHost: env.SPAWNPOINT_TCP_HOST ?? '127.0.0.1',
     udpHost: env.SPAWNPOINT_UDP_HOST ?? '127.0.0.1',
     startupTimeoutMs: Number(env.SPAWNPOINT_STARTUP_TIMEOUT_MS ?? 120_000),
+    artifactSecret: env.SPAWNPOINT_ARTIFACT_SECRET || randomBytes(32).toString('hex'),
+    artifactBaseUrl: (env.SPAWNPOINT_ARTIFACT_BASE_URL || publicUrl).replace(/\/$/, ''),
   };
 }

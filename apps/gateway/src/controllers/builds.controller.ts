@@ -1,20 +1,48 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Query, Req, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Query, Req, StreamableFile, UseGuards } from '@nestjs/common';
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { createWriteStream, existsSync } from 'node:fs';
+import { mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { Readable, Transform } from 'node:stream';
+import { PassThrough, Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Bus, RemoteError } from '@spawnpoint/messaging';
 import { BUS, CONFIG, PlatformConfig } from '@spawnpoint/platform';
-import { SUBJECTS, UploadTicket } from '@spawnpoint/proto';
+import { ArtifactPath, BuildView, signArtifactUrl, SUBJECTS, UploadTicket, verifyArtifact } from '@spawnpoint/proto';
 import { Access, AccessGuard, AuthedRequest } from '../http/guard';
 import { parse } from '../http/validation';
 import { Doc } from '../openapi/doc';
-import { Build, BuildDeleted, BuildIdParams, BuildList, DockerImageBody, ErrorBody, ListBuildsQuery, UploadParams, UploadUrl, UploadUrlQuery } from '../schemas';
+import {
+  ArtifactArchive, ArtifactQuery, ArtifactUrl, Build, BuildDeleted, BuildIdParams, BuildList, DockerImageBody, ErrorBody, ListBuildsQuery, UploadParams, UploadUrl,
+  UploadUrlQuery,
+} from '../schemas';
 
 export const MAX_UPLOAD_BYTES = 2 * 1024 ** 3;
 const notFound = { 404: { description: 'No such build in this project', schema: ErrorBody } };
+const TAR = existsSync('/usr/bin/tar') ? '/usr/bin/tar' : 'tar';
+
+/**
+ * `tar -czf - -C dir ./<entry>...`: the directory's entries rather than `.`, so the archive has no `./`
+ * entry whose mode and times an unprivileged extract would try (and fail) to set on the pod's /game.
+ * The stream ends only once tar has exited 0; a failing tar aborts it, so a client never takes a
+ * truncated archive for a whole one.
+ */
+async function tarGz(dir: string): Promise<Readable> {
+  const entries = (await readdir(dir)).sort().map((name) => `./${name}`);
+  const child = spawn(TAR, ['-czf', '-', '-C', dir, ...entries], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const out = new PassThrough();
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (d: string) => { stderr = (stderr + d).slice(-2000); });
+  child.stdout.pipe(out, { end: false });
+  child.once('error', (err) => out.destroy(err));
+  child.once('close', (code, signal) => {
+    if (code === 0) out.end();
+    else out.destroy(new Error(`tar exited with ${code ?? signal}: ${stderr.trim()}`));
+  });
+  // The client went away: stop archiving.
+  out.once('close', () => { if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL'); });
+  return out;
+}
 
 @Controller('api/v3/builds')
 @UseGuards(AccessGuard)
@@ -63,6 +91,43 @@ export class BuildsController {
     }
     // The builds service takes ownership of the file (and removes it) from here on.
     return this.bus.request(SUBJECTS.builds.receiveUpload, { token, path: file, sizeBytes: size }, { timeoutMs: 30_000 });
+  }
+
+  @Post(':id/artifact-url')
+  @HttpCode(200)
+  @Access({ auth: 'server', bucket: 'write' })
+  @Doc({ summary: 'Get a signed download URL (valid 60 minutes, no api-key needed) for a ready ZIP build as a tar.gz', tags: ['builds'], auth: 'server',
+    params: BuildIdParams,
+    responses: { 200: { description: 'Signed artifact URL', schema: ArtifactUrl }, 409: { description: 'Image build, or not ready', schema: ErrorBody }, ...notFound } })
+  async artifactUrl(@Req() req: AuthedRequest, @Param() params: unknown) {
+    const { id } = parse(BuildIdParams, params, 'path');
+    const b = await this.bus.request<BuildView>(SUBJECTS.builds.get, { projectId: req.principal!.projectId, buildId: id });
+    if (b.kind !== 'zip') throw new RemoteError({ error: 'Container image builds have no artifact to download', status: 409 });
+    if (b.status !== 'ready') throw new RemoteError({ error: `Build is ${b.status}, not ready`, status: 409 });
+    const signed = signArtifactUrl({ baseUrl: this.config.artifactBaseUrl, secret: this.config.artifactSecret, buildId: id, now: new Date() });
+    return { build_id: id, url: signed.url, expires_at: signed.expiresAt };
+  }
+
+  @Get(':id/artifact')
+  @Access({ auth: 'none' })
+  @Doc({ summary: 'Download a ready ZIP build, unpacked, as a tar.gz (the signed URL from artifact-url is the credential)', tags: ['builds'], auth: 'none',
+    params: BuildIdParams, query: ArtifactQuery,
+    responses: {
+      200: { description: 'tar.gz of the build directory', schema: ArtifactArchive, contentType: 'application/gzip' },
+      403: { description: 'Bad signature, or expired', schema: ErrorBody },
+      404: { description: 'Unknown or deleted build', schema: ErrorBody },
+      409: { description: 'Image build, or not ready', schema: ErrorBody },
+    } })
+  async artifact(@Param() params: unknown, @Query() query: unknown) {
+    // The signature is checked before anything else, so an unsigned caller learns nothing about build ids.
+    const id = String((params as { id?: unknown }).id ?? '');
+    const q = (query ?? {}) as { expires?: unknown; signature?: unknown };
+    const verdict = verifyArtifact({ secret: this.config.artifactSecret, buildId: id, expires: q.expires, signature: q.signature, now: new Date() });
+    if (!verdict.ok) {
+      throw new RemoteError({ error: verdict.reason === 'expired' ? 'Artifact URL has expired' : 'Artifact URL is invalid', status: 403 });
+    }
+    const { dir } = await this.bus.request<ArtifactPath>(SUBJECTS.builds.artifactPath, { buildId: id });
+    return new StreamableFile(await tarGz(dir), { type: 'application/gzip', disposition: `attachment; filename="${id}.tar.gz"` });
   }
 
   @Post('docker-image')
