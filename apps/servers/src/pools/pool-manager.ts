@@ -22,11 +22,15 @@ export interface PoolHost {
 }
 
 const TICK_MS = 5_000;
-const START_CONCURRENCY = 4;
+const START_CONCURRENCY = 2;
 /** Pool servers started per reconcile round; the next round (at once) continues. Keeps claims responsive during refills. */
-const STARTS_PER_ROUND = 16;
-/** Claims in a burst share one refill round instead of each triggering its own. */
-const CLAIM_REFILL_DELAY_MS = 200;
+const STARTS_PER_ROUND = 8;
+/**
+ * Claims come first: while they keep arriving, refill waits until they pause (CLAIM_QUIET_MS), but never
+ * longer than CLAIM_REFILL_MAX_WAIT_MS, and not at all once fewer than a quarter of min_ready are ready.
+ */
+const CLAIM_QUIET_MS = 200;
+const CLAIM_REFILL_MAX_WAIT_MS = 2_000;
 
 export class PoolManager {
   /** Ready (running, unclaimed) pool servers per pool key, oldest first. */
@@ -37,6 +41,8 @@ export class PoolManager {
   private readonly targets = new Map<string, number>();
   private readonly lane = new KeyedLane();
   private readonly queued = new Set<string>();
+  /** Refills waiting for claims to pause, per project. */
+  private readonly refills = new Map<string, { timer: NodeJS.Timeout; since: number }>();
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
 
@@ -67,6 +73,8 @@ export class PoolManager {
   stop(): void {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
+    for (const { timer } of this.refills.values()) clearTimeout(timer);
+    this.refills.clear();
   }
 
   /** After each server event is in the read model. */
@@ -92,7 +100,7 @@ export class PoolManager {
     } else if (event.type === 'ServerPoolClaimed' || event.type === 'ServerStopped' || event.type === 'ServerCrashed') {
       this.removeReady(member.key, id);
       this.members.delete(id);
-      this.schedule(member.projectId, CLAIM_REFILL_DELAY_MS);
+      this.refillAfterClaims(member.projectId, false);
     }
   }
 
@@ -107,22 +115,39 @@ export class PoolManager {
       const serverId = queue.shift()!;
       const claimed = await this.host.claim(project.projectId, serverId, claim);
       if (claimed !== null) {
-        this.schedule(project.projectId, CLAIM_REFILL_DELAY_MS);
+        const lowWater = Math.ceil((pool.regions[body.region]?.min_ready ?? 0) / 4);
+        this.refillAfterClaims(project.projectId, queue.length < lowWater);
         return { serverId, ...claimed };
       }
     }
     return null;
   }
 
-  schedule(projectId: string, delayMs = 0): void {
+  schedule(projectId: string): void {
     if (this.stopped || this.queued.has(projectId)) return;
     this.queued.add(projectId);
-    const run = () => void this.lane.run(projectId, async () => {
+    void this.lane.run(projectId, async () => {
       this.queued.delete(projectId);
       if (await this.reconcile(projectId)) this.schedule(projectId);
     }).catch((err) => console.error(`pools: reconcile of ${projectId} failed`, err));
-    if (delayMs > 0) setTimeout(run, delayMs).unref();
-    else run();
+  }
+
+  /** A refill once claims pause (debounced, bounded); at once when the ready pool runs low. */
+  private refillAfterClaims(projectId: string, urgent: boolean): void {
+    const pending = this.refills.get(projectId);
+    const since = pending?.since ?? Date.now();
+    if (pending) clearTimeout(pending.timer);
+    if (urgent || Date.now() - since >= CLAIM_REFILL_MAX_WAIT_MS) {
+      this.refills.delete(projectId);
+      this.schedule(projectId);
+      return;
+    }
+    const timer = setTimeout(() => {
+      this.refills.delete(projectId);
+      this.schedule(projectId);
+    }, CLAIM_QUIET_MS);
+    timer.unref();
+    this.refills.set(projectId, { timer, since });
   }
 
   private async reconcileAll(): Promise<void> {
