@@ -3,3 +3,4 @@ export * from './catalog';
 export * from './project';
 export * from './build';
 export * from './server';
+export * from './lobby';

@@ -1,0 +1,177 @@
+import { conflict, DomainError, forbidden, invalid, notFound } from '../kit';
+import { LobbyCommand } from './commands';
+import { LobbyEvent, LobbySettingsChanges } from './events';
+import { HostLeaveBehavior, LiveLobbyState, LobbyState } from './state';
+
+export const MIN_LOBBY_PLAYERS = 1;
+export const MAX_LOBBY_PLAYERS = 100;
+
+const badRequest = (message: string) => new DomainError('bad_request', message);
+
+function live(state: LobbyState): LiveLobbyState {
+  if (state.status === 'none' || state.status === 'deleted') throw notFound('lobby');
+  return state;
+}
+
+const isMember = (state: LiveLobbyState, playerId: string) => state.players.some((p) => p.id === playerId);
+
+function member(state: LobbyState, playerId: string): LiveLobbyState {
+  const lobby = live(state);
+  if (!isMember(lobby, playerId)) throw new DomainError('not_found', `player ${playerId} is not in this lobby`);
+  return lobby;
+}
+
+function host(state: LobbyState, playerId: string, action: string): LiveLobbyState {
+  const lobby = member(state, playerId);
+  if (lobby.host !== playerId) throw forbidden(`only the host can ${action}`);
+  return lobby;
+}
+
+function validMaxPlayers(n: number) {
+  if (!Number.isInteger(n) || n < MIN_LOBBY_PLAYERS || n > MAX_LOBBY_PLAYERS) {
+    throw invalid(`maxPlayers must be an integer from ${MIN_LOBBY_PLAYERS} to ${MAX_LOBBY_PLAYERS}`);
+  }
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Players leave (or time out): the lobby is deleted when empty, else the host rule applies if the host left. */
+function departures(lobby: LiveLobbyState, ids: string[], reason: 'left' | 'timeout', behavior: HostLeaveBehavior, at: string): LobbyEvent[] {
+  const leaving = new Set(ids.filter((id) => isMember(lobby, id)));
+  if (leaving.size === 0) return [];
+  const lobbyId = lobby.id;
+  // In join order, so the stream reads the same whatever order the caller listed them in.
+  const events: LobbyEvent[] = lobby.players
+    .filter((p) => leaving.has(p.id))
+    .map((p) => ({ type: 'PlayerLeft', data: { lobbyId, playerId: p.id, reason, at } }));
+  const remaining = lobby.players.filter((p) => !leaving.has(p.id));
+  if (remaining.length === 0) return [...events, { type: 'LobbyDeleted', data: { lobbyId, reason: 'empty', at } }];
+  if (!leaving.has(lobby.host)) return events;
+  if (behavior === 'close') return [...events, { type: 'LobbyDeleted', data: { lobbyId, reason: 'host_left', at } }];
+  return [...events, { type: 'HostChanged', data: { lobbyId, from: lobby.host, to: remaining[0].id, reason: 'promoted', at } }];
+}
+
+export function decide(command: LobbyCommand, state: LobbyState): LobbyEvent[] {
+  const at = command.now;
+  switch (command.type) {
+    case 'CreateLobby': {
+      if (state.status !== 'none') throw conflict('lobby already exists');
+      validMaxPlayers(command.maxPlayers);
+      if (command.isPrivate && !command.code) throw invalid('a private lobby needs an invite code');
+      return [{
+        type: 'LobbyCreated',
+        data: {
+          lobbyId: command.lobbyId,
+          config: command.config,
+          code: command.isPrivate ? command.code : null,
+          hostId: command.hostId,
+          name: command.name ?? null,
+          maxPlayers: command.maxPlayers,
+          region: command.region,
+          isPrivate: command.isPrivate,
+          allowLateJoin: command.allowLateJoin,
+          settings: command.settings,
+          hostState: command.hostState,
+          at,
+        },
+      }];
+    }
+    case 'JoinLobby': {
+      const lobby = live(state);
+      if (isMember(lobby, command.playerId)) throw conflict('player is already in this lobby');
+      const accepting = lobby.status === 'waiting' || (lobby.status === 'in_game' && lobby.allowLateJoin);
+      if (!accepting) throw badRequest(`lobby is not accepting players (${lobby.status})`);
+      if (lobby.players.length >= lobby.maxPlayers) throw badRequest('lobby is full');
+      return [{ type: 'PlayerJoined', data: { lobbyId: lobby.id, playerId: command.playerId, state: command.state, at } }];
+    }
+    case 'LeaveLobby': {
+      const lobby = member(state, command.playerId);
+      return departures(lobby, [command.playerId], 'left', command.hostLeaveBehavior, at);
+    }
+    case 'RemoveStalePlayers':
+      return departures(live(state), command.playerIds, 'timeout', command.hostLeaveBehavior, at);
+    case 'UpdatePlayerState': {
+      const lobby = member(state, command.playerId);
+      if (!isObject(command.state)) throw invalid('state must be an object');
+      return [{ type: 'PlayerStateUpdated', data: { lobbyId: lobby.id, playerId: command.playerId, state: command.state, at } }];
+    }
+    case 'UpdateSettings': {
+      const lobby = host(state, command.playerId, 'change the lobby settings');
+      const changes: LobbySettingsChanges = {};
+      if (command.name !== undefined && command.name !== lobby.name) changes.name = command.name;
+      if (command.maxPlayers !== undefined && command.maxPlayers !== lobby.maxPlayers) {
+        validMaxPlayers(command.maxPlayers);
+        if (command.maxPlayers < lobby.players.length) {
+          throw invalid(`maxPlayers cannot be below the current player count (${lobby.players.length})`);
+        }
+        changes.maxPlayers = command.maxPlayers;
+      }
+      if (command.isPrivate !== undefined && command.isPrivate !== lobby.isPrivate) {
+        if (command.isPrivate) {
+          if (!command.code) throw invalid('a private lobby needs an invite code');
+          changes.code = command.code;
+        } else {
+          changes.code = null;
+        }
+        changes.isPrivate = command.isPrivate;
+      }
+      if (command.allowLateJoin !== undefined && command.allowLateJoin !== lobby.allowLateJoin) changes.allowLateJoin = command.allowLateJoin;
+      if (command.region !== undefined && command.region !== lobby.region) changes.region = command.region;
+      if (command.settings !== undefined) {
+        if (!isObject(command.settings)) throw invalid('settings must be an object');
+        changes.settings = command.settings;
+      }
+      if (Object.keys(changes).length === 0) return [];
+      return [{ type: 'LobbySettingsUpdated', data: { lobbyId: lobby.id, by: command.playerId, changes, at } }];
+    }
+    case 'KickPlayer': {
+      const lobby = host(state, command.playerId, 'kick players');
+      if (command.targetId === lobby.host) throw invalid('the host cannot kick themselves');
+      if (!isMember(lobby, command.targetId)) throw new DomainError('not_found', `player ${command.targetId} is not in this lobby`);
+      return [{ type: 'PlayerKicked', data: { lobbyId: lobby.id, playerId: command.targetId, by: command.playerId, at } }];
+    }
+    case 'TransferHost': {
+      const lobby = host(state, command.playerId, 'transfer the host role');
+      if (!isMember(lobby, command.targetId)) throw new DomainError('not_found', `player ${command.targetId} is not in this lobby`);
+      if (command.targetId === lobby.host) return [];
+      return [{ type: 'HostChanged', data: { lobbyId: lobby.id, from: lobby.host, to: command.targetId, reason: 'transferred', at } }];
+    }
+    case 'StartGame': {
+      const lobby = host(state, command.playerId, 'start the game');
+      if (lobby.status !== 'waiting') throw conflict(`lobby is ${lobby.status}; a game can only be started from waiting`);
+      return [{ type: 'GameStarting', data: { lobbyId: lobby.id, by: command.playerId, at } }];
+    }
+    case 'ServerAssigned': {
+      const lobby = live(state);
+      if (lobby.status !== 'starting') throw conflict(`lobby is ${lobby.status}, not starting`);
+      if (lobby.server?.instance_id === command.server.instance_id) return [];
+      return [{ type: 'LobbyServerAssigned', data: { lobbyId: lobby.id, server: command.server, at } }];
+    }
+    case 'ServerRunning': {
+      const lobby = live(state);
+      if (lobby.status === 'in_game') return [];
+      if (lobby.status !== 'starting') throw conflict(`lobby is ${lobby.status}, not starting`);
+      if (!lobby.server) throw conflict('no server is assigned to this lobby');
+      return [{ type: 'GameStarted', data: { lobbyId: lobby.id, at } }];
+    }
+    case 'ServerStopped': {
+      const lobby = live(state);
+      if (lobby.status !== 'starting' && lobby.status !== 'in_game') return [];
+      if (command.instanceId !== undefined && lobby.server && lobby.server.instance_id !== command.instanceId) return [];
+      return [{ type: 'GameEnded', data: { lobbyId: lobby.id, reason: 'server_stopped', by: null, at } }];
+    }
+    case 'EndMatch': {
+      const lobby = host(state, command.playerId, 'end the match');
+      if (lobby.status !== 'in_game') throw conflict(`lobby is ${lobby.status}, not in_game`);
+      return [{ type: 'GameEnded', data: { lobbyId: lobby.id, reason: 'host', by: command.playerId, at } }];
+    }
+    case 'DeleteLobby': {
+      const lobby = live(state);
+      return [{ type: 'LobbyDeleted', data: { lobbyId: lobby.id, reason: command.reason, at } }];
+    }
+    case 'Heartbeat': {
+      const lobby = member(state, command.playerId);
+      return [{ type: 'PlayerHeartbeat', data: { lobbyId: lobby.id, playerId: command.playerId, at } }];
+    }
+  }
+}

@@ -1,0 +1,64 @@
+import { LobbyEvent } from './events';
+import { LiveLobbyState, LobbyPlayer, LobbyState } from './state';
+
+const seen = (players: LobbyPlayer[], playerId: string, at: string) =>
+  players.map((p) => (p.id === playerId ? { ...p, lastSeenAt: at } : p));
+
+export function evolve(state: LobbyState, event: LobbyEvent): LobbyState {
+  if (event.type === 'LobbyCreated') {
+    const d = event.data;
+    return {
+      status: 'waiting',
+      id: d.lobbyId,
+      config: d.config,
+      code: d.code,
+      host: d.hostId,
+      name: d.name,
+      maxPlayers: d.maxPlayers,
+      players: [{ id: d.hostId, state: d.hostState, joinedAt: d.at, lastSeenAt: d.at }],
+      region: d.region,
+      isPrivate: d.isPrivate,
+      allowLateJoin: d.allowLateJoin,
+      settings: d.settings,
+      server: null,
+      createdAt: d.at,
+      updatedAt: d.at,
+      lastActivityAt: d.at,
+    };
+  }
+  if (state.status === 'none' || state.status === 'deleted') return state;
+  const s: LiveLobbyState = state;
+  const at = event.data.at;
+  // A change every member can see (and, for member requests, activity that keeps the lobby alive).
+  const changed = { updatedAt: at, lastActivityAt: at };
+  switch (event.type) {
+    case 'PlayerJoined':
+      return { ...s, ...changed, players: [...s.players, { id: event.data.playerId, state: event.data.state, joinedAt: at, lastSeenAt: at }] };
+    case 'PlayerLeft':
+    case 'PlayerKicked':
+      return { ...s, ...changed, players: s.players.filter((p) => p.id !== event.data.playerId) };
+    case 'HostChanged':
+      return { ...s, ...changed, host: event.data.to };
+    case 'PlayerStateUpdated': {
+      const { playerId, state: patch } = event.data;
+      const players = seen(s.players, playerId, at).map((p) => (p.id === playerId ? { ...p, state: { ...p.state, ...patch } } : p));
+      return { ...s, ...changed, players };
+    }
+    case 'LobbySettingsUpdated':
+      return { ...s, ...event.data.changes, ...changed };
+    case 'GameStarting':
+      return { ...s, ...changed, status: 'starting', server: null };
+    case 'LobbyServerAssigned':
+      return { ...s, status: 'starting', server: event.data.server, updatedAt: at };
+    case 'GameStarted':
+      return { ...s, status: 'in_game', updatedAt: at };
+    case 'GameEnded':
+      return event.data.reason === 'host'
+        ? { ...s, ...changed, status: 'waiting', server: null }
+        : { ...s, status: 'waiting', server: null, updatedAt: at };
+    case 'LobbyDeleted':
+      return { ...s, status: 'deleted', deleteReason: event.data.reason, players: [], server: null, updatedAt: at };
+    case 'PlayerHeartbeat':
+      return { ...s, players: seen(s.players, event.data.playerId, at), lastActivityAt: at };
+  }
+}
