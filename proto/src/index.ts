@@ -4,3 +4,4 @@ export * from './projects';
 export * from './builds';
 export * from './servers';
 export * from './logs';
+export * from './lobbies';

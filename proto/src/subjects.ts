@@ -33,4 +33,13 @@ export const SUBJECTS = {
     logHistogram: 'servers.logHistogram',
     metrics: 'servers.metrics',
   },
+  lobbies: {
+    create: 'lobbies.create',
+    getMine: 'lobbies.getMine',
+    join: 'lobbies.join',
+    leave: 'lobbies.leave',
+    updateMyState: 'lobbies.updateMyState',
+    adminGet: 'lobbies.adminGet',
+    adminDelete: 'lobbies.adminDelete',
+  },
 } as const;

@@ -4,6 +4,7 @@ import { AdminController } from './controllers/admin.controller';
 import { BuildsController } from './controllers/builds.controller';
 import { DocsController } from './controllers/docs.controller';
 import { HealthController } from './controllers/health.controller';
+import { LobbiesController } from './controllers/lobbies.controller';
 import { ProjectsController } from './controllers/projects.controller';
 import { ServerLogsController } from './controllers/server-logs.controller';
 import { ServersController } from './controllers/servers.controller';
@@ -13,7 +14,7 @@ import { ErrorFilter } from './http/error-filter';
 import { AccessGuard } from './http/guard';
 
 @Module({
-  controllers: [HealthController, DocsController, AdminController, ProjectsController, BuildsController, ServersController, ServerLogsController, V2Controller],
+  controllers: [HealthController, DocsController, AdminController, ProjectsController, BuildsController, ServersController, ServerLogsController, LobbiesController, V2Controller],
   providers: [KeyAuthenticator, AccessGuard, { provide: APP_FILTER, useClass: ErrorFilter }],
 })
 export class GatewayModule {}

@@ -174,3 +174,40 @@ export const ArtifactUrl = z.object({
   build_id: Uuid, url: z.string().describe('GET it (no api-key) for a tar.gz of the unpacked build'), expires_at: z.string(),
 });
 export const ArtifactArchive = z.string().describe('tar.gz of the unpacked build directory, executable bits kept');
+
+// Lobbies (v3)
+export const PLAYER_ID_PATTERN = /^[A-Za-z0-9_.:@-]{1,128}$/;
+export const PlayerIdHeader = z.object({ 'x-player-id': z.string().regex(PLAYER_ID_PATTERN, 'must be 1-128 characters of [A-Za-z0-9_.:@-]') });
+export const LobbyConfigParams = z.strictObject({ config: z.string().min(1).max(128) });
+export const LobbyIdParams = z.strictObject({ config: z.string().min(1).max(128), id: Uuid });
+export const CreateLobbyBody = z.strictObject({
+  name: z.string().max(128).nullable().optional(),
+  maxPlayers: z.number().int().min(1).max(100).optional(),
+  region: Region.optional(),
+  isPrivate: z.boolean().optional(),
+  allowLateJoin: z.boolean().optional(),
+  settings: JsonObject.optional(),
+  state: JsonObject.optional(),
+});
+export const JoinLobbyBody = z.strictObject({ lobbyId: Uuid.optional(), code: z.string().min(1).max(64).optional(), state: JsonObject.optional() });
+export const PlayerStateBody = z.strictObject({ state: JsonObject });
+export const Lobby = z.object({
+  id: z.string(),
+  code: z.string().nullable(),
+  config: z.string(),
+  status: z.enum(['waiting', 'in_queue', 'starting', 'matched', 'match_found', 'in_game']),
+  host: z.string(),
+  maxPlayers: z.number().int(),
+  currentPlayers: z.number().int(),
+  region: z.string(),
+  isPrivate: z.boolean(),
+  allowLateJoin: z.boolean(),
+  settings: JsonObject,
+  players: z.array(z.object({ id: z.string(), state: JsonObject, isHost: z.boolean() })),
+  server: JsonObject.nullable(),
+  matchmaking: JsonObject.nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export const LeftLobby = z.object({ status: z.literal('left'), lobbyId: z.string() });
+export const DeletedLobby = z.object({ status: z.literal('lobby_deleted'), id: z.string() });

@@ -1,2 +1,3 @@
 export * from './projects.module';
 export * from './projects.service';
+export * from './lobbies';

@@ -7,7 +7,7 @@ import { BuildsModule } from '@spawnpoint/builds';
 import { createHttpApp, GatewayModule } from '@spawnpoint/gateway';
 import { Bus } from '@spawnpoint/messaging';
 import { BUS, loadConfig, PlatformModule } from '@spawnpoint/platform';
-import { ProjectsModule } from '@spawnpoint/projects';
+import { LobbiesModule, ProjectsModule } from '@spawnpoint/projects';
 import { ServersModule } from '@spawnpoint/servers';
 import { DefaultProject, ensureDefaultProject } from './default-project';
 import { RunningPostgres, startEmbeddedPostgres } from './embedded-postgres';
@@ -26,7 +26,7 @@ export async function startStandalone(env: NodeJS.ProcessEnv = process.env): Pro
     pg = await startEmbeddedPostgres(config.dataDir, env.SPAWNPOINT_PG_PORT ? Number(env.SPAWNPOINT_PG_PORT) : undefined);
     config.databaseUrl = pg.url;
   }
-  @Module({ imports: [PlatformModule.forRoot(config, 'standalone'), ProjectsModule, BuildsModule, ServersModule, GatewayModule] })
+  @Module({ imports: [PlatformModule.forRoot(config, 'standalone'), ProjectsModule, LobbiesModule, BuildsModule, ServersModule, GatewayModule] })
   class StandaloneRoot {}
   try {
     const app = await createHttpApp(StandaloneRoot);

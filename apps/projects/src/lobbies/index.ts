@@ -1,0 +1,2 @@
+export * from './lobbies.module';
+export * from './lobbies.service';
