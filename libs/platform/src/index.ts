@@ -11,3 +11,4 @@ export * from './tracing';
 export * from './relay-host';
 export * from './view-cache';
 export * from './service-host';
+export * from './keyed-lane';

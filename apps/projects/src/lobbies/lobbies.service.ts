@@ -4,7 +4,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomInt, randomUUID } from 'node:crypto';
 import { conflict, DomainError, HostLeaveBehavior, invalid, lobbyDecider, LobbyEvent, LobbyState, lobbyStream, lobbyView, LobbyView, notFound } from '@spawnpoint/domain';
-import { execute, Handlers, load, Platform, PLATFORM, ServiceHost } from '@spawnpoint/platform';
+import { execute, Handlers, KeyedLane, load, Platform, PLATFORM, ServiceHost } from '@spawnpoint/platform';
 import {
   AdminLobbyRequest, CreateLobbyRequest, DeletedLobby, JoinLobbyRequest, LeftLobby, PlayerLobbyRequest, ProjectView, SUBJECTS,
   UpdatePlayerStateRequest,
@@ -40,7 +40,7 @@ export class LobbiesService extends ServiceHost {
   private readonly index = new LobbyIndex();
   /** Writes of one project run one at a time, so the index checks (one lobby per player per config,
    * unique codes) and the append are atomic — within this process only. */
-  private readonly locks = new Map<string, Promise<unknown>>();
+  private readonly writes = new KeyedLane();
 
   constructor(@Inject(PLATFORM) platform: Platform) {
     super(platform, 'lobbies', ['lobby']);
@@ -52,13 +52,13 @@ export class LobbiesService extends ServiceHost {
 
   protected handlers(): Handlers {
     return {
-      [SUBJECTS.lobbies.create]: (r: CreateLobbyRequest) => this.serial(r.projectId, () => this.create(r)),
+      [SUBJECTS.lobbies.create]: (r: CreateLobbyRequest) => this.writes.run(r.projectId, () => this.create(r)),
       [SUBJECTS.lobbies.getMine]: (r: PlayerLobbyRequest) => this.getMine(r),
-      [SUBJECTS.lobbies.join]: (r: JoinLobbyRequest) => this.serial(r.projectId, () => this.join(r)),
-      [SUBJECTS.lobbies.leave]: (r: PlayerLobbyRequest) => this.serial(r.projectId, () => this.leave(r)),
-      [SUBJECTS.lobbies.updateMyState]: (r: UpdatePlayerStateRequest) => this.serial(r.projectId, () => this.updateMyState(r)),
+      [SUBJECTS.lobbies.join]: (r: JoinLobbyRequest) => this.writes.run(r.projectId, () => this.join(r)),
+      [SUBJECTS.lobbies.leave]: (r: PlayerLobbyRequest) => this.writes.run(r.projectId, () => this.leave(r)),
+      [SUBJECTS.lobbies.updateMyState]: (r: UpdatePlayerStateRequest) => this.writes.run(r.projectId, () => this.updateMyState(r)),
       [SUBJECTS.lobbies.adminGet]: (r: AdminLobbyRequest) => this.adminGet(r),
-      [SUBJECTS.lobbies.adminDelete]: (r: AdminLobbyRequest) => this.serial(r.projectId, () => this.adminDelete(r)),
+      [SUBJECTS.lobbies.adminDelete]: (r: AdminLobbyRequest) => this.writes.run(r.projectId, () => this.adminDelete(r)),
     };
   }
 
@@ -172,14 +172,5 @@ export class LobbiesService extends ServiceHost {
     const result = await execute(this.store, lobbyDecider, lobbyStream(lobbyId), command, { projectId });
     for (const e of result.events) this.index.apply(e, projectId);
     return result.state;
-  }
-
-  private serial<T>(projectId: string, fn: () => Promise<T>): Promise<T> {
-    const previous = this.locks.get(projectId) ?? Promise.resolve();
-    const next = previous.catch(() => undefined).then(fn);
-    const tail = next.catch(() => undefined);
-    this.locks.set(projectId, tail);
-    void tail.then(() => { if (this.locks.get(projectId) === tail) this.locks.delete(projectId); });
-    return next;
   }
 }

@@ -6,7 +6,7 @@ import { PLAN_LIMITS, planPool, PoolConfig, PoolMember, ServerEvent, ServerState
 import { Bus, IntegrationEvent } from '@spawnpoint/messaging';
 import { ProjectView, ResolvedBuild, StartServerBody, SUBJECTS } from '@spawnpoint/proto';
 import type { ReadModels } from '@spawnpoint/read-models';
-import { KeyedLane } from '../keyed-lane';
+import { KeyedLane } from '@spawnpoint/platform';
 import { poolFor, poolKey } from './pool-claim';
 
 export interface PoolClaim { name: string; customData: Record<string, unknown> | null; ttl: number | null; matchId: string }

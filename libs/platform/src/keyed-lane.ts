@@ -1,5 +1,6 @@
-// Runs async work one at a time per key (a server's machine operations: start, stop, restart,
-// teardown), so a teardown can never release the ports of the machine that replaced it.
+// Runs async work one at a time per key: a server's machine operations (start, stop, restart,
+// teardown, so a teardown never releases the ports of the machine that replaced it), a project's
+// lobby writes (so membership and invite-code checks and the append are atomic in this process).
 export class KeyedLane {
   private readonly tails = new Map<string, Promise<unknown>>();
 
