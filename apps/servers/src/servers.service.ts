@@ -12,7 +12,7 @@ import {
   StopServerRequest, SUBJECTS, UpdateServerRequest, UsesBuildRequest,
 } from '@spawnpoint/proto';
 import { AllocatedPort, buildGameEnv, GameRuntime, MachineEvent, MachineSpec, PortSpec, splitArgs } from '@spawnpoint/runtime';
-import { decodeCursor, encodeCursor } from './list-cursor';
+import { decodeTimeCursor, encodeTimeCursor } from './time-cursor';
 import { LogWriter } from './log-writer';
 import { logHandlers } from './logs/logs.handlers';
 import { PoolHost, PoolManager } from './pools/pool-manager';
@@ -216,7 +216,7 @@ export class ServersService extends ServiceHost {
 
   async list(req: ListServersRequest): Promise<ServerList> {
     const limit = req.limit ?? 50;
-    const cursor = req.next_token ? decodeCursor(req.next_token) : null;
+    const cursor = req.next_token ? decodeTimeCursor(req.next_token, UUID) : null;
     if (req.next_token && !cursor) throw invalid('invalid next_token', [{ loc: ['query', 'next_token'], msg: 'invalid pagination token', type: 'value_error' }]);
     const rows = await this.db.server.findMany({
       where: {
@@ -225,14 +225,14 @@ export class ServersService extends ServiceHost {
         ...(req.region ? { region: req.region } : {}),
         ...(req.version_tag ? { versionTag: req.version_tag } : {}),
         ...(req.match_id ? { matchId: req.match_id } : {}),
-        ...(cursor ? { OR: [{ createdAt: { lt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { lt: cursor.id } }] } : {}),
+        ...(cursor ? { OR: [{ createdAt: { lt: cursor.at } }, { createdAt: cursor.at, id: { lt: cursor.id } }] } : {}),
       },
       orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
       take: limit + 1,
     });
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
-    return { servers: page.map(toServerView), next_token: rows.length > limit && last ? encodeCursor({ createdAt: last.createdAt, id: last.id }) : null };
+    return { servers: page.map(toServerView), next_token: rows.length > limit && last ? encodeTimeCursor({ at: last.createdAt, id: last.id }) : null };
   }
 
   /** Records the stop and answers; the machine is torn down when the stop is applied (see applied()). */

@@ -2,7 +2,7 @@
 // Only bound parameters reach the SQL: a search term is data, never SQL or a LIKE pattern.
 import type { ReadModels } from '@spawnpoint/read-models';
 import { LogHistogram, LogLevelName, LogPage } from '@spawnpoint/proto';
-import { encodeLogCursor } from './log-cursor';
+import { encodeTimeCursor } from '../time-cursor';
 import { HistogramQuery, histogramBins, LogsQuery, rollupMinutes } from './log-window';
 
 /**
@@ -17,7 +17,7 @@ interface PageRow { id: string; ts: Date; level: LogLevelName; message: string |
 
 /** Lines of the window oldest first, at most q.limit (fewer when the page's byte budget runs out). */
 export async function queryLogs(db: ReadModels, server: LogServer, q: LogsQuery, budget = PAGE_MESSAGE_BUDGET): Promise<LogPage> {
-  const afterTs = q.after?.ts.toISOString() ?? null;
+  const afterTs = q.after?.at.toISOString() ?? null;
   const afterId = q.after?.id ?? null;
   // A null parameter switches its filter off: plans are made with the values bound, so it costs nothing.
   // Lines past the byte budget come back without their message; they only tell that there is more.
@@ -44,7 +44,7 @@ export async function queryLogs(db: ReadModels, server: LogServer, q: LogsQuery,
   const last = page[page.length - 1];
   return {
     logs: page.map((r) => ({ timestamp: r.ts.toISOString(), message: r.message!, level: r.level, instance_id: server.instance_id, region: server.region })),
-    next_token: rows.length > page.length && last ? encodeLogCursor({ ts: last.ts, id: last.id }) : null,
+    next_token: rows.length > page.length && last ? encodeTimeCursor({ at: last.ts, id: last.id }) : null,
   };
 }
 

@@ -2,7 +2,10 @@
 // is given, so every rule is unit-tested. Every bad value is reported at once, in the spec's 422 shape.
 import { invalid } from '@spawnpoint/domain';
 import { LogHistogramRequest, ServerLogsRequest } from '@spawnpoint/proto';
-import { decodeLogCursor, LogCursor } from './log-cursor';
+import { decodeTimeCursor, TimeCursor } from '../time-cursor';
+
+/** log_lines ids: positive bigints. */
+const LOG_LINE_ID = /^[1-9][0-9]{0,18}$/;
 import { parseTimeParam } from './log-time';
 
 export const STEP = { min: 5, max: 3600, default: 60 } as const;
@@ -20,7 +23,7 @@ const TIME_FORMS = 'an ISO 8601 time (e.g. 2026-11-21T10:00:00Z), a time relativ
 
 export interface Issue { loc: ['query', string]; msg: string; type: string }
 export interface TimeWindow { start: Date; end: Date }
-export interface LogsQuery { window: TimeWindow; limit: number; search: string | null; after: LogCursor | null }
+export interface LogsQuery { window: TimeWindow; limit: number; search: string | null; after: TimeCursor | null }
 export interface HistogramQuery { window: TimeWindow; step: number; search: string | null }
 
 type Params = Partial<Record<'start_time' | 'end_time' | 'step' | 'limit' | 'search' | 'next_token', unknown>>;
@@ -32,10 +35,10 @@ export function checkLogsQuery(req: Omit<ServerLogsRequest, 'projectId' | 'serve
   const window = resolveWindow(p, now, LOGS_DEFAULT_SPAN_MS, issues);
   const limit = integer(p, 'limit', LIMIT, issues);
   const search = searchTerm(p, issues);
-  let after: LogCursor | null = null;
+  let after: TimeCursor | null = null;
   // An empty next_token is the first page (as GET /v3/servers treats it).
   if (p.next_token !== undefined && p.next_token !== null && p.next_token !== '') {
-    after = typeof p.next_token === 'string' ? decodeLogCursor(p.next_token) : null;
+    after = typeof p.next_token === 'string' ? decodeTimeCursor(p.next_token, LOG_LINE_ID) : null;
     if (!after) issues.push({ loc: ['query', 'next_token'], msg: 'invalid pagination token', type: 'value_error' });
   }
   fail(issues);

@@ -1,5 +1,5 @@
 import { DomainError } from '@spawnpoint/domain';
-import { encodeLogCursor } from './log-cursor';
+import { encodeTimeCursor } from '../time-cursor';
 import { alignDown, checkHistogramQuery, checkLogsQuery, histogramBins, MAX_BINS, rollupMinutes, widenStep } from './log-window';
 
 const NOW = new Date('2026-11-21T12:00:00.000Z');
@@ -77,8 +77,8 @@ describe('checkLogsQuery', () => {
   });
 
   it('takes limit 1-1000, a search and a next_token it issued', () => {
-    const token = encodeLogCursor({ ts: at('2026-11-21T11:00:00Z'), id: '42' });
-    expect(checkLogsQuery({ limit: 1, search: 'Warn', next_token: token }, NOW)).toMatchObject({ limit: 1, search: 'Warn', after: { ts: at('2026-11-21T11:00:00Z'), id: '42' } });
+    const token = encodeTimeCursor({ at: at('2026-11-21T11:00:00Z'), id: '42' });
+    expect(checkLogsQuery({ limit: 1, search: 'Warn', next_token: token }, NOW)).toMatchObject({ limit: 1, search: 'Warn', after: { at: at('2026-11-21T11:00:00Z'), id: '42' } });
     expect(checkLogsQuery({ limit: 1000 }, NOW).limit).toBe(1000);
     expect(checkLogsQuery({ next_token: '' }, NOW).after).toBeNull();
   });
