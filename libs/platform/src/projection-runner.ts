@@ -28,7 +28,6 @@ interface Running {
   position: bigint;
   pending: RecordedEvent[];
   flushing: Promise<void> | null;
-  failed?: unknown;
   /** Bumped on every (re)subscription, so a failed generation's leftovers are ignored. */
   generation: number;
 }
@@ -64,11 +63,6 @@ export class ProjectionRunner {
       const waiter = { position, category, resolve: () => { clearTimeout(timer); resolve(); } };
       this.waiters.push(waiter);
     });
-  }
-
-  health(): { ok: boolean; failed: string[] } {
-    const failed = this.running.filter((r) => r.failed).map((r) => r.projection.name);
-    return { ok: failed.length === 0, failed };
   }
 
   async stop(): Promise<void> {
@@ -129,7 +123,6 @@ export class ProjectionRunner {
   /** A failed batch is never skipped: drop what is pending and read again from the checkpoint. */
   private fail(entry: Running, generation: number, err: unknown): void {
     if (generation !== entry.generation || this.stopped) return;
-    entry.failed = err;
     entry.generation++;
     entry.pending = [];
     console.error(`projection ${entry.projection.name} failed; resubscribing from its checkpoint:`, err);
@@ -140,7 +133,6 @@ export class ProjectionRunner {
         if (this.stopped) return;
         try {
           await this.subscribe(entry);
-          entry.failed = undefined;
         } catch (e) {
           this.fail(entry, entry.generation, e);
         }
