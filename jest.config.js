@@ -7,8 +7,11 @@ const swc = ['@swc/jest', {
   },
   module: { type: 'commonjs' },
 }];
+// jose (JWT verification in the gateway) ships only ES modules: jest's CommonJS runtime gets it via swc.
+const swcEsm = ['@swc/jest', { jsc: { parser: { syntax: 'ecmascript' }, target: 'es2022' }, module: { type: 'commonjs' } }];
 const base = {
-  transform: { '^.+\\.ts$': swc },
+  transform: { '^.+\\.ts$': swc, '/node_modules/jose/.+\\.js$': swcEsm },
+  transformIgnorePatterns: ['/node_modules/(?!jose/)'],
   moduleNameMapper: { '^@spawnpoint/([a-z-]+)$': '<rootDir>/$1/src' },
   testEnvironment: 'node',
   modulePathIgnorePatterns: ['<rootDir>/.*/dist/'],

@@ -21,3 +21,6 @@ export interface ProjectView { projectId: string; name: string; plan: Plan; sett
 
 export type SettingsView = ProjectSettings & { updated_at: string };
 export interface UpdateSettingsRequest { projectId: string; patch: Partial<ProjectSettings> }
+
+/** projects.authConfig answers the stored auth_config, secrets included: never send it to a client. */
+export type ProjectAuthConfig = ProjectSettings['auth_config'];

@@ -10,6 +10,8 @@ export const SUBJECTS = {
     getSettings: 'projects.getSettings',
     updateSettings: 'projects.updateSettings',
     listPools: 'projects.listPools',
+    /** Internal (gateway only): the project's auth_config with its secrets, to verify player tokens. */
+    authConfig: 'projects.authConfig',
   },
   builds: {
     requestUpload: 'builds.requestUpload',
@@ -41,5 +43,18 @@ export const SUBJECTS = {
     updateMyState: 'lobbies.updateMyState',
     adminGet: 'lobbies.adminGet',
     adminDelete: 'lobbies.adminDelete',
+    browse: 'lobbies.browse',
+    updateSettings: 'lobbies.updateSettings',
+    kick: 'lobbies.kick',
+    transferHost: 'lobbies.transferHost',
+    start: 'lobbies.start',
+    heartbeat: 'lobbies.heartbeat',
+    endMatch: 'lobbies.endMatch',
+    /** Legacy API: the host deletes its lobby (status finished). */
+    close: 'lobbies.close',
+    openStream: 'lobbies.openStream',
+    /** Broadcasts (every listener gets every message). */
+    updates: 'lobbies.updates',
+    presence: 'lobbies.presence',
   },
 } as const;

@@ -114,7 +114,7 @@ export async function startDistributed(portRange = '17500-17999', extraEnv: Node
   const log: string[] = [];
   const env = { ...baseEnv(dataDir, port, portRange), DATABASE_URL: db.url, NATS_URL, ...extraEnv };
   // Services first (they create the schema), then the gateway.
-  const children = ['projects', 'builds', 'servers'].map((app) => launch(app, env, log));
+  const children = ['projects', 'builds', 'servers', 'lobbies'].map((app) => launch(app, env, log));
   await waitFor(async () => (log.join('').match(/service ready/g) ?? []).length === 3, 'services ready', log, 60_000, children);
   children.push(launch('gateway', env, log));
   const baseUrl = `http://127.0.0.1:${port}/api`;

@@ -12,9 +12,11 @@ import { V2Controller } from './controllers/v2.controller';
 import { KeyAuthenticator } from './http/auth';
 import { ErrorFilter } from './http/error-filter';
 import { AccessGuard } from './http/guard';
+import { LobbyStreams } from './lobby-streams';
+import { PlayerIdentity } from './players';
 
 @Module({
   controllers: [HealthController, DocsController, AdminController, ProjectsController, BuildsController, ServersController, ServerLogsController, LobbiesController, V2Controller],
-  providers: [KeyAuthenticator, AccessGuard, { provide: APP_FILTER, useClass: ErrorFilter }],
+  providers: [KeyAuthenticator, AccessGuard, PlayerIdentity, LobbyStreams, { provide: APP_FILTER, useClass: ErrorFilter }],
 })
 export class GatewayModule {}

@@ -104,9 +104,40 @@ export const PoolConfigSchema = z.strictObject({
   compute_size: ComputeSize.optional(),
 });
 
+// auth_config: how player lobby requests prove x-player-id (see players/). Secrets are write-only.
+const HttpUrl = z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).max(2048);
+const JwtAuthConfig = z.strictObject({
+  provider: z.literal('jwt'),
+  jwks_url: HttpUrl.optional(),
+  secret: z.string().min(32, 'must be at least 32 characters (HS256 needs a 256-bit key)').max(4096).optional(),
+  issuer: z.string().min(1).max(1024).optional(),
+  audience: z.string().min(1).max(1024).optional(),
+  player_id_claim: z.string().min(1).max(128).default('sub'),
+}).check((ctx) => {
+  if ((ctx.value.jwks_url === undefined) === (ctx.value.secret === undefined)) {
+    ctx.issues.push({ code: 'custom', input: ctx.value, message: 'Give exactly one of jwks_url and secret', path: [] });
+  }
+});
+const PlayFabAuthConfig = z.strictObject({
+  provider: z.literal('playfab'),
+  title_id: z.string().regex(/^[A-Za-z0-9]{1,32}$/, 'must be the PlayFab title id (letters and digits)'),
+  secret_key: z.string().min(1).max(1024),
+  base_url: HttpUrl.optional(),
+});
+const SteamAuthConfig = z.strictObject({
+  provider: z.literal('steam'),
+  app_id: z.union([z.string().regex(/^[1-9][0-9]{0,15}$/, 'must be a Steam app id (digits)'), z.number().int().min(1)]),
+  web_api_key: z.string().min(1).max(1024),
+  base_url: HttpUrl.optional(),
+});
+export const AuthConfig = z.discriminatedUnion('provider', [
+  z.strictObject({ provider: z.literal('none') }), JwtAuthConfig, PlayFabAuthConfig, SteamAuthConfig,
+], { error: 'provider must be one of none, jwt, playfab, steam' });
+export type AuthConfig = z.output<typeof AuthConfig>;
+
 export const SettingsPatch = z.strictObject({
   port_configs: z.array(PortConfig).max(16).refine((a) => new Set(a.map((p) => p.name)).size === a.length, 'port names must be unique').optional(),
-  auth_config: z.looseObject({ provider: z.enum(['none', 'jwt', 'playfab', 'steam']) }).optional(),
+  auth_config: AuthConfig.optional(),
   environment_variables: EnvVars.optional(),
   pool_config: PoolConfigSchema.nullable().optional(),
   lobby_configs: z.array(JsonObject).max(100).optional(),
@@ -211,3 +242,31 @@ export const Lobby = z.object({
 });
 export const LeftLobby = z.object({ status: z.literal('left'), lobbyId: z.string() });
 export const DeletedLobby = z.object({ status: z.literal('lobby_deleted'), id: z.string() });
+export const LobbySettingsBody = z.strictObject({
+  name: z.string().max(128).nullable().optional(),
+  maxPlayers: z.number().int().min(1).max(100).optional(),
+  isPrivate: z.boolean().optional(),
+  allowLateJoin: z.boolean().optional(),
+  region: Region.optional(),
+  settings: JsonObject.optional(),
+});
+export const TargetPlayerBody = z.strictObject({ playerId: z.string().regex(PLAYER_ID_PATTERN, 'must be 1-128 characters of [A-Za-z0-9_.:@-]') });
+export const BrowseLobbiesQuery = z.strictObject({
+  region: Region.optional(),
+  status: z.enum(['waiting', 'in_queue', 'starting', 'matched', 'match_found', 'in_game']).optional(),
+  limit: z.coerce.number().int().min(1).max(100).optional().describe('Lobbies per page, default 20'),
+  next_token: z.string().max(512).optional(),
+});
+export const LobbyPage = z.object({ lobbies: z.array(Lobby), next_token: z.string().nullable() });
+/** A browser's EventSource cannot send headers: the event stream also takes them as query parameters. */
+export const LobbyEventsQuery = z.strictObject({
+  api_key: z.string().max(200).optional(),
+  player_id: z.string().regex(PLAYER_ID_PATTERN).optional(),
+  player_token: z.string().max(8192).optional(),
+  last_event_id: z.string().max(128).optional(),
+});
+export const LobbyEventStream = z.string().describe(
+  'text/event-stream. Events: connected (Lobby), lobby_updated (Lobby), lobby_deleted ({id, reason}; the stream then ends), '
+  + 'queue_stats (queueStats, every 10 s while in_queue), match_found (Lobby), ping ({}, every 30 s). Every event has an id '
+  + '(<lobbyId>:<revision>); reconnect with Last-Event-ID to receive what was missed.',
+);

@@ -1,3 +1,2 @@
 export * from './projects.module';
 export * from './projects.service';
-export * from './lobbies';

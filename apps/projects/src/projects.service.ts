@@ -7,7 +7,7 @@ import { RecordedEvent } from '@spawnpoint/eventstore';
 import { Handlers, Platform, PLATFORM, randomBase62, ServiceHost, sha256, ViewCache } from '@spawnpoint/platform';
 import {
   AuthenticateRequest, ChangePlanRequest, CreatedProject, CreateProjectRequest, GetProjectRequest, Principal,
-  ProjectAdminView, ProjectView, RotateKeysRequest, SettingsView, SUBJECTS, UpdateSettingsRequest,
+  ProjectAdminView, ProjectAuthConfig, ProjectView, RotateKeysRequest, SettingsView, SUBJECTS, UpdateSettingsRequest,
 } from '@spawnpoint/proto';
 import { projectsProjection } from './projects.projection';
 
@@ -37,6 +37,7 @@ export class ProjectsService extends ServiceHost {
       [SUBJECTS.projects.getSettings]: (r: GetProjectRequest) => this.getSettings(r),
       [SUBJECTS.projects.updateSettings]: (r: UpdateSettingsRequest) => this.updateSettings(r),
       [SUBJECTS.projects.listPools]: () => this.listPools(),
+      [SUBJECTS.projects.authConfig]: (r: GetProjectRequest) => this.authConfig(r),
     };
   }
 
@@ -94,6 +95,11 @@ export class ProjectsService extends ServiceHost {
     });
     if (!view) throw notFound('project');
     return view;
+  }
+
+  /** The stored auth_config, secrets included: only the gateway asks, to verify player tokens (never returned to clients). */
+  async authConfig(req: GetProjectRequest): Promise<ProjectAuthConfig> {
+    return (await this.get(req)).settings.auth_config;
   }
 
   /** Every project that has a pool_config (the servers service keeps their pools). */

@@ -6,13 +6,12 @@ import {
   applyPlan, conflict, DomainError, invalid, NetworkPort, notFound, PLAN_LIMITS, serverDecider, ServerEvent, ServerLaunch, serverStream, STOP_REASONS, StopReason, ttlDeadline,
 } from '@spawnpoint/domain';
 import { RecordedEvent } from '@spawnpoint/eventstore';
-import { execute, Handlers, KeyedLane, load, Platform, PLATFORM, ServiceHost, ViewCache } from '@spawnpoint/platform';
+import { decodeTimeCursor, encodeTimeCursor, execute, Handlers, KeyedLane, load, Platform, PLATFORM, ServiceHost, ViewCache } from '@spawnpoint/platform';
 import {
   GetServerRequest, ListServersRequest, ProjectView, ResolvedBuild, RestartServerRequest, ServerList, ServerView, signArtifactUrl, StartServerRequest,
   StopServerRequest, SUBJECTS, UpdateServerRequest, UsesBuildRequest,
 } from '@spawnpoint/proto';
 import { AllocatedPort, buildGameEnv, GameRuntime, MachineEvent, MachineSpec, PortSpec, splitArgs } from '@spawnpoint/runtime';
-import { decodeTimeCursor, encodeTimeCursor } from './time-cursor';
 import { LogWriter } from './log-writer';
 import { logHandlers } from './logs/logs.handlers';
 import { PoolHost, PoolManager } from './pools/pool-manager';

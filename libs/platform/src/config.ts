@@ -21,6 +21,12 @@ export interface PlatformConfig {
   tcpHost: string;
   udpHost: string;
   startupTimeoutMs: number;
+  /** How often the lobbies service looks for idle lobbies and silent members. */
+  lobbySweepMs: number;
+  /** How often a gateway reports its open lobby event streams (they count as heartbeats). */
+  lobbyPresenceMs: number;
+  /** Keep-alive `ping` on lobby event streams. */
+  lobbyPingMs: number;
   /**
    * HMAC key of signed build artifact URLs (SPAWNPOINT_ARTIFACT_SECRET). Unset: random per process, which
    * only works when one process both signs and serves them (standalone); distributed mode must set the same
@@ -55,6 +61,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, mode: PlatformC
     tcpHost: env.SPAWNPOINT_TCP_HOST ?? '127.0.0.1',
     udpHost: env.SPAWNPOINT_UDP_HOST ?? '127.0.0.1',
     startupTimeoutMs: Number(env.SPAWNPOINT_STARTUP_TIMEOUT_MS ?? 120_000),
+    lobbySweepMs: Number(env.SPAWNPOINT_LOBBY_SWEEP_MS ?? 1_000),
+    lobbyPresenceMs: Number(env.SPAWNPOINT_LOBBY_PRESENCE_MS ?? 2_000),
+    lobbyPingMs: Number(env.SPAWNPOINT_LOBBY_PING_MS ?? 30_000),
     artifactSecret: env.SPAWNPOINT_ARTIFACT_SECRET || randomBytes(32).toString('hex'),
     artifactBaseUrl: (env.SPAWNPOINT_ARTIFACT_BASE_URL || publicUrl).replace(/\/$/, ''),
   };

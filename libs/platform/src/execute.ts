@@ -9,6 +9,8 @@ export interface Executed<S, E> {
   events: E[];
   /** Global position of the last appended event; null when nothing was appended. */
   position: bigint | null;
+  /** Stream revision after the command (-1: the stream does not exist). */
+  revision: number;
 }
 
 export async function execute<C, E extends DomainEvent, S>(
@@ -24,7 +26,7 @@ export async function execute<C, E extends DomainEvent, S>(
     const state = fold(decider, history.map((e) => ({ type: e.type, data: e.data }) as E));
     const cmd = typeof command === 'function' ? (command as (s: S) => C)(state) : command;
     const events = decider.decide(cmd, state);
-    if (events.length === 0) return { state, events, position: null };
+    if (events.length === 0) return { state, events, position: null, revision };
     try {
       const meta = { ...traceMetadata(), ...metadata };
       const appended = await store.appendToStream(
@@ -32,7 +34,7 @@ export async function execute<C, E extends DomainEvent, S>(
         events.map((e) => ({ type: e.type, data: e.data, metadata: meta })),
         revision === -1 ? 'no_stream' : revision,
       );
-      return { state: events.reduce(decider.evolve, state), events, position: appended.position };
+      return { state: events.reduce(decider.evolve, state), events, position: appended.position, revision: appended.nextRevision };
     } catch (err) {
       if (!(err instanceof WrongExpectedVersion) || attempt >= maxAttempts) throw err;
     }

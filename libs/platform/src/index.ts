@@ -12,3 +12,4 @@ export * from './relay-host';
 export * from './view-cache';
 export * from './service-host';
 export * from './keyed-lane';
+export * from './time-cursor';

@@ -1,67 +1,115 @@
-// Lobbies (v3): player routes (x-player-id, client or server key) and the server-key admin routes.
-import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Patch, Post, Req, UseGuards } from '@nestjs/common';
+// Lobbies (v3): player routes (x-player-id, client or server key, x-player-token when the project
+// verifies players) and the server-key admin routes. Player routes share the per-player rate limit.
+import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Patch, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
 import { Bus } from '@spawnpoint/messaging';
 import { BUS } from '@spawnpoint/platform';
-import { DeletedLobby as DeletedLobbyReply, LeftLobby as LeftLobbyReply, SUBJECTS } from '@spawnpoint/proto';
+import { DeletedLobby as DeletedLobbyReply, LeftLobby as LeftLobbyReply, OpenedLobbyStream, SUBJECTS } from '@spawnpoint/proto';
 import { Access, AccessGuard, AuthedRequest } from '../http/guard';
 import { parse, validationError } from '../http/validation';
+import { LobbyStreams } from '../lobby-streams';
 import { Doc } from '../openapi/doc';
+import { PlayerIdentity, PLAYER_TOKEN_HEADER } from '../players';
 import {
-  CreateLobbyBody, DeletedLobby, ErrorBody, JoinLobbyBody, LeftLobby, Lobby, LobbyConfigParams, LobbyIdParams, PlayerIdHeader, PlayerStateBody,
+  BrowseLobbiesQuery, CreateLobbyBody, DeletedLobby, ErrorBody, JoinLobbyBody, LeftLobby, Lobby, LobbyConfigParams, LobbyEventsQuery, LobbyEventStream,
+  LobbyIdParams, LobbyPage, LobbySettingsBody, PlayerIdHeader, PlayerStateBody, TargetPlayerBody,
 } from '../schemas';
 
-const playerHeader = { 'x-player-id': { required: true, description: 'The player: 1-128 characters of [A-Za-z0-9_.:@-]' } };
+const playerHeaders = {
+  'x-player-id': { required: true, description: 'The player: 1-128 characters of [A-Za-z0-9_.:@-]' },
+  [PLAYER_TOKEN_HEADER]: { required: false, description: "Required when the project's auth_config has a provider: a token proving x-player-id" },
+};
 const errors = {
-  401: { description: 'Missing or unknown api-key', schema: ErrorBody },
+  401: { description: 'Missing or unknown api-key, or the player token does not prove x-player-id', schema: ErrorBody },
   404: { description: 'Unknown lobby configuration, or the player is not in a lobby of it', schema: ErrorBody },
   422: { description: 'Invalid request', schema: ErrorBody },
+  429: { description: 'Rate limit (per player) exceeded', schema: ErrorBody },
 };
+const hostErrors = { ...errors, 403: { description: 'Only the host may do this', schema: ErrorBody } };
+const tooLarge = { 413: { description: 'Player state over 16 KiB or settings over 64 KiB', schema: ErrorBody } };
 const adminErrors = {
   401: errors[401],
   403: { description: 'Client key', schema: ErrorBody },
   404: { description: 'No such lobby in this project and configuration', schema: ErrorBody },
   422: errors[422],
 };
+const lobbyReply = { 200: { description: 'Lobby', schema: Lobby } };
+
+type Who = { projectId: string; config: string; playerId: string };
 
 @Controller('api/v3/lobbies')
 @UseGuards(AccessGuard)
 export class LobbiesController {
-  constructor(@Inject(BUS) private readonly bus: Bus) {}
+  constructor(@Inject(BUS) private readonly bus: Bus, private readonly identity: PlayerIdentity, private readonly streams: LobbyStreams) {}
 
-  private player(req: AuthedRequest, headers: unknown, params: unknown) {
+  /** The calling player, verified with the project's identity provider when it has one. */
+  private async player(req: AuthedRequest, headers: unknown, params: unknown): Promise<Who> {
     const { 'x-player-id': playerId } = parse(PlayerIdHeader, headers, 'header');
     const { config } = parse(LobbyConfigParams, params, 'path');
-    return { projectId: req.principal!.projectId, config, playerId };
+    const projectId = req.principal!.projectId;
+    const token = (headers as Record<string, unknown>)[PLAYER_TOKEN_HEADER];
+    await this.identity.verify(projectId, playerId, typeof token === 'string' ? token : undefined);
+    return { projectId, config, playerId };
   }
 
   @Post(':config')
-  @Access({ auth: 'client', bucket: 'write' })
-  @Doc({ summary: 'Create a lobby; the caller is its host', tags: ['lobbies'], auth: 'client', params: LobbyConfigParams, headers: playerHeader, body: CreateLobbyBody,
-    responses: { 201: { description: 'Lobby', schema: Lobby }, 409: { description: 'Already in a lobby of this configuration', schema: ErrorBody }, ...errors } })
-  create(@Req() req: AuthedRequest, @Headers() headers: unknown, @Param() params: unknown, @Body() body: unknown) {
-    const who = this.player(req, headers, params);
+  @Access({ auth: 'client', bucket: 'player' })
+  @Doc({ summary: 'Create a lobby; the caller is its host', tags: ['lobbies'], auth: 'client', params: LobbyConfigParams, headers: playerHeaders, body: CreateLobbyBody,
+    responses: { 201: { description: 'Lobby', schema: Lobby }, 409: { description: 'Already in a lobby of this configuration', schema: ErrorBody }, ...tooLarge, ...errors } })
+  async create(@Req() req: AuthedRequest, @Headers() headers: unknown, @Param() params: unknown, @Body() body: unknown) {
+    const who = await this.player(req, headers, params);
     const b = parse(CreateLobbyBody, body ?? {}, 'body');
     return this.bus.request(SUBJECTS.lobbies.create, { ...who, body: b });
   }
 
+  @Get(':config')
+  @Access({ auth: 'client', bucket: 'player' })
+  @Doc({ summary: 'Browse public lobbies of a configuration (newest first)', tags: ['lobbies'], auth: 'client', params: LobbyConfigParams, query: BrowseLobbiesQuery,
+    headers: playerHeaders, responses: { 200: { description: 'A page of lobbies', schema: LobbyPage }, ...errors } })
+  async browse(@Req() req: AuthedRequest, @Headers() headers: unknown, @Param() params: unknown, @Query() query: unknown) {
+    const who = await this.player(req, headers, params);
+    const q = parse(BrowseLobbiesQuery, query, 'query');
+    return this.bus.request(SUBJECTS.lobbies.browse, { projectId: who.projectId, config: who.config, ...q });
+  }
+
   @Get(':config/me')
-  @Access({ auth: 'client', bucket: 'read' })
-  @Doc({ summary: "The caller's lobby of this configuration", tags: ['lobbies'], auth: 'client', params: LobbyConfigParams, headers: playerHeader,
-    responses: { 200: { description: 'Lobby', schema: Lobby }, ...errors } })
-  getMine(@Req() req: AuthedRequest, @Headers() headers: unknown, @Param() params: unknown) {
-    return this.bus.request(SUBJECTS.lobbies.getMine, this.player(req, headers, params));
+  @Access({ auth: 'client', bucket: 'player' })
+  @Doc({ summary: "The caller's lobby of this configuration", tags: ['lobbies'], auth: 'client', params: LobbyConfigParams, headers: playerHeaders,
+    responses: { ...lobbyReply, ...errors } })
+  async getMine(@Req() req: AuthedRequest, @Headers() headers: unknown, @Param() params: unknown) {
+    return this.bus.request(SUBJECTS.lobbies.getMine, await this.player(req, headers, params));
+  }
+
+  @Get(':config/me/events')
+  @Access({ auth: 'client', bucket: 'player', queryKey: true })
+  @Doc({ summary: "Live events of the caller's lobby (server-sent events)", tags: ['lobbies'], auth: 'client', params: LobbyConfigParams, query: LobbyEventsQuery,
+    headers: { ...playerHeaders, 'last-event-id': { required: false, description: 'Resume: events after this id are replayed first' } },
+    responses: { 200: { description: 'The event stream', schema: LobbyEventStream, contentType: 'text/event-stream' }, ...errors } })
+  async events(@Req() req: AuthedRequest, @Headers() headers: Record<string, unknown>, @Param() params: unknown, @Query() query: unknown, @Res() reply: FastifyReply) {
+    const q = parse(LobbyEventsQuery, query, 'query');
+    // A browser EventSource cannot set headers: the query parameters stand in for them.
+    const merged = {
+      ...headers,
+      ...(headers['x-player-id'] === undefined && q.player_id !== undefined ? { 'x-player-id': q.player_id } : {}),
+      ...(headers[PLAYER_TOKEN_HEADER] === undefined && q.player_token !== undefined ? { [PLAYER_TOKEN_HEADER]: q.player_token } : {}),
+    };
+    const who = await this.player(req, merged, params);
+    const lastEventId = typeof headers['last-event-id'] === 'string' ? headers['last-event-id'] : q.last_event_id;
+    const opened = await this.bus.request<OpenedLobbyStream>(SUBJECTS.lobbies.openStream, { ...who, lastEventId });
+    reply.hijack();
+    this.streams.open(reply.raw, who, opened);
   }
 
   @Post(':config/join')
   @HttpCode(200)
-  @Access({ auth: 'client', bucket: 'write' })
-  @Doc({ summary: 'Join a lobby by id or by invite code (exactly one of them)', tags: ['lobbies'], auth: 'client', params: LobbyConfigParams, headers: playerHeader, body: JoinLobbyBody,
+  @Access({ auth: 'client', bucket: 'player' })
+  @Doc({ summary: 'Join a lobby by id or by invite code (exactly one of them)', tags: ['lobbies'], auth: 'client', params: LobbyConfigParams, headers: playerHeaders, body: JoinLobbyBody,
     responses: {
-      200: { description: 'Lobby', schema: Lobby }, 400: { description: 'Lobby full or not accepting players', schema: ErrorBody },
-      409: { description: 'Already in a lobby of this configuration', schema: ErrorBody }, ...errors,
+      ...lobbyReply, 400: { description: 'Lobby full or not accepting players', schema: ErrorBody },
+      409: { description: 'Already in a lobby of this configuration', schema: ErrorBody }, ...tooLarge, ...errors,
     } })
-  join(@Req() req: AuthedRequest, @Headers() headers: unknown, @Param() params: unknown, @Body() body: unknown) {
-    const who = this.player(req, headers, params);
+  async join(@Req() req: AuthedRequest, @Headers() headers: unknown, @Param() params: unknown, @Body() body: unknown) {
+    const who = await this.player(req, headers, params);
     const b = parse(JoinLobbyBody, body ?? {}, 'body');
     if ((b.lobbyId === undefined) === (b.code === undefined)) {
       throw validationError([{ loc: ['body'], msg: 'Give exactly one of lobbyId and code', type: 'value_error' }]);
@@ -70,27 +118,86 @@ export class LobbiesController {
   }
 
   @Patch(':config/me')
-  @Access({ auth: 'client', bucket: 'write' })
-  @Doc({ summary: "Merge into the caller's player state", tags: ['lobbies'], auth: 'client', params: LobbyConfigParams, headers: playerHeader, body: PlayerStateBody,
-    responses: { 200: { description: 'Lobby', schema: Lobby }, ...errors } })
-  updateMyState(@Req() req: AuthedRequest, @Headers() headers: unknown, @Param() params: unknown, @Body() body: unknown) {
-    const who = this.player(req, headers, params);
+  @Access({ auth: 'client', bucket: 'player' })
+  @Doc({ summary: "Merge into the caller's player state", tags: ['lobbies'], auth: 'client', params: LobbyConfigParams, headers: playerHeaders, body: PlayerStateBody,
+    responses: { ...lobbyReply, ...tooLarge, ...errors } })
+  async updateMyState(@Req() req: AuthedRequest, @Headers() headers: unknown, @Param() params: unknown, @Body() body: unknown) {
+    const who = await this.player(req, headers, params);
     const { state } = parse(PlayerStateBody, body, 'body');
     return this.bus.request(SUBJECTS.lobbies.updateMyState, { ...who, state });
   }
 
   @Delete(':config/me')
-  @Access({ auth: 'client', bucket: 'write' })
-  @Doc({ summary: "Leave the caller's lobby (host leave and last-player rules apply)", tags: ['lobbies'], auth: 'client', params: LobbyConfigParams, headers: playerHeader,
+  @Access({ auth: 'client', bucket: 'player' })
+  @Doc({ summary: "Leave the caller's lobby (host leave and last-player rules apply)", tags: ['lobbies'], auth: 'client', params: LobbyConfigParams, headers: playerHeaders,
     responses: { 200: { description: 'Left', schema: LeftLobby }, ...errors } })
-  leave(@Req() req: AuthedRequest, @Headers() headers: unknown, @Param() params: unknown): Promise<LeftLobbyReply> {
-    return this.bus.request(SUBJECTS.lobbies.leave, this.player(req, headers, params));
+  async leave(@Req() req: AuthedRequest, @Headers() headers: unknown, @Param() params: unknown): Promise<LeftLobbyReply> {
+    return this.bus.request(SUBJECTS.lobbies.leave, await this.player(req, headers, params));
+  }
+
+  @Patch(':config/me/settings')
+  @Access({ auth: 'client', bucket: 'player' })
+  @Doc({ summary: 'Change the lobby settings (host)', tags: ['lobbies'], auth: 'client', params: LobbyConfigParams, headers: playerHeaders, body: LobbySettingsBody,
+    responses: { ...lobbyReply, ...tooLarge, ...hostErrors } })
+  async updateSettings(@Req() req: AuthedRequest, @Headers() headers: unknown, @Param() params: unknown, @Body() body: unknown) {
+    const who = await this.player(req, headers, params);
+    const changes = parse(LobbySettingsBody, body ?? {}, 'body');
+    return this.bus.request(SUBJECTS.lobbies.updateSettings, { ...who, changes });
+  }
+
+  @Post(':config/me/kick')
+  @HttpCode(200)
+  @Access({ auth: 'client', bucket: 'player' })
+  @Doc({ summary: 'Remove a player from the lobby (host); their event stream gets lobby_updated and ends', tags: ['lobbies'], auth: 'client', params: LobbyConfigParams,
+    headers: playerHeaders, body: TargetPlayerBody, responses: { ...lobbyReply, ...hostErrors } })
+  async kick(@Req() req: AuthedRequest, @Headers() headers: unknown, @Param() params: unknown, @Body() body: unknown) {
+    const who = await this.player(req, headers, params);
+    const { playerId } = parse(TargetPlayerBody, body ?? {}, 'body');
+    return this.bus.request(SUBJECTS.lobbies.kick, { ...who, targetId: playerId });
+  }
+
+  @Post(':config/me/transfer-host')
+  @HttpCode(200)
+  @Access({ auth: 'client', bucket: 'player' })
+  @Doc({ summary: 'Hand the host role to another member (host)', tags: ['lobbies'], auth: 'client', params: LobbyConfigParams, headers: playerHeaders, body: TargetPlayerBody,
+    responses: { ...lobbyReply, ...hostErrors } })
+  async transferHost(@Req() req: AuthedRequest, @Headers() headers: unknown, @Param() params: unknown, @Body() body: unknown) {
+    const who = await this.player(req, headers, params);
+    const { playerId } = parse(TargetPlayerBody, body ?? {}, 'body');
+    return this.bus.request(SUBJECTS.lobbies.transferHost, { ...who, targetId: playerId });
+  }
+
+  @Post(':config/me/start')
+  @HttpCode(200)
+  @Access({ auth: 'client', bucket: 'player' })
+  @Doc({ summary: 'Start a game server for the lobby (host): starting now, in_game when the server runs', tags: ['lobbies'], auth: 'client', params: LobbyConfigParams,
+    headers: playerHeaders, responses: { ...lobbyReply, 409: { description: 'The lobby is not waiting', schema: ErrorBody }, ...hostErrors } })
+  async start(@Req() req: AuthedRequest, @Headers() headers: unknown, @Param() params: unknown) {
+    return this.bus.request(SUBJECTS.lobbies.start, await this.player(req, headers, params));
+  }
+
+  @Post(':config/me/heartbeat')
+  @HttpCode(204)
+  @Access({ auth: 'client', bucket: 'player' })
+  @Doc({ summary: 'Tell the lobby the caller is still there (an open event stream does the same)', tags: ['lobbies'], auth: 'client', params: LobbyConfigParams,
+    headers: playerHeaders, responses: { 204: { description: 'Seen' }, ...errors } })
+  async heartbeat(@Req() req: AuthedRequest, @Headers() headers: unknown, @Param() params: unknown): Promise<void> {
+    await this.bus.request(SUBJECTS.lobbies.heartbeat, await this.player(req, headers, params));
+  }
+
+  @Post(':config/me/end-match')
+  @HttpCode(200)
+  @Access({ auth: 'client', bucket: 'player' })
+  @Doc({ summary: 'End the match (host): the server is stopped, the lobby is waiting again with its players, settings and state', tags: ['lobbies'], auth: 'client',
+    params: LobbyConfigParams, headers: playerHeaders, responses: { ...lobbyReply, 409: { description: 'The lobby is not in_game', schema: ErrorBody }, ...hostErrors } })
+  async endMatch(@Req() req: AuthedRequest, @Headers() headers: unknown, @Param() params: unknown) {
+    return this.bus.request(SUBJECTS.lobbies.endMatch, await this.player(req, headers, params));
   }
 
   @Get(':config/:id')
   @Access({ auth: 'server', bucket: 'read' })
   @Doc({ summary: 'Get any lobby of the project (server key)', tags: ['lobbies'], auth: 'server', params: LobbyIdParams,
-    responses: { 200: { description: 'Lobby', schema: Lobby }, ...adminErrors } })
+    responses: { ...lobbyReply, ...adminErrors } })
   adminGet(@Req() req: AuthedRequest, @Param() params: unknown) {
     const { config, id } = parse(LobbyIdParams, params, 'path');
     return this.bus.request(SUBJECTS.lobbies.adminGet, { projectId: req.principal!.projectId, config, lobbyId: id });
@@ -98,7 +205,7 @@ export class LobbiesController {
 
   @Delete(':config/:id')
   @Access({ auth: 'server', bucket: 'write' })
-  @Doc({ summary: 'Delete a lobby (server key)', tags: ['lobbies'], auth: 'server', params: LobbyIdParams,
+  @Doc({ summary: 'Delete a lobby (server key); its players get lobby_deleted', tags: ['lobbies'], auth: 'server', params: LobbyIdParams,
     responses: { 200: { description: 'Deleted', schema: DeletedLobby }, ...adminErrors } })
   adminDelete(@Req() req: AuthedRequest, @Param() params: unknown): Promise<DeletedLobbyReply> {
     const { config, id } = parse(LobbyIdParams, params, 'path');

@@ -6,13 +6,14 @@ import { SUBJECTS } from '@spawnpoint/proto';
 import { KeyAuthenticator } from '../http/auth';
 import { Access, AccessGuard, AuthedRequest } from '../http/guard';
 import { parse } from '../http/validation';
+import { PlayerIdentity } from '../players';
 import { Doc } from '../openapi/doc';
 import { ErrorBody, Settings, SettingsPatch } from '../schemas';
 
 @Controller('api/v3/projects/settings')
 @UseGuards(AccessGuard)
 export class ProjectsController {
-  constructor(@Inject(BUS) private readonly bus: Bus, private readonly keys: KeyAuthenticator) {}
+  constructor(@Inject(BUS) private readonly bus: Bus, private readonly keys: KeyAuthenticator, private readonly players: PlayerIdentity) {}
 
   @Get()
   @Access({ auth: 'client', bucket: 'read' })
@@ -35,6 +36,7 @@ export class ProjectsController {
     const port_configs = patch.port_configs?.map((p) => ({ ...p, id: p.id ?? randomUUID(), tls_enabled: p.tls_enabled ?? false }));
     const result = await this.bus.request(SUBJECTS.projects.updateSettings, { projectId: req.principal!.projectId, patch: { ...patch, ...(port_configs ? { port_configs } : {}), ...(pool_config !== undefined ? { pool_config } : {}) } });
     if (patch.client_key_server_control !== undefined) this.keys.forget();
+    if (patch.auth_config !== undefined) this.players.forget(req.principal!.projectId);
     return result;
   }
 }

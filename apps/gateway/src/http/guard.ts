@@ -15,6 +15,8 @@ export interface AccessRule {
   bucket?: BucketKind;
   /** Server lifecycle mutations that a project can restrict to the server key (client_key_server_control). */
   serverControl?: boolean;
+  /** Also accept `api_key` as a query parameter (lobby event streams: a browser EventSource sends no headers). */
+  queryKey?: boolean;
 }
 
 export const ACCESS = 'spawnpoint:access';
@@ -41,7 +43,7 @@ export class AccessGuard implements CanActivate {
     if (rule.auth === 'none') return true;
     if (rule.auth === 'admin') return this.admin(req);
 
-    const apiKey = req.headers['api-key'];
+    const apiKey = req.headers['api-key'] ?? (rule.queryKey ? (req.query as Record<string, unknown> | undefined)?.api_key : undefined);
     if (typeof apiKey !== 'string' || apiKey.length === 0 || apiKey.length > 200) throw unauthorized();
     const { principal, keyHash } = await this.keys.principal(apiKey);
     if (!principal) throw unauthorized();
@@ -53,8 +55,8 @@ export class AccessGuard implements CanActivate {
     }
     req.principal = principal;
     if (rule.bucket) {
-      const limit = rule.bucket === 'read' ? principal.rateLimits.read_per_second : principal.rateLimits.write_per_second;
-      const take = this.limiter.take(`${keyHash}:${rule.bucket}`, limit);
+      const { key, limit } = this.bucket(rule.bucket, principal, keyHash, req);
+      const take = this.limiter.take(key, limit);
       void reply.header('X-RateLimit-Limit', String(take.limit)).header('X-RateLimit-Remaining', String(take.remaining));
       if (!take.allowed) {
         void reply.header('Retry-After', String(take.retryAfterSeconds));
@@ -62,6 +64,15 @@ export class AccessGuard implements CanActivate {
       }
     }
     return true;
+  }
+
+  /** Read and write buckets are per API key; player buckets per project and x-player-id (a missing id is refused later). */
+  private bucket(kind: BucketKind, principal: Principal, keyHash: string, req: FastifyRequest): { key: string; limit: number } {
+    if (kind === 'player') {
+      const player = req.headers['x-player-id'] ?? (req.query as Record<string, unknown> | undefined)?.player_id;
+      return { key: `${principal.projectId}:player:${String(player)}`, limit: principal.rateLimits.player_per_second };
+    }
+    return { key: `${keyHash}:${kind}`, limit: kind === 'read' ? principal.rateLimits.read_per_second : principal.rateLimits.write_per_second };
   }
 
   private admin(req: FastifyRequest): boolean {

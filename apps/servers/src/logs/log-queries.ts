@@ -2,7 +2,7 @@
 // Only bound parameters reach the SQL: a search term is data, never SQL or a LIKE pattern.
 import type { ReadModels } from '@spawnpoint/read-models';
 import { LogHistogram, LogLevelName, LogPage } from '@spawnpoint/proto';
-import { encodeTimeCursor } from '../time-cursor';
+import { encodeTimeCursor } from '@spawnpoint/platform';
 import { HistogramQuery, histogramBins, LogsQuery, rollupMinutes } from './log-window';
 
 /**

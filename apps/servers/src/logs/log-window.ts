@@ -2,7 +2,7 @@
 // is given, so every rule is unit-tested. Every bad value is reported at once, in the spec's 422 shape.
 import { invalid } from '@spawnpoint/domain';
 import { LogHistogramRequest, ServerLogsRequest } from '@spawnpoint/proto';
-import { decodeTimeCursor, TimeCursor } from '../time-cursor';
+import { decodeTimeCursor, TimeCursor } from '@spawnpoint/platform';
 
 /** log_lines ids: positive bigints. */
 const LOG_LINE_ID = /^[1-9][0-9]{0,18}$/;

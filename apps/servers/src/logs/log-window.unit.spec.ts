@@ -1,5 +1,5 @@
 import { DomainError } from '@spawnpoint/domain';
-import { encodeTimeCursor } from '../time-cursor';
+import { encodeTimeCursor } from '@spawnpoint/platform';
 import { alignDown, checkHistogramQuery, checkLogsQuery, histogramBins, MAX_BINS, rollupMinutes, widenStep } from './log-window';
 
 const NOW = new Date('2026-11-21T12:00:00.000Z');

@@ -10,6 +10,7 @@ export type LobbyCommand =
   | {
       type: 'CreateLobby';
       lobbyId: string;
+      projectId: string;
       config: string;
       hostId: string;
       name?: string | null;
@@ -43,11 +44,11 @@ export type LobbyCommand =
   | { type: 'TransferHost'; playerId: string; targetId: string; now: string }
   | { type: 'StartGame'; playerId: string; now: string }
   | { type: 'ServerAssigned'; server: LobbyServer; now: string }
-  | { type: 'ServerRunning'; now: string }
+  /** `server`: the server as it is now that it runs (ports bound), replacing the one assigned at launch. */
+  | { type: 'ServerRunning'; server?: LobbyServer; now: string }
   /** `instanceId`: which server stopped; a stop of a server the lobby no longer uses is ignored. */
   | { type: 'ServerStopped'; instanceId?: string; now: string }
   | { type: 'EndMatch'; playerId: string; now: string }
   | { type: 'DeleteLobby'; reason: LobbyDeleteReason; now: string }
-  | { type: 'Heartbeat'; playerId: string; now: string }
   /** Members the caller found silent past `heartbeatTimeout`; non-members in the list are ignored. */
   | { type: 'RemoveStalePlayers'; playerIds: string[]; hostLeaveBehavior: HostLeaveBehavior; now: string };

@@ -62,6 +62,7 @@ export function decide(command: LobbyCommand, state: LobbyState): LobbyEvent[] {
         type: 'LobbyCreated',
         data: {
           lobbyId: command.lobbyId,
+          projectId: command.projectId,
           config: command.config,
           code: command.isPrivate ? command.code : null,
           hostId: command.hostId,
@@ -152,7 +153,7 @@ export function decide(command: LobbyCommand, state: LobbyState): LobbyEvent[] {
       if (lobby.status === 'in_game') return [];
       if (lobby.status !== 'starting') throw conflict(`lobby is ${lobby.status}, not starting`);
       if (!lobby.server) throw conflict('no server is assigned to this lobby');
-      return [{ type: 'GameStarted', data: { lobbyId: lobby.id, at } }];
+      return [{ type: 'GameStarted', data: command.server ? { lobbyId: lobby.id, server: command.server, at } : { lobbyId: lobby.id, at } }];
     }
     case 'ServerStopped': {
       const lobby = live(state);
@@ -168,10 +169,6 @@ export function decide(command: LobbyCommand, state: LobbyState): LobbyEvent[] {
     case 'DeleteLobby': {
       const lobby = live(state);
       return [{ type: 'LobbyDeleted', data: { lobbyId: lobby.id, reason: command.reason, at } }];
-    }
-    case 'Heartbeat': {
-      const lobby = member(state, command.playerId);
-      return [{ type: 'PlayerHeartbeat', data: { lobbyId: lobby.id, playerId: command.playerId, at } }];
     }
   }
 }

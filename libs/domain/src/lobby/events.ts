@@ -3,6 +3,7 @@ import { LobbyDeleteReason, LobbyServer } from './state';
 
 export type LobbyCreated = DomainEvent<'LobbyCreated', {
   lobbyId: string;
+  projectId: string;
   config: string;
   code: string | null;
   hostId: string;
@@ -36,11 +37,10 @@ export interface LobbySettingsChanges {
 export type LobbySettingsUpdated = DomainEvent<'LobbySettingsUpdated', { lobbyId: string; by: string; changes: LobbySettingsChanges; at: string }>;
 export type GameStarting = DomainEvent<'GameStarting', { lobbyId: string; by: string; at: string }>;
 export type LobbyServerAssigned = DomainEvent<'LobbyServerAssigned', { lobbyId: string; server: LobbyServer; at: string }>;
-export type GameStarted = DomainEvent<'GameStarted', { lobbyId: string; at: string }>;
+export type GameStarted = DomainEvent<'GameStarted', { lobbyId: string; server?: LobbyServer; at: string }>;
 /** `by`: the host who ended the match, null when the server stopped on its own. */
 export type GameEnded = DomainEvent<'GameEnded', { lobbyId: string; reason: 'host' | 'server_stopped'; by: string | null; at: string }>;
 export type LobbyDeleted = DomainEvent<'LobbyDeleted', { lobbyId: string; reason: LobbyDeleteReason; at: string }>;
-export type PlayerHeartbeat = DomainEvent<'PlayerHeartbeat', { lobbyId: string; playerId: string; at: string }>;
 
 export type LobbyEvent =
   | LobbyCreated
@@ -54,5 +54,4 @@ export type LobbyEvent =
   | LobbyServerAssigned
   | GameStarted
   | GameEnded
-  | LobbyDeleted
-  | PlayerHeartbeat;
+  | LobbyDeleted;

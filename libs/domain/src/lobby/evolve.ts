@@ -10,6 +10,7 @@ export function evolve(state: LobbyState, event: LobbyEvent): LobbyState {
     return {
       status: 'waiting',
       id: d.lobbyId,
+      projectId: d.projectId,
       config: d.config,
       code: d.code,
       host: d.hostId,
@@ -51,14 +52,12 @@ export function evolve(state: LobbyState, event: LobbyEvent): LobbyState {
     case 'LobbyServerAssigned':
       return { ...s, status: 'starting', server: event.data.server, updatedAt: at };
     case 'GameStarted':
-      return { ...s, status: 'in_game', updatedAt: at };
+      return { ...s, status: 'in_game', server: event.data.server ?? s.server, updatedAt: at };
     case 'GameEnded':
       return event.data.reason === 'host'
         ? { ...s, ...changed, status: 'waiting', server: null }
         : { ...s, status: 'waiting', server: null, updatedAt: at };
     case 'LobbyDeleted':
       return { ...s, status: 'deleted', deleteReason: event.data.reason, players: [], server: null, updatedAt: at };
-    case 'PlayerHeartbeat':
-      return { ...s, players: seen(s.players, event.data.playerId, at), lastActivityAt: at };
   }
 }

@@ -18,3 +18,4 @@ export const lobbyDecider: Decider<LobbyCommand, LobbyEvent, LobbyState> = {
   decide,
   evolve,
 };
+export * from './claim';

@@ -10,7 +10,7 @@ const L = 'l1';
 const created: LobbyEvent = {
   type: 'LobbyCreated',
   data: {
-    lobbyId: L, config: 'default', code: null, hostId: 'alice', name: 'Friday', maxPlayers: 3, region: 'eu-central',
+    lobbyId: L, projectId: 'p1', config: 'default', code: null, hostId: 'alice', name: 'Friday', maxPlayers: 3, region: 'eu-central',
     isPrivate: false, allowLateJoin: false, settings: { map: 'dust' }, hostState: { ready: false }, at: t0,
   },
 };
@@ -27,7 +27,7 @@ const deleted: LobbyEvent = { type: 'LobbyDeleted', data: { lobbyId: L, reason: 
 const inGame = [created, bob, starting, assigned, running];
 
 const createCommand = {
-  type: 'CreateLobby' as const, lobbyId: L, config: 'default', hostId: 'alice', name: 'Friday', maxPlayers: 3, region: 'eu-central',
+  type: 'CreateLobby' as const, lobbyId: L, projectId: 'p1', config: 'default', hostId: 'alice', name: 'Friday', maxPlayers: 3, region: 'eu-central',
   isPrivate: false, allowLateJoin: false, settings: { map: 'dust' }, hostState: { ready: false }, code: null, now: t0,
 };
 
@@ -343,18 +343,6 @@ describe('DeleteLobby', () => {
   });
 });
 
-describe('Heartbeat', () => {
-  it('updates the member lastSeenAt and the lobby activity, not updatedAt', () => {
-    const s = given(lobbyDecider, [created, bob]).when({ type: 'Heartbeat', playerId: 'bob', now: t2 })
-      .then([{ type: 'PlayerHeartbeat', data: { lobbyId: L, playerId: 'bob', at: t2 } }]);
-    expect(s.status !== 'none' && s.players.map((p) => p.lastSeenAt)).toEqual([t0, t2]);
-    expect(s).toMatchObject({ lastActivityAt: t2, updatedAt: t1 });
-  });
-
-  it('is 404 for a non-member', () => {
-    given(lobbyDecider, [created]).when({ type: 'Heartbeat', playerId: 'bob', now: t1 }).thenError('not_found');
-  });
-});
 
 describe('RemoveStalePlayers', () => {
   it('removes silent members like a leave, in join order', () => {

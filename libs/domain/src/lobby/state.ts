@@ -3,7 +3,7 @@ export interface LobbyPlayer {
   id: string;
   state: Record<string, unknown>;
   joinedAt: string;
-  /** Last request or heartbeat of this member; the caller removes members silent for `heartbeatTimeout`. */
+  /** Last request of this member (heartbeats and open event streams are tracked by the service, not stored). */
   lastSeenAt: string;
 }
 
@@ -18,6 +18,7 @@ export type LobbyStatus = 'waiting' | 'in_queue' | 'match_found' | 'matched' | '
 
 export interface LobbyInfo {
   id: string;
+  projectId: string;
   /** Lobby configuration name. */
   config: string;
   /** Invite code: set for private lobbies, null for public ones. */

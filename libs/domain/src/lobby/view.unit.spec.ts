@@ -6,7 +6,7 @@ const t1 = '2026-11-21T10:01:00.000Z';
 const created: LobbyEvent = {
   type: 'LobbyCreated',
   data: {
-    lobbyId: 'l1', config: 'ranked', code: 'ABC234', hostId: 'alice', name: 'Friday', maxPlayers: 4, region: 'eu-central',
+    lobbyId: 'l1', projectId: 'p1', config: 'ranked', code: 'ABC234', hostId: 'alice', name: 'Friday', maxPlayers: 4, region: 'eu-central',
     isPrivate: true, allowLateJoin: true, settings: { map: 'dust' }, hostState: { ready: true }, at: t0,
   },
 };

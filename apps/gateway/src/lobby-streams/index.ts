@@ -1,0 +1,2 @@
+export * from './lobby-streams';
+export * from './sse';

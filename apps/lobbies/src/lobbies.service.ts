@@ -1,0 +1,484 @@
+// The lobbies service: the Lobby aggregate over the bus. Capacity and every lobby change are decided on
+// the lobby's stream; "one lobby per player per config" and "one live lobby per invite code" on claim
+// streams of their own (claim.ts), so any number of replicas stay exact. Every change is broadcast on
+// `lobbies.updates` for the gateways' event streams; a missed broadcast is replayed from the store.
+import { Inject, Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import {
+  ClaimCommand, claimDecider, DomainError, invalid, LiveLobbyState, lobbyCodeStream, LobbyCommand, lobbyDecider, LobbyEvent, lobbyMemberStream, LobbyState,
+  lobbyStream, lobbyView, LobbyView, notFound,
+} from '@spawnpoint/domain';
+import { RemoteError, Unsubscribe } from '@spawnpoint/messaging';
+import { execute, Handlers, load, Platform, PLATFORM, ServiceHost } from '@spawnpoint/platform';
+import {
+  AdminLobbyRequest, BrowseLobbiesRequest, CreateLobbyRequest, DeletedLobby, JoinLobbyRequest, LeftLobby, LobbyPage, LobbyPresence,
+  LobbyStreamEvent, LobbyUpdate, OpenedLobbyStream, OpenLobbyStreamRequest, PlayerLobbyRequest, ProjectView, ServerView, SUBJECTS,
+  TargetPlayerRequest, UpdateLobbySettingsRequest, UpdatePlayerStateRequest,
+} from '@spawnpoint/proto';
+import { lobbiesProjection } from './lobbies.projection';
+import { inviteCode, LobbyConfig, resolveLobbyConfig } from './lobby-config';
+import { browseLobbies } from './lobby-queries';
+import { Presence } from './presence';
+import { LobbySweeper } from './sweeper';
+
+/** A claim whose holder has not (yet) shown it in the lobby is respected this long: an in-flight join. */
+const CLAIM_GRACE_MS = 10_000;
+/** Project settings are re-read after this long, and at once when a project event says they changed. */
+const SETTINGS_TTL_MS = 5_000;
+export const MAX_PLAYER_STATE_BYTES = 16 * 1024;
+export const MAX_SETTINGS_BYTES = 64 * 1024;
+
+const tooLarge = (what: string, max: number) => new RemoteError({ error: `${what} is larger than ${max / 1024} KiB`, status: 413 });
+const jsonBytes = (v: unknown) => Buffer.byteLength(JSON.stringify(v ?? {}));
+const isLive = (s: LobbyState): s is LiveLobbyState => s.status !== 'none' && s.status !== 'deleted';
+
+interface Ran { state: LobbyState; events: LobbyEvent[]; revision: number }
+
+@Injectable()
+export class LobbiesService extends ServiceHost {
+  readonly presence = new Presence();
+  private readonly settingsCache = new Map<string, { at: number; value: Promise<ProjectView> }>();
+  private readonly unsubscribes: Unsubscribe[] = [];
+  private sweeper: LobbySweeper | null = null;
+
+  constructor(@Inject(PLATFORM) platform: Platform) {
+    super(platform, 'lobbies', ['lobby']);
+  }
+
+  protected readModels() {
+    return [lobbiesProjection];
+  }
+
+  protected handlers(): Handlers {
+    const L = SUBJECTS.lobbies;
+    return {
+      [L.create]: (r: CreateLobbyRequest) => this.create(r),
+      [L.browse]: (r: BrowseLobbiesRequest) => this.browse(r),
+      [L.getMine]: (r: PlayerLobbyRequest) => this.getMine(r),
+      [L.join]: (r: JoinLobbyRequest) => this.join(r),
+      [L.leave]: (r: PlayerLobbyRequest) => this.leave(r),
+      [L.updateMyState]: (r: UpdatePlayerStateRequest) => this.updateMyState(r),
+      [L.updateSettings]: (r: UpdateLobbySettingsRequest) => this.updateSettings(r),
+      [L.kick]: (r: TargetPlayerRequest) => this.kick(r),
+      [L.transferHost]: (r: TargetPlayerRequest) => this.transferHost(r),
+      [L.start]: (r: PlayerLobbyRequest) => this.start(r),
+      [L.heartbeat]: (r: PlayerLobbyRequest) => this.heartbeat(r),
+      [L.endMatch]: (r: PlayerLobbyRequest) => this.endMatch(r),
+      [L.close]: (r: PlayerLobbyRequest) => this.close(r),
+      [L.openStream]: (r: OpenLobbyStreamRequest) => this.openStream(r),
+      [L.adminGet]: (r: AdminLobbyRequest) => this.adminGet(r),
+      [L.adminDelete]: (r: AdminLobbyRequest) => this.adminDelete(r),
+    };
+  }
+
+  protected override async starting(): Promise<void> {
+    this.unsubscribes.push(
+      await this.bus.listen(SUBJECTS.lobbies.presence, (p: LobbyPresence) => this.presence.record(p.entries, Date.now())),
+      await this.bus.consume({ durable: 'lobbies-projects', filters: ['project.ProjectSettingsUpdated', 'project.ProjectPlanChanged'] }, (e) => {
+        this.settingsCache.delete(String((e.data as { projectId?: string }).projectId));
+      }),
+      await this.bus.consume({ durable: 'lobbies-servers', filters: ['server.ServerRunning', 'server.ServerStopped'] }, (e) =>
+        this.onServerEvent(e.type, (e.data as { serverId: string }).serverId)),
+    );
+    this.sweeper = new LobbySweeper(this, this.db, this.bus, this.presence, this.config.lobbySweepMs);
+    this.sweeper.start();
+  }
+
+  protected override async stopping(): Promise<void> {
+    this.sweeper?.stop();
+    for (const u of this.unsubscribes.splice(0)) await u().catch(() => undefined);
+  }
+
+  // ---- player routes -------------------------------------------------------------------------------
+
+  async create(r: CreateLobbyRequest): Promise<LobbyView> {
+    const config = await this.lobbyConfig(r.projectId, r.config);
+    const b = r.body;
+    if (jsonBytes(b.state) > MAX_PLAYER_STATE_BYTES) throw tooLarge('state', MAX_PLAYER_STATE_BYTES);
+    if (jsonBytes(b.settings) > MAX_SETTINGS_BYTES) throw tooLarge('settings', MAX_SETTINGS_BYTES);
+    const lobbyId = randomUUID();
+    const isPrivate = b.isPrivate ?? false;
+    await this.claimMembership(r.projectId, config.name, r.playerId, lobbyId);
+    let code: string | null = null;
+    try {
+      if (isPrivate) code = await this.claimFreeCode(r.projectId, config, lobbyId);
+      const ran = await this.run(r.projectId, lobbyId, {
+        type: 'CreateLobby', lobbyId, projectId: r.projectId, config: config.name, hostId: r.playerId, name: b.name ?? null,
+        maxPlayers: b.maxPlayers ?? config.maxPlayers, region: b.region ?? 'us-east', isPrivate, allowLateJoin: b.allowLateJoin ?? false,
+        settings: b.settings ?? {}, hostState: b.state ?? {}, code, now: this.now(),
+      });
+      this.presence.touch(r.projectId, lobbyId, r.playerId);
+      return lobbyView(ran.state);
+    } catch (err) {
+      await this.release(lobbyMemberStream(r.projectId, config.name, r.playerId), lobbyId);
+      if (code) await this.release(lobbyCodeStream(r.projectId, code), lobbyId);
+      throw err;
+    }
+  }
+
+  async browse(r: BrowseLobbiesRequest): Promise<LobbyPage<LobbyView>> {
+    const config = await this.lobbyConfig(r.projectId, r.config);
+    return browseLobbies(this.db, { ...r, config: config.name });
+  }
+
+  async getMine(r: PlayerLobbyRequest): Promise<LobbyView> {
+    const { lobbyId, state } = await this.myLobby(r);
+    this.presence.touch(r.projectId, lobbyId, r.playerId);
+    return lobbyView(state);
+  }
+
+  async join(r: JoinLobbyRequest): Promise<LobbyView> {
+    if ((r.lobbyId === undefined) === (r.code === undefined)) throw invalid('give exactly one of lobbyId and code');
+    const config = await this.lobbyConfig(r.projectId, r.config);
+    if (jsonBytes(r.state) > MAX_PLAYER_STATE_BYTES) throw tooLarge('state', MAX_PLAYER_STATE_BYTES);
+    const lobbyId = r.lobbyId ?? (await this.lobbyWithCode(r.projectId, r.code!));
+    const { state } = await this.loadLobby(lobbyId);
+    if (!isLive(state) || state.projectId !== r.projectId || state.config !== config.name) throw notFound('lobby');
+    const claimedNow = await this.claimMembership(r.projectId, config.name, r.playerId, lobbyId);
+    try {
+      const ran = await this.run(r.projectId, lobbyId, { type: 'JoinLobby', playerId: r.playerId, state: r.state ?? {}, now: this.now() });
+      this.presence.touch(r.projectId, lobbyId, r.playerId);
+      return lobbyView(ran.state);
+    } catch (err) {
+      if (claimedNow) await this.release(lobbyMemberStream(r.projectId, config.name, r.playerId), lobbyId);
+      throw err;
+    }
+  }
+
+  async leave(r: PlayerLobbyRequest): Promise<LeftLobby> {
+    const config = await this.lobbyConfig(r.projectId, r.config);
+    const { lobbyId } = await this.myLobby(r);
+    await this.run(r.projectId, lobbyId, { type: 'LeaveLobby', playerId: r.playerId, hostLeaveBehavior: config.hostLeaveBehavior, now: this.now() });
+    return { status: 'left', lobbyId };
+  }
+
+  async updateMyState(r: UpdatePlayerStateRequest): Promise<LobbyView> {
+    const { lobbyId } = await this.myLobby(r);
+    const ran = await this.run(r.projectId, lobbyId, (s) => {
+      const me = isLive(s) ? s.players.find((p) => p.id === r.playerId) : undefined;
+      if (me && jsonBytes({ ...me.state, ...r.state }) > MAX_PLAYER_STATE_BYTES) throw tooLarge('state', MAX_PLAYER_STATE_BYTES);
+      return { type: 'UpdatePlayerState', playerId: r.playerId, state: r.state, now: this.now() };
+    });
+    this.presence.touch(r.projectId, lobbyId, r.playerId);
+    return lobbyView(ran.state);
+  }
+
+  async updateSettings(r: UpdateLobbySettingsRequest): Promise<LobbyView> {
+    const config = await this.lobbyConfig(r.projectId, r.config);
+    const c = r.changes;
+    if (c.settings !== undefined && jsonBytes(c.settings) > MAX_SETTINGS_BYTES) throw tooLarge('settings', MAX_SETTINGS_BYTES);
+    const { lobbyId, state } = await this.myLobby(r);
+    // Going private needs a code of its own, claimed before the change (released again if refused).
+    const code = c.isPrivate === true && !state.isPrivate ? await this.claimFreeCode(r.projectId, config, lobbyId) : undefined;
+    try {
+      const ran = await this.run(r.projectId, lobbyId, { type: 'UpdateSettings', playerId: r.playerId, ...c, code, now: this.now() });
+      return lobbyView(ran.state);
+    } catch (err) {
+      if (code) await this.release(lobbyCodeStream(r.projectId, code), lobbyId);
+      throw err;
+    }
+  }
+
+  async kick(r: TargetPlayerRequest): Promise<LobbyView> {
+    const { lobbyId } = await this.myLobby(r);
+    return lobbyView((await this.run(r.projectId, lobbyId, { type: 'KickPlayer', playerId: r.playerId, targetId: r.targetId, now: this.now() })).state);
+  }
+
+  async transferHost(r: TargetPlayerRequest): Promise<LobbyView> {
+    const { lobbyId } = await this.myLobby(r);
+    return lobbyView((await this.run(r.projectId, lobbyId, { type: 'TransferHost', playerId: r.playerId, targetId: r.targetId, now: this.now() })).state);
+  }
+
+  /** Direct start: the lobby is `starting` at once; the server is launched in the background. */
+  async start(r: PlayerLobbyRequest): Promise<LobbyView> {
+    const config = await this.lobbyConfig(r.projectId, r.config);
+    const { lobbyId } = await this.myLobby(r);
+    const ran = await this.run(r.projectId, lobbyId, { type: 'StartGame', playerId: r.playerId, now: this.now() });
+    void this.launch(r.projectId, lobbyId, config);
+    return lobbyView(ran.state);
+  }
+
+  async heartbeat(r: PlayerLobbyRequest): Promise<Record<string, never>> {
+    const { lobbyId } = await this.myLobby(r);
+    this.presence.touch(r.projectId, lobbyId, r.playerId);
+    return {};
+  }
+
+  async endMatch(r: PlayerLobbyRequest): Promise<LobbyView> {
+    const { lobbyId, state } = await this.myLobby(r);
+    const server = state.server?.instance_id;
+    const ran = await this.run(r.projectId, lobbyId, { type: 'EndMatch', playerId: r.playerId, now: this.now() });
+    if (server) void this.stopServer(r.projectId, server);
+    return lobbyView(ran.state);
+  }
+
+  /** Legacy API: the host marks the lobby finished; it is deleted. */
+  async close(r: PlayerLobbyRequest): Promise<DeletedLobby> {
+    const { lobbyId, state } = await this.myLobby(r);
+    if (state.host !== r.playerId) throw new DomainError('forbidden', 'only the host can finish the lobby');
+    await this.deleteLobby(r.projectId, lobbyId, 'host_left');
+    return { status: 'lobby_deleted', id: lobbyId };
+  }
+
+  // ---- admin routes --------------------------------------------------------------------------------
+
+  async adminGet(r: AdminLobbyRequest): Promise<LobbyView> {
+    return lobbyView(await this.ownLobby(r));
+  }
+
+  async adminDelete(r: AdminLobbyRequest): Promise<DeletedLobby> {
+    await this.ownLobby(r);
+    await this.deleteLobby(r.projectId, r.lobbyId, 'admin');
+    return { status: 'lobby_deleted', id: r.lobbyId };
+  }
+
+  // ---- event streams -------------------------------------------------------------------------------
+
+  /**
+   * What a (re)connecting stream needs: the events after `lastEventId` (`<lobbyId>:<revision>`) of a
+   * lobby the player was in at that point, then the player's lobby now.
+   */
+  async openStream(r: OpenLobbyStreamRequest): Promise<OpenedLobbyStream> {
+    const config = await this.lobbyConfig(r.projectId, r.config);
+    const replay = r.lastEventId ? await this.replay(r.projectId, config.name, r.playerId, r.lastEventId) : [];
+    let mine: { lobbyId: string; state: LiveLobbyState; revision: number } | null = null;
+    try {
+      mine = await this.myLobby({ ...r, config: config.name });
+    } catch (err) {
+      if (!(err instanceof DomainError && err.code === 'not_found') || replay.length === 0) throw err;
+    }
+    if (!mine) return { replay, lobbyId: null, revision: -1, lobby: null };
+    this.presence.touch(r.projectId, mine.lobbyId, r.playerId);
+    return { replay, lobbyId: mine.lobbyId, revision: mine.revision, lobby: lobbyView(mine.state) };
+  }
+
+  private async replay(projectId: string, config: string, playerId: string, lastEventId: string): Promise<LobbyStreamEvent[]> {
+    const m = /^([0-9a-f-]{36}):(\d+)$/.exec(lastEventId);
+    if (!m) return [];
+    const [, lobbyId, rev] = m;
+    const after = Number(rev);
+    const { events } = await this.store.readStream(lobbyStream(lobbyId));
+    let state: LobbyState = lobbyDecider.initialState;
+    const out: LobbyStreamEvent[] = [];
+    for (const e of events) {
+      state = lobbyDecider.evolve(state, { type: e.type, data: e.data } as LobbyEvent);
+      if (e.revision === after) {
+        // Only a member of this lobby of this project and config at that point may read on.
+        if (!isLive(state) || state.projectId !== projectId || state.config !== config || !state.players.some((p) => p.id === playerId)) return [];
+      }
+      if (e.revision <= after) continue;
+      const id = `${lobbyId}:${e.revision}`;
+      if (state.status === 'deleted') {
+        out.push({ id, event: 'lobby_deleted', data: { id: lobbyId, reason: state.deleteReason } });
+        return out;
+      }
+      if (!isLive(state)) return out;
+      out.push({ id, event: 'lobby_updated', data: lobbyView(state) });
+      if (!state.players.some((p) => p.id === playerId)) return out;
+    }
+    return out;
+  }
+
+  // ---- sweeps and the game server ------------------------------------------------------------------
+
+  /** Members silent past the config's heartbeatTimeout, removed (used by the sweeper). */
+  async removeStale(projectId: string, lobbyId: string, playerIds: string[], config: LobbyConfig): Promise<void> {
+    await this.run(projectId, lobbyId, { type: 'RemoveStalePlayers', playerIds, hostLeaveBehavior: config.hostLeaveBehavior, now: this.now() });
+  }
+
+  async deleteLobby(projectId: string, lobbyId: string, reason: 'admin' | 'idle' | 'host_left'): Promise<void> {
+    await this.run(projectId, lobbyId, { type: 'DeleteLobby', reason, now: this.now() });
+  }
+
+  async lobbyConfig(projectId: string, nameOrId: string): Promise<LobbyConfig> {
+    const cached = this.settingsCache.get(projectId);
+    const project = cached && Date.now() - cached.at < SETTINGS_TTL_MS ? await cached.value : await this.freshSettings(projectId);
+    try {
+      return resolveLobbyConfig(project.settings.lobby_configs, nameOrId);
+    } catch (err) {
+      if (!cached) throw err;
+      // A config added a moment ago: read the settings again before saying it does not exist.
+      return resolveLobbyConfig((await this.freshSettings(projectId)).settings.lobby_configs, nameOrId);
+    }
+  }
+
+  private freshSettings(projectId: string): Promise<ProjectView> {
+    const value = this.bus.request<ProjectView>(SUBJECTS.projects.get, { projectId });
+    this.settingsCache.set(projectId, { at: Date.now(), value });
+    value.catch(() => this.settingsCache.delete(projectId));
+    return value;
+  }
+
+  private async launch(projectId: string, lobbyId: string, config: LobbyConfig): Promise<void> {
+    try {
+      const { state } = await this.loadLobby(lobbyId);
+      if (!isLive(state) || state.status !== 'starting') return;
+      const project = await this.freshSettings(projectId);
+      const s = config.serverSettings;
+      const server = await this.bus.request<ServerView>(SUBJECTS.servers.start, {
+        projectId, plan: project.plan,
+        body: {
+          name: `lobby-${lobbyId}`, region: state.region, version_tag: s.version_tag, version: s.version, compute_size: s.compute_size, ttl: s.ttl,
+          startup_args: s.startup_args, environment_variables: s.environment_variables, service_type: s.service_type as never,
+          custom_data: { lobby_id: lobbyId, lobby_config: config.name }, match_id: lobbyId,
+        },
+      });
+      try {
+        await this.run(projectId, lobbyId, { type: 'ServerAssigned', server: server as never, now: this.now() });
+      } catch (err) {
+        // The lobby moved on (deleted, host ended it) while the server launched: nobody needs it.
+        void this.stopServer(projectId, server.instance_id);
+        throw err;
+      }
+      // The server may have come up before the assignment was visible to the server-event consumer.
+      const now = await this.bus.request<ServerView>(SUBJECTS.servers.get, { projectId, serverId: server.instance_id });
+      if (now.status !== 'launching') await this.onServerEvent(now.status === 'running' ? 'ServerRunning' : 'ServerStopped', server.instance_id);
+    } catch (err) {
+      if (!(err instanceof DomainError)) console.error(`lobby ${lobbyId}: could not start its game server: ${(err as Error).message}`);
+      await this.run(projectId, lobbyId, { type: 'ServerStopped', now: this.now() }).catch(() => undefined);
+    }
+  }
+
+  private async onServerEvent(type: string, serverId: string): Promise<void> {
+    const row = await this.db.lobby.findFirst({ where: { serverId }, select: { id: true, projectId: true } });
+    if (!row) return;
+    const server = type === 'ServerRunning' ? await this.runningServer(row.projectId, serverId) : null;
+    const command: LobbyCommand = type === 'ServerRunning'
+      ? { type: 'ServerRunning', server: (server ?? undefined) as never, now: this.now() }
+      : { type: 'ServerStopped', instanceId: serverId, now: this.now() };
+    await this.run(row.projectId, row.id, command).catch((err) => {
+      if (!(err instanceof DomainError)) throw err;
+    });
+  }
+
+  /** The server as its read model shows it once running (it may lag the event by a moment). */
+  private async runningServer(projectId: string, serverId: string): Promise<ServerView | null> {
+    let view: ServerView | null = null;
+    for (let i = 0; i < 20; i++) {
+      view = await this.bus.request<ServerView>(SUBJECTS.servers.get, { projectId, serverId }).catch(() => null);
+      if (!view || view.status !== 'launching') return view;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    return view && { ...view, status: 'running' };
+  }
+
+  /** Best effort (the server may be gone already): a lobby's server is stopped as if signalled. */
+  private async stopServer(projectId: string, serverId: string): Promise<void> {
+    await this.bus.request(SUBJECTS.servers.stop, { projectId, serverId, reason: 'SHUTDOWN_SIGNAL' }).catch((err) => {
+      console.error(`lobbies: could not stop server ${serverId}: ${(err as Error).message}`);
+    });
+  }
+
+  // ---- lookups and claims --------------------------------------------------------------------------
+
+  private async loadLobby(lobbyId: string): Promise<{ state: LobbyState; revision: number }> {
+    return load(this.store, lobbyDecider, lobbyStream(lobbyId));
+  }
+
+  /** The caller's live lobby (the given one when `lobbyId` is set): 404 when not a member. */
+  private async myLobby(r: PlayerLobbyRequest): Promise<{ lobbyId: string; state: LiveLobbyState; revision: number }> {
+    const config = await this.lobbyConfig(r.projectId, r.config);
+    const lobbyId = r.lobbyId ?? (await load(this.store, claimDecider, lobbyMemberStream(r.projectId, config.name, r.playerId))).state.holder;
+    const notIn = () => new DomainError('not_found', `player ${r.playerId} is not in a lobby of config ${config.name}`);
+    if (!lobbyId) throw notIn();
+    const { state, revision } = await this.loadLobby(lobbyId);
+    if (!isLive(state) || state.projectId !== r.projectId || state.config !== config.name) throw r.lobbyId ? notFound('lobby') : notIn();
+    if (!state.players.some((p) => p.id === r.playerId)) throw notIn();
+    return { lobbyId, state, revision };
+  }
+
+  private async ownLobby(r: AdminLobbyRequest): Promise<LiveLobbyState> {
+    const config = await this.lobbyConfig(r.projectId, r.config);
+    const { state } = await this.loadLobby(r.lobbyId);
+    if (!isLive(state) || state.projectId !== r.projectId || state.config !== config.name) throw notFound('lobby');
+    return state;
+  }
+
+  private async lobbyWithCode(projectId: string, code: string): Promise<string> {
+    const holder = (await load(this.store, claimDecider, lobbyCodeStream(projectId, code))).state.holder;
+    if (!holder) throw notFound('lobby with this invite code');
+    const { state } = await this.loadLobby(holder);
+    if (!isLive(state) || state.code !== code) throw notFound('lobby with this invite code');
+    return holder;
+  }
+
+  /** Claims the player for `lobbyId` (409 when in another live lobby of the config); true if newly claimed. */
+  private async claimMembership(projectId: string, config: string, playerId: string, lobbyId: string): Promise<boolean> {
+    return this.claim(lobbyMemberStream(projectId, config, playerId), lobbyId, async (holder, since) => {
+      const { state } = await this.loadLobby(holder);
+      if (state.status === 'deleted') return true;
+      if (isLive(state) && state.players.some((p) => p.id === playerId)) return false;
+      return Date.now() - Date.parse(since) > CLAIM_GRACE_MS;
+    }, () => new DomainError('conflict', `player is already in a lobby of config ${config}`));
+  }
+
+  private async claimFreeCode(projectId: string, config: LobbyConfig, lobbyId: string): Promise<string> {
+    for (let i = 0; i < 20; i++) {
+      const code = inviteCode(config.inviteCodeConfig);
+      const taken = await this.claim(lobbyCodeStream(projectId, code), lobbyId, async (holder, since) => {
+        const { state } = await this.loadLobby(holder);
+        if (state.status === 'deleted') return true;
+        if (isLive(state) && state.code === code) return false;
+        return Date.now() - Date.parse(since) > CLAIM_GRACE_MS;
+      }, () => null).then(() => false, (err) => {
+        if (err === null) return true;
+        throw err;
+      });
+      if (!taken) return code;
+    }
+    throw new DomainError('conflict', 'could not find a free invite code; make inviteCodeConfig.length longer');
+  }
+
+  private async claim(stream: string, holder: string, holderGone: (holder: string, since: string) => Promise<boolean>, taken: () => unknown): Promise<boolean> {
+    const { state } = await load(this.store, claimDecider, stream);
+    const gone = state.holder !== null && state.holder !== holder ? await holderGone(state.holder, state.since!) : false;
+    try {
+      const result = await execute(this.store, claimDecider, stream, (s): ClaimCommand => ({
+        type: 'Claim', key: stream, holder, holderGone: s.holder === state.holder && s.since === state.since ? gone : false, now: this.now(),
+      }));
+      return result.events.length > 0;
+    } catch (err) {
+      if (err instanceof DomainError && err.code === 'conflict') throw taken();
+      throw err;
+    }
+  }
+
+  /** Best effort: a release lost to a crash is healed by the next claim's holder check. */
+  private async release(stream: string, holder: string): Promise<void> {
+    await execute(this.store, claimDecider, stream, { type: 'Release', key: stream, holder, now: this.now() }).catch((err) => {
+      console.error(`lobbies: could not release ${stream}: ${(err as Error).message}`);
+    });
+  }
+
+  // ---- the write path ------------------------------------------------------------------------------
+
+  /** Decide and append on the lobby's stream; then release claims of departed players and broadcast. */
+  private async run(projectId: string, lobbyId: string, command: LobbyCommand | ((s: LobbyState) => LobbyCommand)): Promise<Ran> {
+    let before: LobbyState = lobbyDecider.initialState;
+    const result = await execute(this.store, lobbyDecider, lobbyStream(lobbyId), (s: LobbyState) => {
+      before = s;
+      return typeof command === 'function' ? command(s) : command;
+    }, { projectId });
+    if (result.events.length === 0) return result;
+    const removed: string[] = [];
+    let deleted: { reason: string } | null = null;
+    for (const e of result.events) {
+      if (e.type === 'PlayerLeft' || e.type === 'PlayerKicked') removed.push(e.data.playerId);
+      if (e.type === 'LobbyDeleted') deleted = { reason: e.data.reason };
+    }
+    const prior = isLive(before) ? before : null;
+    if (deleted && prior) removed.push(...prior.players.map((p) => p.id).filter((id) => !removed.includes(id)));
+    const config = prior?.config ?? (isLive(result.state) ? result.state.config : '');
+    await Promise.all(removed.map((p) => this.release(lobbyMemberStream(projectId, config, p), lobbyId)));
+    const codeBefore = prior?.code ?? null;
+    const codeAfter = isLive(result.state) ? result.state.code : null;
+    if (codeBefore && codeBefore !== codeAfter) await this.release(lobbyCodeStream(projectId, codeBefore), lobbyId);
+    if (deleted && prior?.server) void this.stopServer(projectId, prior.server.instance_id);
+    const update: LobbyUpdate = {
+      projectId, config, lobbyId, revision: result.revision, kind: deleted ? 'deleted' : 'updated',
+      lobby: isLive(result.state) ? lobbyView(result.state) : null, reason: deleted?.reason, removed,
+    };
+    await this.bus.broadcast(SUBJECTS.lobbies.updates, update);
+    return result;
+  }
+}

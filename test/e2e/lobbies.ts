@@ -1,0 +1,281 @@
+// Lobbies (v3) end to end, run in both modes: player routes, admin routes, direct start with a real
+// game server, timers, concurrency, and the event stream read by a real SSE client.
+import { client, eventually } from '../support/http';
+import { Platform } from '../support/processes';
+import { lobbyEvents } from '../support/sse';
+import { uploadSample } from './server-lifecycle';
+
+type Api = ReturnType<typeof client>;
+const as = (playerId: string) => ({ 'x-player-id': playerId });
+const ids = (lobby: { players: { id: string }[] }) => lobby.players.map((p) => p.id);
+
+export function describeLobbies(mode: string, start: () => Promise<Platform>): void {
+  describe(`lobbies v3 (${mode})`, () => {
+    jest.setTimeout(180_000);
+    let p: Platform;
+    let server: Api;
+    let api: Api;
+
+    beforeAll(async () => {
+      p = await start();
+      server = client(p.baseUrl, p.serverKey);
+      api = client(p.baseUrl, p.clientKey);
+      const settings = await server.post('/v3/projects/settings', { lobby_configs: [
+        { name: 'duo', maxPlayers: 2, hostLeaveBehavior: 'close', inviteCodeConfig: { type: 'numeric', length: 4, prefix: 'D-' } },
+        { name: 'quick', timeout: 3 },
+        { name: 'pulse', heartbeat: true, heartbeatTimeout: 5 },
+      ] });
+      expect(settings.status).toBe(200);
+    });
+    afterAll(async () => {
+      await p?.stop();
+    });
+
+    it('creates, joins by id and code, merges state, promotes on host leave, and is administered with the server key', async () => {
+      const created = await api.post('/v3/lobbies/default', { name: 'Friday', settings: { map: 'dust' }, state: { ready: false } }, as('alice'));
+      expect(created.status).toBe(201);
+      expect(created.body).toMatchObject({ config: 'default', status: 'waiting', host: 'alice', code: null, isPrivate: false, maxPlayers: 8, currentPlayers: 1, matchmaking: null, server: null });
+      expect(created.body.players).toEqual([{ id: 'alice', state: { ready: false }, isHost: true }]);
+      const lobbyId: string = created.body.id;
+      expect((await api.get('/v3/lobbies/default/me', as('alice'))).body.id).toBe(lobbyId);
+      expect((await api.get('/v3/lobbies/default/me', as('nobody'))).status).toBe(404);
+
+      const noHeader = await api.get('/v3/lobbies/default/me');
+      expect(noHeader.status).toBe(422);
+      expect(noHeader.body.detail[0].loc).toEqual(['header', 'x-player-id']);
+      expect((await api.get('/v3/lobbies/default/me', as('bad id!'))).status).toBe(422);
+      expect((await api.post('/v3/lobbies/no-such-config', {}, as('zed'))).status).toBe(404);
+      expect((await api.post('/v3/lobbies/default', {}, as('alice'))).status).toBe(409);
+      expect((await api.post('/v3/lobbies/default/join', { lobbyId, code: 'ABCDEF' }, as('bob'))).status).toBe(422);
+      expect((await api.post('/v3/lobbies/default/join', {}, as('bob'))).status).toBe(422);
+      expect((await api.post('/v3/lobbies/default/join', { lobbyId: '00000000-0000-4000-8000-000000000000' }, as('bob'))).status).toBe(404);
+      expect((await api.post('/v3/lobbies/default/join', { code: 'ZZZZZZ' }, as('bob'))).status).toBe(404);
+
+      const bobJoined = await api.post('/v3/lobbies/default/join', { lobbyId, state: { team: 'blue' } }, as('bob'));
+      expect(bobJoined.status).toBe(200);
+      expect(ids(bobJoined.body)).toEqual(['alice', 'bob']);
+
+      const priv = await api.post('/v3/lobbies/default', { isPrivate: true, maxPlayers: 2 }, as('carol'));
+      expect(priv.status).toBe(201);
+      expect(priv.body.code).toMatch(/^[A-HJ-NP-Z2-9]{6}$/);
+      expect((await api.post('/v3/lobbies/default/join', { code: priv.body.code }, as('dave'))).body).toMatchObject({ id: priv.body.id, currentPlayers: 2 });
+      expect((await api.post('/v3/lobbies/default/join', { code: priv.body.code }, as('bob'))).status).toBe(409);
+      expect((await api.post('/v3/lobbies/default/join', { code: priv.body.code }, as('erin'))).status).toBe(400);
+
+      expect((await api.patch('/v3/lobbies/default/me', { state: { ready: true } }, as('bob'))).status).toBe(200);
+      const merged = await api.patch('/v3/lobbies/default/me', { state: { loadout: 'sniper' } }, as('bob'));
+      expect(merged.body.players.find((pl: { id: string }) => pl.id === 'bob').state).toEqual({ team: 'blue', ready: true, loadout: 'sniper' });
+      expect((await api.patch('/v3/lobbies/default/me', { state: 'ready' }, as('bob'))).status).toBe(422);
+      expect((await api.patch('/v3/lobbies/default/me', { state: {} }, as('nobody'))).status).toBe(404);
+
+      const left = await api.delete('/v3/lobbies/default/me', as('alice'));
+      expect(left.body).toEqual({ status: 'left', lobbyId });
+      expect((await api.get('/v3/lobbies/default/me', as('alice'))).status).toBe(404);
+      expect((await api.get('/v3/lobbies/default/me', as('bob'))).body).toMatchObject({ host: 'bob', currentPlayers: 1 });
+
+      expect((await server.get(`/v3/lobbies/default/${lobbyId}`)).body).toMatchObject({ id: lobbyId, host: 'bob' });
+      expect((await api.get(`/v3/lobbies/default/${lobbyId}`)).status).toBe(403);
+      expect((await api.delete(`/v3/lobbies/default/${lobbyId}`)).status).toBe(403);
+      expect((await server.get('/v3/lobbies/default/00000000-0000-4000-8000-000000000000')).status).toBe(404);
+      expect((await server.get(`/v3/lobbies/duo/${lobbyId}`)).status).toBe(404);
+      expect((await server.delete(`/v3/lobbies/default/${lobbyId}`)).body).toEqual({ status: 'lobby_deleted', id: lobbyId });
+      expect((await server.get(`/v3/lobbies/default/${lobbyId}`)).status).toBe(404);
+      expect((await server.delete(`/v3/lobbies/default/${lobbyId}`)).status).toBe(404);
+      expect((await api.get('/v3/lobbies/default/me', as('bob'))).status).toBe(404);
+      expect((await api.post('/v3/lobbies/default', {}, as('bob'))).status).toBe(201);
+    });
+
+    it("uses a project's lobby_configs: maxPlayers, hostLeaveBehavior close, invite codes", async () => {
+      const duo = await api.post('/v3/lobbies/duo', { isPrivate: true }, as('frank'));
+      expect(duo.status).toBe(201);
+      expect(duo.body).toMatchObject({ config: 'duo', maxPlayers: 2 });
+      expect(duo.body.code).toMatch(/^D-[0-9]{4}$/);
+      expect((await api.post('/v3/lobbies/default', {}, as('frank'))).status).toBe(201);
+      expect((await api.post('/v3/lobbies/duo/join', { code: duo.body.code }, as('gina'))).status).toBe(200);
+      expect((await api.delete('/v3/lobbies/duo/me', as('frank'))).status).toBe(200);
+      expect((await api.get('/v3/lobbies/duo/me', as('gina'))).status).toBe(404);
+      expect((await server.get(`/v3/lobbies/duo/${duo.body.id}`)).status).toBe(404);
+      // the code is free again once its lobby is gone
+      expect((await api.post('/v3/lobbies/duo/join', { code: duo.body.code }, as('hugo'))).status).toBe(404);
+    });
+
+    it('browses public lobbies (region, status, pages), and lets the host change settings, kick and hand over', async () => {
+      const a = await api.post('/v3/lobbies/default', { region: 'eu-west', name: 'A' }, as('b-host-1'));
+      const b = await api.post('/v3/lobbies/default', { region: 'eu-west', name: 'B' }, as('b-host-2'));
+      const hidden = await api.post('/v3/lobbies/default', { region: 'eu-west', isPrivate: true }, as('b-host-3'));
+      expect([a.status, b.status, hidden.status]).toEqual([201, 201, 201]);
+      const page1 = await eventually(() => api.get('/v3/lobbies/default?region=eu-west&limit=1', as('browser')), (r) => r.body.lobbies?.length === 1);
+      expect(page1.body.lobbies[0].id).toBe(b.body.id);
+      expect(page1.body.next_token).toEqual(expect.any(String));
+      const page2 = await api.get(`/v3/lobbies/default?region=eu-west&limit=1&next_token=${page1.body.next_token}`, as('browser'));
+      expect(page2.body.lobbies.map((l: { id: string }) => l.id)).toEqual([a.body.id]);
+      expect(page2.body.next_token).toBeNull();
+      expect((await api.get('/v3/lobbies/default?region=eu-west&status=in_game', as('browser'))).body.lobbies).toEqual([]);
+      expect((await api.get('/v3/lobbies/default?region=mars', as('browser'))).status).toBe(422);
+      expect((await api.get('/v3/lobbies/default?next_token=nonsense', as('browser'))).status).toBe(422);
+
+      // settings: host only; going private gets a code, public again drops it
+      expect((await api.post('/v3/lobbies/default/join', { lobbyId: a.body.id }, as('b-guest'))).status).toBe(200);
+      expect((await api.patch('/v3/lobbies/default/me/settings', { name: 'nope' }, as('b-guest'))).status).toBe(403);
+      const priv = await api.patch('/v3/lobbies/default/me/settings', { isPrivate: true, maxPlayers: 4, settings: { map: 'nuke' } }, as('b-host-1'));
+      expect(priv.status).toBe(200);
+      expect(priv.body).toMatchObject({ isPrivate: true, maxPlayers: 4, settings: { map: 'nuke' } });
+      expect(priv.body.code).toMatch(/^[A-HJ-NP-Z2-9]{6}$/);
+      expect((await api.patch('/v3/lobbies/default/me/settings', { maxPlayers: 1 }, as('b-host-1'))).status).toBe(422);
+      const pub = await api.patch('/v3/lobbies/default/me/settings', { isPrivate: false }, as('b-host-1'));
+      expect(pub.body).toMatchObject({ isPrivate: false, code: null });
+
+      // transfer host, then the new host kicks the old one
+      expect((await api.post('/v3/lobbies/default/me/transfer-host', { playerId: 'stranger' }, as('b-host-1'))).status).toBe(404);
+      const moved = await api.post('/v3/lobbies/default/me/transfer-host', { playerId: 'b-guest' }, as('b-host-1'));
+      expect(moved.body.host).toBe('b-guest');
+      expect((await api.post('/v3/lobbies/default/me/kick', { playerId: 'b-guest' }, as('b-host-1'))).status).toBe(403);
+      const kicked = await api.post('/v3/lobbies/default/me/kick', { playerId: 'b-host-1' }, as('b-guest'));
+      expect(ids(kicked.body)).toEqual(['b-guest']);
+      expect((await api.get('/v3/lobbies/default/me', as('b-host-1'))).status).toBe(404);
+      expect((await api.post('/v3/lobbies/default/me/heartbeat', undefined, as('b-guest'))).status).toBe(204);
+      expect((await api.post('/v3/lobbies/default/me/heartbeat', undefined, as('b-host-1'))).status).toBe(404);
+    });
+
+    it('refuses player state over 16 KiB and settings over 64 KiB with 413, changing nothing', async () => {
+      expect((await api.post('/v3/lobbies/default', { state: { blob: 'x'.repeat(17 * 1024) } }, as('big-1'))).status).toBe(413);
+      expect((await api.get('/v3/lobbies/default/me', as('big-1'))).status).toBe(404);
+      expect((await api.post('/v3/lobbies/default', { settings: { blob: 'x'.repeat(65 * 1024) } }, as('big-1'))).status).toBe(413);
+      expect((await api.post('/v3/lobbies/default', { state: { a: 'x'.repeat(10 * 1024) } }, as('big-1'))).status).toBe(201);
+      const over = await api.patch('/v3/lobbies/default/me', { state: { b: 'x'.repeat(10 * 1024) } }, as('big-1'));
+      expect(over.status).toBe(413);
+      expect(over.body).toMatchObject({ status: 413, error: expect.any(String) });
+      expect(Object.keys((await api.get('/v3/lobbies/default/me', as('big-1'))).body.players[0].state)).toEqual(['a']);
+    });
+
+    it('decides concurrency on the lobby stream: 100 joins into 8 slots, one player into two lobbies, parallel state patches', async () => {
+      const lobby = await api.post('/v3/lobbies/default', {}, as('race-host'));
+      const joins = await Promise.all(Array.from({ length: 100 }, (_, i) => api.post('/v3/lobbies/default/join', { lobbyId: lobby.body.id }, as(`racer-${i}`))));
+      const statuses = joins.map((r) => r.status);
+      expect(statuses.filter((s) => s === 200)).toHaveLength(7);
+      expect(statuses.filter((s) => s === 400)).toHaveLength(93);
+      const after = await server.get(`/v3/lobbies/default/${lobby.body.id}`);
+      expect(after.body.currentPlayers).toBe(8);
+
+      const l1 = await api.post('/v3/lobbies/default', {}, as('twin-host-1'));
+      const l2 = await api.post('/v3/lobbies/default', {}, as('twin-host-2'));
+      const both = await Promise.all([l1, l2].map((l) => api.post('/v3/lobbies/default/join', { lobbyId: l.body.id }, as('twin'))));
+      expect(both.map((r) => r.status).sort()).toEqual([200, 409]);
+
+      const members = joins.filter((r) => r.status === 200).map((_, i) => i);
+      void members;
+      const winners = after.body.players.map((pl: { id: string }) => pl.id);
+      await Promise.all(winners.map((id: string) => api.patch('/v3/lobbies/default/me', { state: { [`k-${id}`]: id } }, as(id))));
+      const final = await server.get(`/v3/lobbies/default/${lobby.body.id}`);
+      for (const pl of final.body.players) expect(pl.state).toEqual({ [`k-${pl.id}`]: pl.id });
+    });
+
+    it('streams connected, lobby_updated on every change, the kick that ends a stream, lobby_deleted, and replays after Last-Event-ID', async () => {
+      const created = await api.post('/v3/lobbies/default', {}, as('sse-host'));
+      const lobbyId = created.body.id;
+      const host = lobbyEvents(p.baseUrl, p.clientKey, 'default', 'sse-host');
+      try {
+        const connected = await host.next('connected');
+        expect(connected.data).toMatchObject({ id: lobbyId, host: 'sse-host' });
+        expect(connected.id).toMatch(new RegExp(`^${lobbyId}:\\d+$`));
+
+        await api.post('/v3/lobbies/default/join', { lobbyId }, as('sse-guest'));
+        expect(ids((await host.next('lobby_updated')).data)).toEqual(['sse-host', 'sse-guest']);
+        await api.patch('/v3/lobbies/default/me', { state: { ready: true } }, as('sse-guest'));
+        const patched = await host.next('lobby_updated');
+        expect(patched.data.players[1].state).toEqual({ ready: true });
+
+        // a kicked player's stream gets the update and ends
+        const guest = lobbyEvents(p.baseUrl, p.clientKey, 'default', 'sse-guest');
+        await guest.next('connected');
+        await api.post('/v3/lobbies/default/me/kick', { playerId: 'sse-guest' }, as('sse-host'));
+        expect(ids((await guest.next('lobby_updated')).data)).toEqual(['sse-host']);
+        await guest.ended();
+        guest.close();
+        const afterKick = await host.next('lobby_updated');
+
+        // the host disconnects; two changes happen; reconnecting with Last-Event-ID replays them first
+        host.close();
+        await api.post('/v3/lobbies/default/join', { lobbyId }, as('sse-late'));
+        await api.patch('/v3/lobbies/default/me', { state: { team: 'red' } }, as('sse-late'));
+        const again = lobbyEvents(p.baseUrl, p.clientKey, 'default', 'sse-host', { lastEventId: afterKick.id });
+        try {
+          const missed1 = await again.next('lobby_updated');
+          expect(ids(missed1.data)).toEqual(['sse-host', 'sse-late']);
+          const missed2 = await again.next('lobby_updated');
+          expect(missed2.data.players[1].state).toEqual({ team: 'red' });
+          const now = await again.next('connected');
+          expect(now.id).toBe(missed2.id);
+
+          // admin delete: lobby_deleted, then the stream ends cleanly
+          await server.delete(`/v3/lobbies/default/${lobbyId}`);
+          expect((await again.next('lobby_deleted')).data).toEqual({ id: lobbyId, reason: 'admin' });
+          await again.ended();
+        } finally {
+          again.close();
+        }
+      } finally {
+        host.close();
+      }
+      // no lobby, no stream
+      const none = await api.get('/v3/lobbies/default/me/events', as('sse-host'));
+      expect(none.status).toBe(404);
+    });
+
+    it('deletes an idle lobby after the config timeout, and removes members silent past heartbeatTimeout (an open stream counts)', async () => {
+      const idle = await api.post('/v3/lobbies/quick', {}, as('idle-host'));
+      expect(idle.status).toBe(201);
+      await eventually(() => server.get(`/v3/lobbies/quick/${idle.body.id}`), (r) => r.status === 404, 20_000, 'idle lobby deleted');
+
+      const pulse = await api.post('/v3/lobbies/pulse', {}, as('pulse-host'));
+      await api.post('/v3/lobbies/pulse/join', { lobbyId: pulse.body.id }, as('pulse-quiet'));
+      await api.post('/v3/lobbies/pulse/join', { lobbyId: pulse.body.id }, as('pulse-listener'));
+      const listening = lobbyEvents(p.baseUrl, p.clientKey, 'pulse', 'pulse-listener');
+      try {
+        await listening.next('connected');
+        const beat = setInterval(() => void api.post('/v3/lobbies/pulse/me/heartbeat', undefined, as('pulse-host')), 1_000);
+        try {
+          const pruned = await eventually(() => server.get(`/v3/lobbies/pulse/${pulse.body.id}`), (r) => r.status === 200 && r.body.currentPlayers === 2, 20_000, 'quiet member removed');
+          expect(ids(pruned.body).sort()).toEqual(['pulse-host', 'pulse-listener']);
+          await new Promise((r) => setTimeout(r, 5_000));
+          expect((await server.get(`/v3/lobbies/pulse/${pulse.body.id}`)).body.currentPlayers).toBe(2);
+        } finally {
+          clearInterval(beat);
+        }
+      } finally {
+        listening.close();
+      }
+    });
+
+    it('starts a game server for the lobby (starting → in_game), ends the match, and returns to waiting when the server stops on its own', async () => {
+      await uploadSample(server);
+      const created = await api.post('/v3/lobbies/default', { region: 'us-east', settings: { map: 'dust' } }, as('game-host'));
+      await api.post('/v3/lobbies/default/join', { lobbyId: created.body.id, state: { team: 'red' } }, as('game-guest'));
+      expect((await api.post('/v3/lobbies/default/me/start', undefined, as('game-guest'))).status).toBe(403);
+      expect((await api.post('/v3/lobbies/default/me/end-match', undefined, as('game-host'))).status).toBe(409);
+      const starting = await api.post('/v3/lobbies/default/me/start', undefined, as('game-host'));
+      expect(starting.status).toBe(200);
+      expect(starting.body.status).toBe('starting');
+      const inGame = await eventually(() => api.get('/v3/lobbies/default/me', as('game-guest')), (r) => r.body.status === 'in_game', 30_000, 'in_game');
+      expect(inGame.body.server).toMatchObject({ instance_id: expect.any(String), status: 'running', region: 'us-east' });
+      const serverId = inGame.body.server.instance_id;
+      expect((await server.get(`/v3/servers/${serverId}`)).body).toMatchObject({ status: 'running', custom_data: { lobby_id: created.body.id } });
+
+      expect((await api.post('/v3/lobbies/default/me/end-match', undefined, as('game-guest'))).status).toBe(403);
+      const ended = await api.post('/v3/lobbies/default/me/end-match', undefined, as('game-host'));
+      expect(ended.status).toBe(200);
+      expect(ended.body).toMatchObject({ status: 'waiting', server: null, matchmaking: null, settings: { map: 'dust' } });
+      expect(ended.body.players).toEqual([{ id: 'game-host', state: {}, isHost: true }, { id: 'game-guest', state: { team: 'red' }, isHost: false }]);
+      await eventually(() => server.get(`/v3/servers/${serverId}`), (r) => r.body.status === 'stopped', 20_000, 'server stopped');
+
+      // again; this time the server is stopped from outside: the lobby goes back to waiting by itself
+      await api.post('/v3/lobbies/default/me/start', undefined, as('game-host'));
+      const second = await eventually(() => api.get('/v3/lobbies/default/me', as('game-host')), (r) => r.body.status === 'in_game', 30_000, 'in_game again');
+      expect(second.body.server.instance_id).not.toBe(serverId);
+      expect((await server.delete(`/v3/servers/${second.body.server.instance_id}`)).status).toBe(200);
+      const back = await eventually(() => api.get('/v3/lobbies/default/me', as('game-host')), (r) => r.body.status === 'waiting', 20_000, 'waiting after the server stopped');
+      expect(back.body.server).toBeNull();
+      expect(back.body.currentPlayers).toBe(2);
+    });
+  });
+}
