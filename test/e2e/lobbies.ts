@@ -85,6 +85,19 @@ export function describeLobbies(mode: string, start: () => Promise<Platform>): v
       expect((await api.post('/v3/lobbies/default', {}, as('bob'))).status).toBe(201);
     });
 
+    it('validates lobby_configs on POST /v3/projects/settings: 422 with the field, nothing changes', async () => {
+      const bad = await server.post('/v3/projects/settings', { lobby_configs: [{ name: 'big', maxPlayers: 500 }] });
+      expect(bad.status).toBe(422);
+      expect(bad.body.detail[0].loc).toEqual(['body', 'lobby_configs', 0, 'maxPlayers']);
+      expect((await server.post('/v3/projects/settings', { lobby_configs: [{ name: 'a' }, { name: 'a' }] })).status).toBe(422);
+      expect((await server.post('/v3/projects/settings', { lobby_configs: [{ name: 'bad name!' }] })).status).toBe(422);
+      expect((await server.post('/v3/projects/settings', { lobby_configs: [{ name: 'x', hostLeaveBehavior: 'explode' }] })).status).toBe(422);
+      expect((await server.post('/v3/projects/settings', { lobby_configs: [{ name: 'x', inviteCodeConfig: { type: 'emoji' } }] })).status).toBe(422);
+      expect((await api.post('/v3/projects/settings', { lobby_configs: [] })).status).toBe(403);
+      const now = await api.get('/v3/projects/settings');
+      expect(now.body.lobby_configs.map((c: { name: string }) => c.name)).toEqual(['duo', 'quick', 'pulse']);
+    });
+
     it("uses a project's lobby_configs: maxPlayers, hostLeaveBehavior close, invite codes", async () => {
       const duo = await api.post('/v3/lobbies/duo', { isPrivate: true }, as('frank'));
       expect(duo.status).toBe(201);

@@ -135,12 +135,47 @@ export const AuthConfig = z.discriminatedUnion('provider', [
 ], { error: 'provider must be one of none, jwt, playfab, steam' });
 export type AuthConfig = z.output<typeof AuthConfig>;
 
+// lobby_configs: named lobby configurations (apps/lobbies/src/lobby-config.ts reads them; `default` exists without one).
+export const LOBBY_CONFIG_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+export const LobbyConfigSchema = z.strictObject({
+  id: z.string().min(1).max(128).optional(),
+  name: z.string().regex(LOBBY_CONFIG_NAME, 'must be 1-64 characters of letters, digits, ".", "_" or "-", starting with a letter or digit'),
+  enabled: z.boolean().optional(),
+  maxPlayers: z.number().int().min(1).max(100).optional(),
+  timeout: z.number().int().min(1).max(86_400).optional().describe('Seconds without member activity before the lobby is deleted (default 300)'),
+  heartbeat: z.boolean().optional(),
+  heartbeatTimeout: z.number().min(5).max(3600).optional().describe('Seconds a member may be silent (no heartbeat, no open stream) when heartbeat is on (default 30)'),
+  hostLeaveBehavior: z.enum(['promote', 'close']).optional(),
+  customProperties: JsonObject.optional(),
+  inviteCodeConfig: z.strictObject({
+    type: z.enum(['numeric', 'alphanumeric']).optional(),
+    length: z.number().int().min(4).max(16).optional(),
+    prefix: z.string().regex(/^[A-Za-z0-9-]{0,8}$/, 'up to 8 letters, digits or "-"').optional(),
+  }).optional(),
+  serverSettings: z.strictObject({
+    version_tag: BuildName.optional(),
+    version: z.number().int().min(1).optional(),
+    compute_size: ComputeSize.optional(),
+    ttl: z.number().int().min(1).max(86_400).optional(),
+    startup_args: z.string().max(4096).optional(),
+    environment_variables: EnvVars.optional(),
+    service_type: z.enum(['match_based', 'persistent_world']).optional(),
+  }).optional(),
+  matchmaking: z.looseObject({ modes: JsonObject.optional() }).optional(),
+});
+const LobbyConfigs = z.array(LobbyConfigSchema).max(100).check((ctx) => {
+  const names = ctx.value.map((c) => c.name);
+  const ids = ctx.value.flatMap((c) => (c.id === undefined ? [] : [c.id]));
+  if (new Set(names).size !== names.length) ctx.issues.push({ code: 'custom', input: ctx.value, message: 'lobby config names must be unique', path: [] });
+  if (new Set(ids).size !== ids.length) ctx.issues.push({ code: 'custom', input: ctx.value, message: 'lobby config ids must be unique', path: [] });
+});
+
 export const SettingsPatch = z.strictObject({
   port_configs: z.array(PortConfig).max(16).refine((a) => new Set(a.map((p) => p.name)).size === a.length, 'port names must be unique').optional(),
   auth_config: AuthConfig.optional(),
   environment_variables: EnvVars.optional(),
   pool_config: PoolConfigSchema.nullable().optional(),
-  lobby_configs: z.array(JsonObject).max(100).optional(),
+  lobby_configs: LobbyConfigs.optional(),
   client_key_server_control: z.boolean().optional(),
 });
 export const Settings = z.object({
@@ -226,6 +261,7 @@ export const Lobby = z.object({
   id: z.string(),
   code: z.string().nullable(),
   config: z.string(),
+  name: z.string().nullable().describe('Display name given on create or in settings; null when none'),
   status: z.enum(['waiting', 'in_queue', 'starting', 'matched', 'match_found', 'in_game']),
   host: z.string(),
   maxPlayers: z.number().int(),
