@@ -1,5 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import type { AllocatedPort } from '../runtime';
 import { EventRecorder } from '../testing/event-recorder';
@@ -129,6 +130,17 @@ describe('ProcessRuntime', () => {
     // No exec: the shell stays the parent and node binds as its child.
     const id = await startScript(runtime, `${process.execPath} -e "require('net').createServer().listen(${ports[0].bindPort}, '0.0.0.0')"`, ports);
     await events.portsBound(id);
+  });
+
+  it('starts a game at the start-up nice value and restores priority 0 once its ports are bound', async () => {
+    const runtime = newRuntime({ startupNice: 7 });
+    const ports = await runtime.allocatePorts('s', [{ name: 'game', internalPort: 1, protocol: 'tcp', tlsEnabled: false }]);
+    // The shell prints its own nice value, waits, then execs a server that binds.
+    const id = await startScript(runtime, `sleep 0.3; echo "nice $(cut -d' ' -f19 /proc/$$/stat)"; exec ${process.execPath} -e "require('net').createServer().listen(${ports[0].bindPort}, '0.0.0.0')"`, ports);
+    expect((await events.log(id, /^nice /)).message).toBe('nice 7');
+    await events.portsBound(id);
+    const pid = (runtime as unknown as { machines: Map<string, { pid: number }> }).machines.get(id)!.pid;
+    if (process.getuid?.() === 0) expect(os.getPriority(pid)).toBe(0);
   });
 
   it('does not count a port held by another process as bound', async () => {

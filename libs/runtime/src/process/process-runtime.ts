@@ -1,4 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import os from 'node:os';
 import { emitTo } from '../listeners';
 import path from 'node:path';
 import { classifyLogLevel } from '../log-level';
@@ -17,6 +18,12 @@ export interface ProcessRuntimeOptions {
   startupTimeoutMs?: number;
   pollIntervalMs?: number;
   stopGraceMs?: number;
+  /**
+   * Nice value a game starts at until its ports are bound, then back to 0: a game's start-up burst
+   * (interpreter, asset loading) yields the CPU to the platform (claims, API) on a shared machine.
+   * Only when the platform may raise priority again (root / CAP_SYS_NICE); else games start at 0.
+   */
+  startupNice?: number;
 }
 
 // USER_HZ: the unit of /proc/<pid>/stat CPU times, fixed at 100 in the kernel ABI on every
@@ -25,6 +32,7 @@ const CLOCK_TICKS_PER_SECOND = 100;
 const CLOSE_GRACE_MS = 1000;
 // After the game's main process exits, how long to wait for its pipes to drain.
 const DRAIN_TIMEOUT_MS = 1000;
+const DEFAULT_STARTUP_NICE = 10;
 
 interface Machine {
   readonly spec: MachineSpec;
@@ -50,6 +58,7 @@ export class ProcessRuntime implements GameRuntime {
   private readonly startupTimeoutMs: number;
   private readonly pollIntervalMs: number;
   private readonly stopGraceMs: number;
+  private readonly startupNice: number;
   private readonly machines = new Map<string, Machine>();
   private readonly listeners = new Set<(event: MachineEvent) => void>();
   private closed = false;
@@ -61,6 +70,7 @@ export class ProcessRuntime implements GameRuntime {
     this.startupTimeoutMs = options.startupTimeoutMs ?? 120_000;
     this.pollIntervalMs = options.pollIntervalMs ?? 50;
     this.stopGraceMs = options.stopGraceMs ?? 5000;
+    this.startupNice = options.startupNice ?? (process.getuid?.() === 0 ? DEFAULT_STARTUP_NICE : 0);
   }
 
   async allocatePorts(serverId: string, specs: PortSpec[]): Promise<AllocatedPort[]> {
@@ -101,6 +111,7 @@ export class ProcessRuntime implements GameRuntime {
       this.startFailed(spec.serverId, executable, err);
       return;
     }
+    this.setNice(child.pid, this.startupNice);
     this.track(spec, child, child.pid);
   }
 
@@ -212,6 +223,7 @@ export class ProcessRuntime implements GameRuntime {
       return;
     }
     machine.portsBound = true;
+    this.setNice(machine.pid, 0);
     this.emit({ type: 'ports_bound', serverId: machine.spec.serverId, at: new Date() });
   }
 
@@ -239,6 +251,15 @@ export class ProcessRuntime implements GameRuntime {
       process.kill(-machine.pid, signal);
     } catch {
       // ESRCH: the group is already gone.
+    }
+  }
+
+  private setNice(pid: number, nice: number): void {
+    if (this.startupNice === 0) return;
+    try {
+      os.setPriority(pid, nice);
+    } catch {
+      // ESRCH (already gone) or EACCES: the game keeps the priority it has.
     }
   }
 
