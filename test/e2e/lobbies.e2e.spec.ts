@@ -7,7 +7,7 @@ import { startDistributed, startStandalone } from '../support/processes';
 import { describeLobbies } from './lobbies';
 
 describeLobbies('standalone', () => startStandalone({ portRange: '24200-24399' }));
-describeLobbies('distributed', () => startDistributed('24400-24599'));
+describeLobbies('distributed', () => startDistributed('24400-24599', {}, { gateways: 2 }));
 
 describe('lobbies v3 after a standalone restart', () => {
   jest.setTimeout(180_000);

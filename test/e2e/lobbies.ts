@@ -235,6 +235,22 @@ export function describeLobbies(mode: string, start: () => Promise<Platform>): v
       expect(none.status).toBe(404);
     });
 
+    // Distributed mode runs two gateway replicas (standalone is one process).
+    if (mode === 'distributed') it('serves a player\'s event stream from any gateway replica while writes go through another', async () => {
+      const other = p.gatewayUrls![1];
+      const created = await api.post('/v3/lobbies/default', {}, as('replica-host'));
+      const stream = lobbyEvents(other, p.clientKey, 'default', 'replica-host');
+      try {
+        expect((await stream.next('connected')).data.id).toBe(created.body.id);
+        await api.post('/v3/lobbies/default/join', { lobbyId: created.body.id }, as('replica-guest'));
+        expect(ids((await stream.next('lobby_updated')).data)).toEqual(['replica-host', 'replica-guest']);
+        await client(other, p.clientKey).patch('/v3/lobbies/default/me', { state: { via: 'other' } }, as('replica-guest'));
+        expect((await stream.next('lobby_updated')).data.players[1].state).toEqual({ via: 'other' });
+      } finally {
+        stream.close();
+      }
+    });
+
     it('deletes an idle lobby after the config timeout, and removes members silent past heartbeatTimeout (an open stream counts)', async () => {
       const idle = await api.post('/v3/lobbies/quick', {}, as('idle-host'));
       expect(idle.status).toBe(201);
