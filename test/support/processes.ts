@@ -12,6 +12,10 @@ export const ADMIN_TOKEN = 'e2e-admin-token';
 
 export interface Platform {
   baseUrl: string;
+  /** The legacy lobby API's second listener (LEGACY_PORT). */
+  legacyUrl: string;
+  /** Distributed mode: every gateway replica's API base (the first is baseUrl). */
+  gatewayUrls?: string[];
   projectId: string;
   serverKey: string;
   clientKey: string;
@@ -67,9 +71,9 @@ async function raiseLimits(baseUrl: string, projectId: string): Promise<void> {
   if (res.status !== 200) throw new Error(`raising limits: ${res.status} ${await res.text()}`);
 }
 
-function baseEnv(dataDir: string, port: number, portRange: string): NodeJS.ProcessEnv {
+function baseEnv(dataDir: string, port: number, portRange: string, legacyPort: number): NodeJS.ProcessEnv {
   return {
-    PATH: process.env.PATH, HOME: process.env.HOME, PORT: String(port), HOST: '127.0.0.1', SPAWNPOINT_DATA_DIR: dataDir,
+    PATH: process.env.PATH, HOME: process.env.HOME, PORT: String(port), LEGACY_PORT: String(legacyPort), HOST: '127.0.0.1', SPAWNPOINT_DATA_DIR: dataDir,
     SPAWNPOINT_ADMIN_TOKEN: ADMIN_TOKEN, SPAWNPOINT_PORT_RANGE: portRange, SPAWNPOINT_PUBLIC_URL: `http://127.0.0.1:${port}`,
   };
 }
@@ -86,14 +90,16 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
   const keep = options.dataDir !== undefined;
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'sp-e2e-standalone-'));
   const port = await freePort();
+  const legacyPort = await freePort();
   const log: string[] = [];
-  const child = launch('standalone', { ...baseEnv(dataDir, port, options.portRange ?? '17000-17499'), ...options.env }, log);
+  const child = launch('standalone', { ...baseEnv(dataDir, port, options.portRange ?? '17000-17499', legacyPort), ...options.env }, log);
   await waitFor(async () => /Client key:/.test(log.join('')), 'standalone start', log, 90_000, [child]);
   const out = log.join('');
   const projectId = /Project:\s+(\S+)/.exec(out)![1];
   await raiseLimits(`http://127.0.0.1:${port}/api`, projectId);
   return {
     baseUrl: `http://127.0.0.1:${port}/api`,
+    legacyUrl: `http://127.0.0.1:${legacyPort}`,
     projectId,
     serverKey: /Server key:\s+(\S+)/.exec(out)![1],
     clientKey: /Client key:\s+(\S+)/.exec(out)![1],
@@ -107,18 +113,28 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
 }
 
 /** Each app its own process over real NATS and PostgreSQL; a project made through the admin API. */
-export async function startDistributed(portRange = '17500-17999', extraEnv: NodeJS.ProcessEnv = {}): Promise<Platform> {
+export async function startDistributed(portRange = '17500-17999', extraEnv: NodeJS.ProcessEnv = {}, options: { gateways?: number } = {}): Promise<Platform> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'sp-e2e-distributed-'));
   const db: TestDatabase = await createTestDatabase('e2e');
   const port = await freePort();
+  const legacyPort = await freePort();
   const log: string[] = [];
-  const env = { ...baseEnv(dataDir, port, portRange), DATABASE_URL: db.url, NATS_URL, ...extraEnv };
+  const env = { ...baseEnv(dataDir, port, portRange, legacyPort), DATABASE_URL: db.url, NATS_URL, ...extraEnv };
   // Services first (they create the schema), then the gateway.
   const children = ['projects', 'builds', 'servers', 'lobbies'].map((app) => launch(app, env, log));
-  await waitFor(async () => (log.join('').match(/service ready/g) ?? []).length === 3, 'services ready', log, 60_000, children);
+  const services = children.length;
+  await waitFor(async () => (log.join('').match(/service ready/g) ?? []).length === services, 'services ready', log, 60_000, children);
   children.push(launch('gateway', env, log));
   const baseUrl = `http://127.0.0.1:${port}/api`;
   await waitFor(async () => (await fetch(`${baseUrl}/health`)).status === 200, 'gateway healthy', log, 60_000, children);
+  // More gateway replicas: any of them serves any request (and any player's event stream).
+  const gatewayUrls = [baseUrl];
+  for (let i = 1; i < (options.gateways ?? 1); i++) {
+    const extraPort = await freePort();
+    children.push(launch('gateway', { ...env, PORT: String(extraPort), LEGACY_PORT: String(await freePort()) }, log));
+    gatewayUrls.push(`http://127.0.0.1:${extraPort}/api`);
+    await waitFor(async () => (await fetch(`${gatewayUrls[i]}/health`)).status === 200, `gateway ${i + 1} healthy`, log, 60_000, children);
+  }
   const res = await fetch(`${baseUrl}/admin/projects`, {
     method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'e2e', plan: 'pro' }),
   });
@@ -126,7 +142,7 @@ export async function startDistributed(portRange = '17500-17999', extraEnv: Node
   const project = (await res.json()) as { project_id: string; server_key: string; client_key: string };
   await raiseLimits(baseUrl, project.project_id);
   return {
-    baseUrl, projectId: project.project_id, serverKey: project.server_key, clientKey: project.client_key, dataDir, output: () => log.join(''),
+    baseUrl, gatewayUrls, legacyUrl: `http://127.0.0.1:${legacyPort}`, projectId: project.project_id, serverKey: project.server_key, clientKey: project.client_key, dataDir, output: () => log.join(''),
     async stop() {
       await stopAll(children);
       await db.drop();
