@@ -305,6 +305,48 @@ export function describeLobbies(mode: string, start: () => Promise<Platform>): v
       const back = await eventually(() => api.get('/v3/lobbies/default/me', as('game-host')), (r) => r.body.status === 'waiting', 20_000, 'waiting after the server stopped');
       expect(back.body.server).toBeNull();
       expect(back.body.currentPlayers).toBe(2);
+
+      // late join: refused in game unless the lobby allows it
+      await api.post('/v3/lobbies/default/me/start', undefined, as('game-host'));
+      await eventually(() => api.get('/v3/lobbies/default/me', as('game-host')), (r) => r.body.status === 'in_game', 30_000, 'in_game a third time');
+      expect((await api.post('/v3/lobbies/default/join', { lobbyId: created.body.id }, as('game-late'))).status).toBe(400);
+      expect((await api.patch('/v3/lobbies/default/me/settings', { allowLateJoin: true }, as('game-host'))).status).toBe(200);
+      const late = await api.post('/v3/lobbies/default/join', { lobbyId: created.body.id }, as('game-late'));
+      expect(late.status).toBe(200);
+      expect(late.body).toMatchObject({ status: 'in_game', currentPlayers: 3 });
+      // deleting the lobby stops its server
+      const serverOfThird = late.body.server.instance_id;
+      await server.delete(`/v3/lobbies/default/${created.body.id}`);
+      await eventually(() => server.get(`/v3/servers/${serverOfThird}`), (r) => r.body.status === 'stopped', 20_000, 'server of a deleted lobby stopped');
+    });
+
+    it('answers browser preflights and puts CORS headers on every response, errors included', async () => {
+      const preflight = await fetch(`${p.baseUrl}/v3/lobbies/default/join`, {
+        method: 'OPTIONS', headers: { origin: 'https://game.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'api-key, x-player-id, content-type' },
+      });
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+      expect(preflight.headers.get('access-control-allow-headers')).toContain('x-player-id');
+      const missing = await fetch(`${p.baseUrl}/v3/lobbies/default/me/events?api_key=${p.clientKey}&player_id=nobody-here`, { headers: { origin: 'https://game.example' } });
+      expect(missing.status).toBe(404);
+      expect(missing.headers.get('access-control-allow-origin')).toBe('*');
+    });
+
+    it('limits player routes per player (x-player-id), not per key', async () => {
+      const admin = { authorization: 'Bearer e2e-admin-token', 'content-type': 'application/json' };
+      const patch = (limits: object) => fetch(`${p.baseUrl}/admin/projects/${p.projectId}`, { method: 'PATCH', headers: admin, body: JSON.stringify({ rate_limits: limits }) });
+      expect((await patch({ read_per_second: 100_000, write_per_second: 100_000, player_per_second: 3 })).status).toBe(200);
+      try {
+        // the key's principal (and its limits) is cached by the gateway for up to 5 s
+        await new Promise((r) => setTimeout(r, 5_500));
+        const burst = await Promise.all(Array.from({ length: 8 }, () => api.get('/v3/lobbies/default', as('greedy'))));
+        const limited = burst.filter((r) => r.status === 429);
+        expect(limited.length).toBeGreaterThanOrEqual(4);
+        expect(limited[0].headers.get('x-ratelimit-limit')).toBe('3');
+        expect((await api.get('/v3/lobbies/default', as('patient'))).status).toBe(200);
+      } finally {
+        expect((await patch({ read_per_second: 100_000, write_per_second: 100_000, player_per_second: 100_000 })).status).toBe(200);
+      }
     });
   });
 }
