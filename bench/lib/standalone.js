@@ -63,7 +63,7 @@ async function startStandalone(options = {}) {
   const port = await freePort();
   const portRange = options.portRange ?? '19000-19499';
   const env = {
-    PATH: process.env.PATH, HOME: process.env.HOME, PORT: String(port), HOST: '127.0.0.1', SPAWNPOINT_DATA_DIR: dataDir,
+    PATH: process.env.PATH, HOME: process.env.HOME, PORT: String(port), LEGACY_PORT: String(await freePort()), HOST: '127.0.0.1', SPAWNPOINT_DATA_DIR: dataDir,
     SPAWNPOINT_ADMIN_TOKEN: ADMIN_TOKEN, SPAWNPOINT_PORT_RANGE: portRange, SPAWNPOINT_PUBLIC_URL: `http://127.0.0.1:${port}`,
     ...(options.env ?? {}),
   };

@@ -4,6 +4,7 @@ import { Module } from '@nestjs/common';
 import { loadConfig, PlatformModule, setupTracing } from '@spawnpoint/platform';
 import { GatewayModule } from './gateway.module';
 import { createHttpApp } from './http-app';
+import { legacyLobbyApiFor, legacyPort } from './legacy';
 
 async function main(): Promise<void> {
   setupTracing('gateway');
@@ -11,8 +12,11 @@ async function main(): Promise<void> {
   @Module({ imports: [PlatformModule.forRoot(config, 'gateway'), GatewayModule] })
   class GatewayRoot {}
   const app = await createHttpApp(GatewayRoot);
+  const legacy = legacyLobbyApiFor(app, { port: legacyPort(process.env, config), host: config.host });
   await app.listen(config.port, config.host);
+  const legacyApi = await legacy.start();
   console.log(`spawnpoint gateway listening on ${config.publicUrl}/api`);
+  if (legacyApi) console.log(`legacy lobby API listening on port ${legacyApi.port}`);
 }
 
 void main().catch((err) => {

@@ -7,7 +7,7 @@ async function main(): Promise<void> {
   console.log(`
 Spawnpoint is running (standalone).
 
-  API:         ${s.url}/api        (reference: ${s.url}/api/docs)
+  API:         ${s.url}/api        (reference: ${s.url}/api/docs)${s.legacyUrl ? `\n  Legacy lobby API: ${s.legacyUrl}` : ''}
   Project:     ${s.project.projectId}
   Server key:  ${s.project.serverKey}
   Client key:  ${s.project.clientKey}

@@ -4,7 +4,7 @@ import 'reflect-metadata';
 import { Module } from '@nestjs/common';
 import { mkdirSync } from 'node:fs';
 import { BuildsModule } from '@spawnpoint/builds';
-import { createHttpApp, GatewayModule } from '@spawnpoint/gateway';
+import { createHttpApp, GatewayModule, legacyLobbyApiFor, legacyPort } from '@spawnpoint/gateway';
 import { Bus } from '@spawnpoint/messaging';
 import { BUS, loadConfig, PlatformModule } from '@spawnpoint/platform';
 import { LobbiesModule } from '@spawnpoint/lobbies';
@@ -15,6 +15,8 @@ import { RunningPostgres, startEmbeddedPostgres } from './embedded-postgres';
 
 export interface Standalone {
   url: string;
+  /** Base URL of the legacy lobby API (second listener); null when LEGACY_PORT turns it off. */
+  legacyUrl: string | null;
   project: DefaultProject;
   close(): Promise<void>;
 }
@@ -31,12 +33,18 @@ export async function startStandalone(env: NodeJS.ProcessEnv = process.env): Pro
   class StandaloneRoot {}
   try {
     const app = await createHttpApp(StandaloneRoot);
+    const legacy = legacyLobbyApiFor(app, { port: legacyPort(env, config), host: config.host });
     await app.listen(config.port, config.host);
+    const legacyApi = await legacy.start().catch(async (err) => {
+      await app.close();
+      throw err;
+    });
     const project = await ensureDefaultProject(app.get<Bus>(BUS), config.dataDir, { server: config.devServerKey, client: config.devClientKey });
     const address = app.getHttpServer().address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     return {
       url: `http://127.0.0.1:${port}`,
+      legacyUrl: legacyApi ? `http://127.0.0.1:${legacyApi.port}` : null,
       project,
       async close() {
         await app.close();

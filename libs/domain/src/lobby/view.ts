@@ -6,6 +6,8 @@ export interface LobbyView {
   id: string;
   code: string | null;
   config: string;
+  /** The lobby's display name (null when none was given). Not in the interface's v3 table; the legacy API needs it. */
+  name: string | null;
   status: LobbyStatus;
   host: string;
   maxPlayers: number;
@@ -28,6 +30,7 @@ export function lobbyView(state: LobbyState): LobbyView {
     id: state.id,
     code: state.code,
     config: state.config,
+    name: state.name,
     status: state.status,
     host: state.host,
     maxPlayers: state.maxPlayers,

@@ -16,7 +16,7 @@ describe('lobbyView', () => {
   it('returns exactly the v3 Lobby fields', () => {
     const view = lobbyView(fold(lobbyDecider, [created, bob]));
     expect(view).toEqual({
-      id: 'l1', code: 'ABC234', config: 'ranked', status: 'waiting', host: 'alice', maxPlayers: 4, currentPlayers: 2,
+      id: 'l1', code: 'ABC234', config: 'ranked', name: 'Friday', status: 'waiting', host: 'alice', maxPlayers: 4, currentPlayers: 2,
       region: 'eu-central', isPrivate: true, allowLateJoin: true, settings: { map: 'dust' },
       players: [{ id: 'alice', state: { ready: true }, isHost: true }, { id: 'bob', state: { team: 'red' }, isHost: false }],
       server: null, matchmaking: null, createdAt: t0, updatedAt: t1,
@@ -40,10 +40,10 @@ describe('lobbyView', () => {
     expect(view).toMatchObject({ status: 'in_game', server });
   });
 
-  it('does not leak internal fields (joinedAt, lastSeenAt, lastActivityAt, name)', () => {
+  it('does not leak internal fields (joinedAt, lastSeenAt, lastActivityAt)', () => {
     const view = lobbyView(fold(lobbyDecider, [created])) as unknown as Record<string, unknown>;
     expect(view).not.toHaveProperty('lastActivityAt');
-    expect(view).not.toHaveProperty('name');
+    expect(view).not.toHaveProperty('projectId');
     expect(Object.keys((view.players as object[])[0])).toEqual(['id', 'state', 'isHost']);
   });
 

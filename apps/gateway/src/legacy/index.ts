@@ -1,0 +1,2 @@
+export * from './legacy-lobby';
+export * from './legacy-lobby-api';

@@ -1,0 +1,349 @@
+// The legacy lobby API (docs/api.md "Legacy lobby API"): a small Fastify instance on its own port
+// (LEGACY_PORT) beside the main gateway app. It views the same lobbies as v3 through the same bus subjects,
+// and reuses the gateway's api-key authentication, player verification (client-auth-token, like
+// x-player-token), error body, 422 validation details and per-player rate limits.
+import Fastify, { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Bus, RemoteError } from '@spawnpoint/messaging';
+import { BUS } from '@spawnpoint/platform';
+import { LobbyPage, Principal, SUBJECTS } from '@spawnpoint/proto';
+import { KeyAuthenticator } from '../http/auth';
+import { httpErrorBody } from '../http/error-filter';
+import { RateLimiter } from '../http/rate-limiter';
+import { endRequestSpan, enterRequestContext, startRequestSpan } from '../http/tracing-hooks';
+import { parse } from '../http/validation';
+import { PlayerIdentity, PLAYER_TOKEN_HEADER } from '../players';
+import { configTimeout, DEFAULT_LEGACY_TIMEOUT, finishedLobby, LegacyLobby, legacyStatus, toLegacyLobby, V3Lobby, v3Privacy } from './legacy-lobby';
+import {
+  LegacyCodeParams, LegacyConfigQuery, LegacyCreateBody, LegacyJoinBody, LegacyKickQuery, LegacyListQuery, LegacyLobbyParams, LegacyPlayerParams,
+  LegacySettings, LegacyUpdateBody,
+} from './schemas';
+import type { z } from 'zod';
+
+export const LEGACY_TOKEN_HEADER = 'client-auth-token';
+/** GET /lobbies pages through browse and returns at most this many lobbies (newest first). */
+export const MAX_LEGACY_LIST = 1000;
+const BROWSE_PAGE = 100;
+const SETTINGS_TTL_MS = 5_000;
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const CORS_ALLOWED = `api-key, ${LEGACY_TOKEN_HEADER}, content-type, x-request-id, traceparent`;
+const CORS_EXPOSED = 'x-request-id, traceparent, x-ratelimit-limit, x-ratelimit-remaining, retry-after';
+
+export interface LegacyLobbyApiOptions {
+  bus: Bus;
+  keys: KeyAuthenticator;
+  identity: PlayerIdentity;
+  port: number;
+  host: string;
+}
+
+export interface LegacyLobbyApi {
+  /** Base URL of the listener ({legacy_base_url}). */
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+/** The legacy routes and their allowed methods (405 with Allow for another method on a known path). */
+const PATHS: [RegExp, string[]][] = [
+  [/^\/lobbies$/, ['GET', 'POST']],
+  [/^\/lobbies\/code\/[^/]+\/players$/, ['POST']],
+  [/^\/lobbies\/[^/]+$/, ['PUT']],
+  [/^\/lobbies\/[^/]+\/players$/, ['POST']],
+  [/^\/lobbies\/[^/]+\/players\/[^/]+$/, ['DELETE']],
+];
+
+function allowed(url: string): string[] {
+  const path = url.split('?')[0].replace(/\/+$/, '');
+  return PATHS.find(([re]) => re.test(path))?.[1] ?? [];
+}
+
+const unauthorized = () => new RemoteError({ error: 'Invalid or missing API key', status: 401 });
+const forbidden = (error: string) => new RemoteError({ error, status: 403 });
+
+type Ctx = { projectId: string; config: string };
+
+/** The route handlers, over the bus. */
+class LegacyLobbies {
+  private readonly limiter = new RateLimiter();
+  private readonly settings = new Map<string, { until: number; value: Promise<unknown> }>();
+
+  constructor(private readonly o: LegacyLobbyApiOptions) {}
+
+  /** api-key → principal (401 when missing or unknown). */
+  async authenticate(req: FastifyRequest): Promise<{ principal: Principal; keyHash: string }> {
+    const apiKey = req.headers['api-key'];
+    if (typeof apiKey !== 'string' || apiKey.length === 0 || apiKey.length > 200) throw unauthorized();
+    const { principal, keyHash } = await this.o.keys.principal(apiKey);
+    if (!principal) throw unauthorized();
+    return { principal, keyHash };
+  }
+
+  /** The same buckets as v3: reads per key, player writes per project and player (this listener's own counters). */
+  limit(reply: FastifyReply, key: string, limit: number): void {
+    const take = this.limiter.take(key, limit);
+    void reply.header('X-RateLimit-Limit', String(take.limit)).header('X-RateLimit-Remaining', String(take.remaining));
+    if (!take.allowed) {
+      void reply.header('Retry-After', String(take.retryAfterSeconds));
+      throw new RemoteError({ error: 'Rate limit exceeded', status: 429 });
+    }
+  }
+
+  /** A player write: rate limit per player, then client-auth-token verified as `playerId` when the project has a provider. */
+  async player(req: FastifyRequest, reply: FastifyReply, principal: Principal, playerId: string): Promise<void> {
+    this.limit(reply, `${principal.projectId}:player:${playerId}`, principal.rateLimits.player_per_second);
+    const token = req.headers[LEGACY_TOKEN_HEADER];
+    try {
+      await this.o.identity.verify(principal.projectId, playerId, typeof token === 'string' ? token : undefined);
+    } catch (err) {
+      if (err instanceof RemoteError && err.body.status === 401) {
+        const error = err.body.error.replaceAll(PLAYER_TOKEN_HEADER, LEGACY_TOKEN_HEADER).replace('named by x-player-id', `${playerId} of this request`);
+        throw new RemoteError({ ...err.body, error });
+      }
+      throw err;
+    }
+  }
+
+  /** The configuration's idle timeout (seconds), from the project's lobby_configs (kept 5 s); 300 when none is set. */
+  async timeout(ctx: Ctx): Promise<number> {
+    let hit = this.settings.get(ctx.projectId);
+    if (!hit || hit.until <= Date.now()) {
+      const value = this.o.bus.request<{ lobby_configs?: unknown }>(SUBJECTS.projects.getSettings, { projectId: ctx.projectId }).then((s) => s?.lobby_configs);
+      value.catch(() => this.settings.delete(ctx.projectId));
+      if (this.settings.size > 10_000) this.settings.clear();
+      hit = { until: Date.now() + SETTINGS_TTL_MS, value };
+      this.settings.set(ctx.projectId, hit);
+    }
+    try {
+      return configTimeout(await hit.value, ctx.config);
+    } catch {
+      return DEFAULT_LEGACY_TIMEOUT;
+    }
+  }
+
+  async legacy(ctx: Ctx, lobby: V3Lobby): Promise<LegacyLobby> {
+    return toLegacyLobby(lobby, await this.timeout(ctx));
+  }
+
+  request<T = V3Lobby>(subject: string, payload: unknown): Promise<T> {
+    return this.o.bus.request<T>(subject, payload);
+  }
+
+  // ---- routes ------------------------------------------------------------------------------------
+
+  async list(ctx: Ctx, publicOnly: boolean): Promise<LegacyLobby[]> {
+    const found: V3Lobby[] = [];
+    let next: string | null = null;
+    do {
+      const page: LobbyPage<V3Lobby> = await this.request<LobbyPage<V3Lobby>>(SUBJECTS.lobbies.browse, {
+        ...ctx, limit: BROWSE_PAGE, includePrivate: !publicOnly, ...(next ? { next_token: next } : {}),
+      });
+      found.push(...page.lobbies);
+      next = page.next_token;
+    } while (next && found.length < MAX_LEGACY_LIST);
+    const timeout = await this.timeout(ctx);
+    return found.slice(0, MAX_LEGACY_LIST).map((l) => toLegacyLobby(l, timeout));
+  }
+
+  async create(ctx: Ctx, b: z.output<typeof LegacyCreateBody>): Promise<LegacyLobby> {
+    const body = defined({
+      name: b.name, maxPlayers: b.maxPlayers, region: b.region, isPrivate: v3Privacy(b.isPrivate, b.useInviteCode), allowLateJoin: b.allowLateJoin,
+      settings: b.settings,
+    });
+    return this.legacy(ctx, await this.request(SUBJECTS.lobbies.create, { ...ctx, playerId: b.host, body }));
+  }
+
+  /**
+   * PUT: the requester must be a member of the lobby. Changes apply one after another (settings,
+   * playerState, status, host), each checked by the lobbies service as the v3 route would be.
+   */
+  async update(ctx: Ctx, lobbyId: string, b: z.output<typeof LegacyUpdateBody>): Promise<LegacyLobby> {
+    const who = { ...ctx, playerId: b.requesterId, lobbyId };
+    let lobby = await this.request(SUBJECTS.lobbies.getMine, who);
+    if (b.settings) {
+      const changes = settingsChanges(b.settings);
+      if (Object.keys(changes).length > 0) lobby = await this.request(SUBJECTS.lobbies.updateSettings, { ...who, changes });
+    }
+    if (b.playerState) lobby = await this.request(SUBJECTS.lobbies.updateMyState, { ...who, state: b.playerState });
+    if (b.status === 'finished') {
+      const last = await this.legacy(ctx, lobby);
+      await this.request(SUBJECTS.lobbies.close, who);
+      return finishedLobby(last, new Date().toISOString());
+    }
+    if (b.status === 'in_game' && lobby.status !== 'in_game' && lobby.status !== 'starting') {
+      lobby = await this.request(SUBJECTS.lobbies.start, who);
+    }
+    if (b.status === 'waiting' && legacyStatus(lobby.status) === 'in_game') lobby = await this.request(SUBJECTS.lobbies.endMatch, who);
+    if (b.host !== undefined && b.host !== lobby.host) lobby = await this.request(SUBJECTS.lobbies.transferHost, { ...who, targetId: b.host });
+    return this.legacy(ctx, lobby);
+  }
+
+  async join(ctx: Ctx, where: { lobbyId: string } | { code: string }, b: z.output<typeof LegacyJoinBody>): Promise<LegacyLobby> {
+    return this.legacy(ctx, await this.request(SUBJECTS.lobbies.join, { ...ctx, playerId: b.playerId, ...where, ...(b.metadata ? { state: b.metadata } : {}) }));
+  }
+
+  /** isKick: the host removes playerId. Otherwise a player leaves (only itself). The lobby after the change. */
+  async remove(ctx: Ctx, lobbyId: string, playerId: string, q: z.output<typeof LegacyKickQuery>): Promise<LegacyLobby> {
+    if (q.isKick) {
+      return this.legacy(ctx, await this.request(SUBJECTS.lobbies.kick, { ...ctx, playerId: q.requesterId, lobbyId, targetId: playerId }));
+    }
+    if (q.requesterId !== playerId) throw forbidden('Only the player itself may leave; the host removes others with isKick=true');
+    const who = { ...ctx, playerId, lobbyId };
+    const before = await this.legacy(ctx, await this.request(SUBJECTS.lobbies.getMine, who));
+    await this.request(SUBJECTS.lobbies.leave, who);
+    try {
+      return await this.legacy(ctx, await this.request(SUBJECTS.lobbies.adminGet, { ...ctx, lobbyId }));
+    } catch (err) {
+      // The lobby went with the player (it was the last one, or the host left a hostLeaveBehavior close lobby).
+      if (err instanceof RemoteError && err.body.status === 404) return finishedLobby(before, new Date().toISOString(), playerId);
+      throw err;
+    }
+  }
+}
+
+function defined<T extends Record<string, unknown>>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/** Legacy settings → the v3 settings change (useInviteCode folds into isPrivate). */
+function settingsChanges(s: z.output<typeof LegacySettings>): Record<string, unknown> {
+  return defined({
+    name: s.name, maxPlayers: s.maxPlayers, isPrivate: v3Privacy(s.isPrivate, s.useInviteCode), allowLateJoin: s.allowLateJoin, region: s.region,
+    settings: s.settings,
+  });
+}
+
+/** The Fastify instance with the legacy routes (not listening yet). */
+export function buildLegacyLobbyApp(o: LegacyLobbyApiOptions): FastifyInstance {
+  const app = Fastify({
+    bodyLimit: 1024 * 1024,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  const h = new LegacyLobbies(o);
+
+  app.addHook('onRequest', (req, reply, done) => {
+    void reply.header('x-request-id', req.id);
+    // CORS as on the main listener: browser game clients call from their own origin; keys travel in headers.
+    void reply.header('access-control-allow-origin', '*').header('access-control-expose-headers', CORS_EXPOSED);
+    if (req.method === 'OPTIONS' && req.headers['access-control-request-method']) {
+      void reply.code(204).header('access-control-allow-methods', 'GET, POST, PUT, DELETE')
+        .header('access-control-allow-headers', CORS_ALLOWED).header('access-control-max-age', '600').send();
+      return;
+    }
+    done();
+  });
+  app.addHook('onRequest', (req, reply, done) => startRequestSpan(req, (k, v) => void reply.header(k, v), done));
+  app.addHook('preHandler', (req, _reply, done) => enterRequestContext(req, done));
+  app.addHook('onResponse', (req, reply, done) => {
+    endRequestSpan(req, reply.statusCode);
+    done();
+  });
+  app.setErrorHandler((err, _req, reply) => {
+    const body = httpErrorBody(err);
+    if (body.status >= 500 && body.status !== 503) console.error(err);
+    void reply.status(body.status).type('application/json').send(body);
+  });
+  app.setNotFoundHandler((req, reply) => {
+    const methods = allowed(req.url);
+    if (methods.length > 0) {
+      void reply.status(405).header('allow', methods.join(', ')).send({ error: `Method ${req.method} not allowed; use ${methods.join(', ')}`, status: 405 });
+      return;
+    }
+    void reply.status(404).send({ error: 'Not found', status: 404 });
+  });
+
+  app.get('/lobbies', async (req, reply) => {
+    const { principal, keyHash } = await h.authenticate(req);
+    h.limit(reply, `${keyHash}:read`, principal.rateLimits.read_per_second);
+    const q = parse(LegacyListQuery, req.query, 'query');
+    return h.list({ projectId: principal.projectId, config: q.name }, q.publicOnly ?? false);
+  });
+
+  app.post('/lobbies', async (req, reply) => {
+    const { principal } = await h.authenticate(req);
+    const q = parse(LegacyConfigQuery, req.query, 'query');
+    const b = parse(LegacyCreateBody, req.body, 'body');
+    await h.player(req, reply, principal, b.host);
+    const lobby = await h.create({ projectId: principal.projectId, config: q.name }, b);
+    void reply.status(201);
+    return lobby;
+  });
+
+  app.put('/lobbies/:id', async (req, reply) => {
+    const { principal } = await h.authenticate(req);
+    const { id } = parse(LegacyLobbyParams, req.params, 'path');
+    const q = parse(LegacyConfigQuery, req.query, 'query');
+    const b = parse(LegacyUpdateBody, req.body, 'body');
+    await h.player(req, reply, principal, b.requesterId);
+    return h.update({ projectId: principal.projectId, config: q.name }, id, b);
+  });
+
+  app.post('/lobbies/:id/players', async (req, reply) => {
+    const { principal } = await h.authenticate(req);
+    const { id } = parse(LegacyLobbyParams, req.params, 'path');
+    const q = parse(LegacyConfigQuery, req.query, 'query');
+    const b = parse(LegacyJoinBody, req.body, 'body');
+    await h.player(req, reply, principal, b.playerId);
+    return h.join({ projectId: principal.projectId, config: q.name }, { lobbyId: id }, b);
+  });
+
+  app.post('/lobbies/code/:code/players', async (req, reply) => {
+    const { principal } = await h.authenticate(req);
+    const { code } = parse(LegacyCodeParams, req.params, 'path');
+    const q = parse(LegacyConfigQuery, req.query, 'query');
+    const b = parse(LegacyJoinBody, req.body, 'body');
+    await h.player(req, reply, principal, b.playerId);
+    return h.join({ projectId: principal.projectId, config: q.name }, { code }, b);
+  });
+
+  app.delete('/lobbies/:id/players/:playerId', async (req, reply) => {
+    const { principal } = await h.authenticate(req);
+    const { id, playerId } = parse(LegacyPlayerParams, req.params, 'path');
+    const q = parse(LegacyKickQuery, req.query, 'query');
+    await h.player(req, reply, principal, q.requesterId);
+    return h.remove({ projectId: principal.projectId, config: q.name }, id, playerId, q);
+  });
+
+  return app;
+}
+
+/** Starts the legacy lobby API on its own port; `close()` stops it (in-flight requests finish first). */
+export async function startLegacyLobbyApi(o: LegacyLobbyApiOptions): Promise<LegacyLobbyApi> {
+  const app = buildLegacyLobbyApp(o);
+  await app.listen({ port: o.port, host: o.host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : o.port;
+  const host = o.host === '0.0.0.0' || o.host === '::' ? '127.0.0.1' : o.host;
+  return { url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`, port, close: () => app.close() };
+}
+
+/**
+ * The legacy lobby API beside a gateway Nest app: call before `app.listen` (the app's close then also
+ * closes the legacy listener, on `app.close()` and on shutdown signals alike), and `start()` once the app
+ * listens. A port that is not an integer ≥ 0 (LEGACY_PORT=off) leaves it off.
+ */
+export function legacyLobbyApiFor(app: NestFastifyApplication, listen: { port: number; host: string }): { start(): Promise<LegacyLobbyApi | null> } {
+  let running: LegacyLobbyApi | null = null;
+  let closed = false;
+  app.getHttpAdapter().getInstance().addHook('onClose', async () => {
+    closed = true;
+    await running?.close();
+  });
+  return {
+    async start() {
+      if (closed || !Number.isInteger(listen.port) || listen.port < 0) return null;
+      running ??= await startLegacyLobbyApi({ bus: app.get<Bus>(BUS), keys: app.get(KeyAuthenticator), identity: app.get(PlayerIdentity), ...listen });
+      return running;
+    },
+  };
+}
+
+/** LEGACY_PORT, or a free port when the main app takes one (PORT=0) and LEGACY_PORT is not set. */
+export function legacyPort(env: NodeJS.ProcessEnv, config: { port: number; legacyPort: number }): number {
+  return env.LEGACY_PORT === undefined && config.port === 0 ? 0 : config.legacyPort;
+}

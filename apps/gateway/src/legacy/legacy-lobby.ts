@@ -1,0 +1,108 @@
+// The legacy lobby shape: the same lobbies as v3 (one store), viewed the way the older lobby API showed them.
+// Pure functions over the v3 Lobby JSON (libs/domain/src/lobby/view.ts), so they are unit-tested alone.
+
+export type LegacyStatus = 'waiting' | 'in_game' | 'finished';
+
+/** The v3 Lobby JSON as the lobbies service answers it (only what the legacy view reads). */
+export interface V3Lobby {
+  id: string;
+  code: string | null;
+  config: string;
+  name?: string | null;
+  status: string;
+  host: string;
+  maxPlayers: number;
+  currentPlayers: number;
+  region: string;
+  isPrivate: boolean;
+  allowLateJoin: boolean;
+  settings: Record<string, unknown>;
+  players: { id: string; state: Record<string, unknown>; isHost: boolean }[];
+  server: Record<string, unknown> | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface LegacyLobby {
+  id: string;
+  name: string | null;
+  host: string;
+  maxPlayers: number;
+  currentPlayers: number;
+  region: string;
+  status: LegacyStatus;
+  isPrivate: boolean;
+  useInviteCode: boolean;
+  inviteCode: string | null;
+  allowLateJoin: boolean;
+  settings: Record<string, unknown>;
+  players: string[];
+  lobbyStateRealTime: Record<string, Record<string, unknown>>;
+  gameServer: Record<string, unknown> | null;
+  timeout: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Lobby idle timeout (seconds) of the default configuration, reported when a configuration sets none. */
+export const DEFAULT_LEGACY_TIMEOUT = 300;
+
+/** waiting→waiting, in_game→in_game, completed/deleted→finished, every other v3 status→waiting (docs/api.md). */
+export function legacyStatus(v3Status: string): LegacyStatus {
+  switch (v3Status) {
+    case 'in_game': return 'in_game';
+    case 'completed':
+    case 'deleted': return 'finished';
+    default: return 'waiting';
+  }
+}
+
+export function toLegacyLobby(lobby: V3Lobby, timeout: number = DEFAULT_LEGACY_TIMEOUT): LegacyLobby {
+  const lobbyStateRealTime: Record<string, Record<string, unknown>> = {};
+  for (const p of lobby.players) lobbyStateRealTime[p.id] = p.state;
+  return {
+    id: lobby.id,
+    name: lobby.name ?? null,
+    host: lobby.host,
+    maxPlayers: lobby.maxPlayers,
+    currentPlayers: lobby.currentPlayers,
+    region: lobby.region,
+    status: legacyStatus(lobby.status),
+    isPrivate: lobby.isPrivate,
+    // v3 has an invite code exactly when the lobby is private.
+    useInviteCode: lobby.code !== null,
+    inviteCode: lobby.code,
+    allowLateJoin: lobby.allowLateJoin,
+    settings: lobby.settings,
+    players: lobby.players.map((p) => p.id),
+    lobbyStateRealTime,
+    gameServer: lobby.server ?? null,
+    timeout,
+    createdAt: lobby.createdAt,
+    updatedAt: lobby.updatedAt,
+  };
+}
+
+/**
+ * The last known lobby of one that no longer exists (the host finished it, or the last player left):
+ * status finished, without `leaver` when one left, no game server.
+ */
+export function finishedLobby(last: LegacyLobby, at: string, leaver?: string): LegacyLobby {
+  const players = leaver === undefined ? last.players : last.players.filter((p) => p !== leaver);
+  const lobbyStateRealTime = Object.fromEntries(Object.entries(last.lobbyStateRealTime).filter(([p]) => p !== leaver));
+  return { ...last, status: 'finished', players, currentPlayers: players.length, lobbyStateRealTime, gameServer: null, updatedAt: at };
+}
+
+/** Legacy `isPrivate` / `useInviteCode` → the v3 `isPrivate` (a v3 lobby has a code exactly when it is private). */
+export function v3Privacy(isPrivate: boolean | undefined, useInviteCode: boolean | undefined): boolean | undefined {
+  if (isPrivate === undefined && useInviteCode === undefined) return undefined;
+  return isPrivate === true || useInviteCode === true;
+}
+
+/** The idle timeout of a lobby configuration, found by name or id in the project's lobby_configs. */
+export function configTimeout(lobbyConfigs: unknown, nameOrId: string): number {
+  const configs = Array.isArray(lobbyConfigs) ? (lobbyConfigs as Record<string, unknown>[]) : [];
+  const c = configs.find((x) => x?.name === nameOrId) ?? configs.find((x) => x?.id !== undefined && x?.id === nameOrId);
+  const t = c?.timeout;
+  return typeof t === 'number' && Number.isFinite(t) ? t : DEFAULT_LEGACY_TIMEOUT;
+}

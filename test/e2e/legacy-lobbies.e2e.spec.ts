@@ -1,0 +1,155 @@
+// The legacy lobby API on its second listener (LEGACY_PORT), in both modes: the same lobbies as v3.
+import { SignJWT } from 'jose';
+import { client, eventually } from '../support/http';
+import { Platform, startDistributed, startStandalone } from '../support/processes';
+
+type Api = ReturnType<typeof client>;
+const as = (playerId: string) => ({ 'x-player-id': playerId });
+const SECRET = 'e2e-legacy-lobbies-secret-0123456789abcdef';
+const jwtFor = (sub: string) => new SignJWT({ sub }).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime('10m').sign(new TextEncoder().encode(SECRET));
+const UNKNOWN = '00000000-0000-4000-8000-000000000000';
+
+function describeLegacyLobbies(mode: string, start: () => Promise<Platform>): void {
+  describe(`legacy lobby API (${mode})`, () => {
+    jest.setTimeout(180_000);
+    let p: Platform;
+    let server: Api;
+    let api: Api;
+    let legacy: Api;
+
+    beforeAll(async () => {
+      p = await start();
+      server = client(p.baseUrl, p.serverKey);
+      api = client(p.baseUrl, p.clientKey);
+      legacy = client(p.legacyUrl, p.clientKey);
+    });
+    afterAll(async () => {
+      await p?.stop();
+    });
+
+    it('shows the same lobbies as v3, both ways', async () => {
+      const created = await legacy.post('/lobbies?name=default', { host: 'lg-alice', name: 'Legacy night', maxPlayers: 4, region: 'eu-west', settings: { map: 'dust' } });
+      expect(created.status).toBe(201);
+      expect(created.body).toEqual({
+        id: expect.any(String), name: 'Legacy night', host: 'lg-alice', maxPlayers: 4, currentPlayers: 1, region: 'eu-west', status: 'waiting',
+        isPrivate: false, useInviteCode: false, inviteCode: null, allowLateJoin: false, settings: { map: 'dust' }, players: ['lg-alice'],
+        lobbyStateRealTime: { 'lg-alice': {} }, gameServer: null, timeout: 300, createdAt: expect.any(String), updatedAt: expect.any(String),
+      });
+      const mine = await api.get('/v3/lobbies/default/me', as('lg-alice'));
+      expect(mine.status).toBe(200);
+      expect(mine.body).toMatchObject({ id: created.body.id, name: 'Legacy night', host: 'lg-alice', maxPlayers: 4, code: null });
+
+      const v3 = await api.post('/v3/lobbies/default', { isPrivate: true, name: 'From v3', state: { ready: true } }, as('lg-v3-host'));
+      expect(v3.status).toBe(201);
+      const listed = await eventually(() => legacy.get('/lobbies?name=default'), (r) => r.status === 200 && r.body.some((l: { id: string }) => l.id === v3.body.id));
+      expect(listed.body.find((l: { id: string }) => l.id === v3.body.id)).toMatchObject({
+        name: 'From v3', host: 'lg-v3-host', isPrivate: true, useInviteCode: true, inviteCode: v3.body.code, lobbyStateRealTime: { 'lg-v3-host': { ready: true } },
+      });
+      expect(listed.body.map((l: { id: string }) => l.id)).toContain(created.body.id);
+      const publicOnly = await legacy.get('/lobbies?name=default&publicOnly=true');
+      expect(publicOnly.status).toBe(200);
+      expect(publicOnly.body.map((l: { id: string }) => l.id)).toContain(created.body.id);
+      expect(publicOnly.body.map((l: { id: string }) => l.id)).not.toContain(v3.body.id);
+    });
+
+    it('joins by id and code, merges player state, changes settings, kicks, hands over, leaves and finishes', async () => {
+      const created = await legacy.post('/lobbies?name=default', { host: 'lg-host', useInviteCode: true, maxPlayers: 3 });
+      expect(created.status).toBe(201);
+      expect(created.body).toMatchObject({ isPrivate: true, useInviteCode: true, inviteCode: expect.stringMatching(/^[A-HJ-NP-Z2-9]{6}$/) });
+      const id: string = created.body.id;
+
+      const bob = await legacy.post(`/lobbies/${id}/players?name=default`, { playerId: 'lg-bob', metadata: { team: 'red' } });
+      expect(bob.status).toBe(200);
+      expect(bob.body).toMatchObject({ players: ['lg-host', 'lg-bob'], currentPlayers: 2, lobbyStateRealTime: { 'lg-host': {}, 'lg-bob': { team: 'red' } } });
+      const carol = await legacy.post(`/lobbies/code/${created.body.inviteCode}/players?name=default`, { playerId: 'lg-carol', metadata: {} });
+      expect(carol.status).toBe(200);
+      expect(carol.body.players).toEqual(['lg-host', 'lg-bob', 'lg-carol']);
+      expect((await legacy.post(`/lobbies/code/${created.body.inviteCode}/players?name=default`, { playerId: 'lg-dave' })).status).toBe(400);
+      expect((await legacy.post(`/lobbies/${UNKNOWN}/players?name=default`, { playerId: 'lg-dave' })).status).toBe(404);
+      expect((await legacy.post('/lobbies/code/ZZZZZZ/players?name=default', { playerId: 'lg-dave' })).status).toBe(404);
+      const other = await legacy.post('/lobbies?name=default', { host: 'lg-erin' });
+      expect((await legacy.post(`/lobbies/${other.body.id}/players?name=default`, { playerId: 'lg-bob' })).status).toBe(409);
+
+      // player state merges, and v3 sees it
+      const state = await legacy.put(`/lobbies/${id}?name=default`, { requesterId: 'lg-bob', playerState: { ready: true } });
+      expect(state.status).toBe(200);
+      expect(state.body.lobbyStateRealTime['lg-bob']).toEqual({ team: 'red', ready: true });
+      const seen = await api.get('/v3/lobbies/default/me', as('lg-bob'));
+      expect(seen.body.players.find((pl: { id: string }) => pl.id === 'lg-bob').state).toEqual({ team: 'red', ready: true });
+      expect((await api.patch('/v3/lobbies/default/me', { state: { loadout: 'sniper' } }, as('lg-bob'))).status).toBe(200);
+      expect((await legacy.put(`/lobbies/${id}?name=default`, { requesterId: 'lg-bob' })).body.lobbyStateRealTime['lg-bob']).toEqual({ team: 'red', ready: true, loadout: 'sniper' });
+
+      // settings: host only
+      expect((await legacy.put(`/lobbies/${id}?name=default`, { requesterId: 'lg-bob', settings: { maxPlayers: 5 } })).status).toBe(403);
+      const changed = await legacy.put(`/lobbies/${id}?name=default`, { requesterId: 'lg-host', settings: { name: 'Renamed', maxPlayers: 5, settings: { map: 'nuke' } } });
+      expect(changed.status).toBe(200);
+      expect(changed.body).toMatchObject({ name: 'Renamed', maxPlayers: 5, settings: { map: 'nuke' }, isPrivate: true });
+      const pub = await legacy.put(`/lobbies/${id}?name=default`, { requesterId: 'lg-host', settings: { isPrivate: false, useInviteCode: false } });
+      expect(pub.body).toMatchObject({ isPrivate: false, useInviteCode: false, inviteCode: null });
+      expect((await api.get('/v3/lobbies/default/me', as('lg-host'))).body).toMatchObject({ name: 'Renamed', maxPlayers: 5, isPrivate: false, code: null });
+      expect((await legacy.put(`/lobbies/${id}?name=default`, { requesterId: 'lg-stranger', playerState: {} })).status).toBe(404);
+
+      // kick: host only, with isKick
+      expect((await legacy.delete(`/lobbies/${id}/players/lg-carol?name=default&requesterId=lg-bob&isKick=true`)).status).toBe(403);
+      expect((await legacy.delete(`/lobbies/${id}/players/lg-carol?name=default&requesterId=lg-host`)).status).toBe(403);
+      const kicked = await legacy.delete(`/lobbies/${id}/players/lg-carol?name=default&requesterId=lg-host&isKick=true`);
+      expect(kicked.status).toBe(200);
+      expect(kicked.body.players).toEqual(['lg-host', 'lg-bob']);
+      expect((await api.get('/v3/lobbies/default/me', as('lg-carol'))).status).toBe(404);
+
+      // host transfer, then the old host leaves
+      const moved = await legacy.put(`/lobbies/${id}?name=default`, { requesterId: 'lg-host', host: 'lg-bob' });
+      expect(moved.status).toBe(200);
+      expect(moved.body.host).toBe('lg-bob');
+      expect((await api.get('/v3/lobbies/default/me', as('lg-bob'))).body.host).toBe('lg-bob');
+      const left = await legacy.delete(`/lobbies/${id}/players/lg-host?name=default&requesterId=lg-host&isKick=false`);
+      expect(left.status).toBe(200);
+      expect(left.body).toMatchObject({ id, host: 'lg-bob', players: ['lg-bob'], currentPlayers: 1, status: 'waiting' });
+      expect((await api.get('/v3/lobbies/default/me', as('lg-host'))).status).toBe(404);
+
+      // the host finishes the lobby: it is deleted
+      const finished = await legacy.put(`/lobbies/${id}?name=default`, { requesterId: 'lg-bob', status: 'finished' });
+      expect(finished.status).toBe(200);
+      expect(finished.body).toMatchObject({ id, status: 'finished', host: 'lg-bob' });
+      expect((await server.get(`/v3/lobbies/default/${id}`)).status).toBe(404);
+      expect((await api.get('/v3/lobbies/default/me', as('lg-bob'))).status).toBe(404);
+
+      // the last player leaving ends the lobby too
+      const solo = await legacy.delete(`/lobbies/${other.body.id}/players/lg-erin?name=default&requesterId=lg-erin`);
+      expect(solo.status).toBe(200);
+      expect(solo.body).toMatchObject({ id: other.body.id, status: 'finished', players: [], currentPlayers: 0 });
+    });
+
+    it('refuses a missing name (422), a missing api-key (401) and an unknown configuration (404)', async () => {
+      const noName = await legacy.get('/lobbies');
+      expect(noName.status).toBe(422);
+      expect(noName.body).toMatchObject({ status: 422, detail: [{ loc: ['query', 'name'], type: 'missing' }] });
+      expect((await legacy.post('/lobbies', { host: 'lg-x' })).status).toBe(422);
+      expect((await legacy.delete(`/lobbies/${UNKNOWN}/players/lg-x?name=default`)).body.detail[0].loc).toEqual(['query', 'requesterId']);
+      const noKey = await client(p.legacyUrl).get('/lobbies?name=default');
+      expect(noKey.status).toBe(401);
+      expect(noKey.body).toEqual({ error: 'Invalid or missing API key', status: 401 });
+      expect((await legacy.get('/lobbies?name=default', { 'api-key': 'pfclient_nope' })).status).toBe(401);
+      expect((await legacy.post('/lobbies?name=no-such-config', { host: 'lg-x' })).status).toBe(404);
+    });
+
+    it('verifies client-auth-token with the project jwt provider', async () => {
+      expect((await server.post('/v3/projects/settings', { auth_config: { provider: 'jwt', secret: SECRET } })).status).toBe(200);
+      try {
+        const missing = await legacy.post('/lobbies?name=default', { host: 'lg-jwt' });
+        expect(missing.status).toBe(401);
+        expect(missing.body.error).toContain('client-auth-token');
+        expect((await legacy.post('/lobbies?name=default', { host: 'lg-jwt' }, { 'client-auth-token': await jwtFor('someone-else') })).status).toBe(401);
+        expect((await legacy.post('/lobbies?name=default', { host: 'lg-jwt' }, { 'client-auth-token': 'not-a-jwt' })).status).toBe(401);
+        const ok = await legacy.post('/lobbies?name=default', { host: 'lg-jwt' }, { 'client-auth-token': await jwtFor('lg-jwt') });
+        expect(ok.status).toBe(201);
+        expect((await legacy.put(`/lobbies/${ok.body.id}?name=default`, { requesterId: 'lg-jwt', playerState: { a: 1 } })).status).toBe(401);
+      } finally {
+        expect((await server.post('/v3/projects/settings', { auth_config: { provider: 'none' } })).status).toBe(200);
+      }
+    });
+  });
+}
+
+describeLegacyLobbies('standalone', () => startStandalone({ portRange: '24600-24799' }));
+describeLegacyLobbies('distributed', () => startDistributed('24800-24999'));
