@@ -5,7 +5,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import {
-  ClaimCommand, claimDecider, DomainError, invalid, LiveLobbyState, lobbyCodeStream, LobbyCommand, lobbyDecider, LobbyEvent, lobbyMemberStream, LobbyState,
+  ClaimCommand, claimDecider, ClaimState, DomainError, invalid, LiveLobbyState, lobbyCodeStream, LobbyCommand, lobbyDecider, LobbyEvent, lobbyMemberStream, LobbyState,
   lobbyStream, lobbyView, LobbyView, notFound,
 } from '@spawnpoint/domain';
 import { RemoteError, Unsubscribe } from '@spawnpoint/messaging';
@@ -429,14 +429,23 @@ export class LobbiesService extends ServiceHost {
     throw new DomainError('conflict', 'could not find a free invite code; make inviteCodeConfig.length longer');
   }
 
+  /**
+   * Claims `stream` for `holder`; true when newly claimed. The common case (free, or ours) is one
+   * read and one append; a held claim is taken over only if `holderGone` says so, at the revision read.
+   */
   private async claim(stream: string, holder: string, holderGone: (holder: string, since: string) => Promise<boolean>, taken: () => unknown): Promise<boolean> {
-    const { state } = await load(this.store, claimDecider, stream);
-    const gone = state.holder !== null && state.holder !== holder ? await holderGone(state.holder, state.since!) : false;
+    const attempt = (takeOver: ClaimState | null) => execute(this.store, claimDecider, stream, (s): ClaimCommand => ({
+      type: 'Claim', key: stream, holder, holderGone: takeOver !== null && s.holder === takeOver.holder && s.since === takeOver.since, now: this.now(),
+    }));
     try {
-      const result = await execute(this.store, claimDecider, stream, (s): ClaimCommand => ({
-        type: 'Claim', key: stream, holder, holderGone: s.holder === state.holder && s.since === state.since ? gone : false, now: this.now(),
-      }));
-      return result.events.length > 0;
+      return (await attempt(null)).events.length > 0;
+    } catch (err) {
+      if (!(err instanceof DomainError && err.code === 'conflict')) throw err;
+    }
+    const { state } = await load(this.store, claimDecider, stream);
+    if (state.holder !== null && state.holder !== holder && !(await holderGone(state.holder, state.since!))) throw taken();
+    try {
+      return (await attempt(state)).events.length > 0;
     } catch (err) {
       if (err instanceof DomainError && err.code === 'conflict') throw taken();
       throw err;
