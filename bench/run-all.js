@@ -9,17 +9,20 @@ const path = require('node:path');
 const SELF = path.basename(__filename);
 const METRIC = /^([A-Za-z0-9_.-]+)\s+(\S+)\s*$/;
 const PER_SCRIPT_TIMEOUT_MS = 5 * 60_000;
+// Scripts that need longer: lobby-streams sets up 10,000 players and opens 10,000 event streams first.
+const TIMEOUT_MS = { 'lobby-streams.js': 8 * 60_000 };
 
 function runScript(file) {
   return new Promise((resolve) => {
     const metrics = [];
     let buffered = '';
     const child = spawn(process.execPath, [path.join(__dirname, file)], { cwd: path.join(__dirname, '..'), stdio: ['ignore', 'pipe', 'inherit'] });
+    const timeoutMs = TIMEOUT_MS[file] ?? PER_SCRIPT_TIMEOUT_MS;
     const timer = setTimeout(() => {
-      console.error(`[run-all] ${file} exceeded ${PER_SCRIPT_TIMEOUT_MS / 1000} s; sending SIGTERM`);
+      console.error(`[run-all] ${file} exceeded ${timeoutMs / 1000} s; sending SIGTERM`);
       child.kill('SIGTERM');
       setTimeout(() => child.kill('SIGKILL'), 15_000).unref();
-    }, PER_SCRIPT_TIMEOUT_MS);
+    }, timeoutMs);
     child.stdout.on('data', (chunk) => {
       process.stdout.write(chunk);
       buffered += chunk;
