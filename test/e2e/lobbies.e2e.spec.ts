@@ -7,7 +7,8 @@ import { startDistributed, startStandalone } from '../support/processes';
 import { describeLobbies } from './lobbies';
 
 describeLobbies('standalone', () => startStandalone({ portRange: '24200-24399' }));
-describeLobbies('distributed', () => startDistributed('24400-24599', {}, { gateways: 2 }));
+// Two gateways and two lobbies services: every guarantee must hold whichever replica serves a request.
+describeLobbies('distributed', () => startDistributed('24400-24599', {}, { gateways: 2, extraServices: ['lobbies'] }));
 
 describe('lobbies v3 after a standalone restart', () => {
   jest.setTimeout(180_000);

@@ -113,7 +113,7 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
 }
 
 /** Each app its own process over real NATS and PostgreSQL; a project made through the admin API. */
-export async function startDistributed(portRange = '17500-17999', extraEnv: NodeJS.ProcessEnv = {}, options: { gateways?: number } = {}): Promise<Platform> {
+export async function startDistributed(portRange = '17500-17999', extraEnv: NodeJS.ProcessEnv = {}, options: { gateways?: number; extraServices?: string[] } = {}): Promise<Platform> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'sp-e2e-distributed-'));
   const db: TestDatabase = await createTestDatabase('e2e');
   const port = await freePort();
@@ -121,7 +121,8 @@ export async function startDistributed(portRange = '17500-17999', extraEnv: Node
   const log: string[] = [];
   const env = { ...baseEnv(dataDir, port, portRange, legacyPort), DATABASE_URL: db.url, NATS_URL, ...extraEnv };
   // Services first (they create the schema), then the gateway.
-  const children = ['projects', 'builds', 'servers', 'lobbies'].map((app) => launch(app, env, log));
+  // extraServices: more replicas of a service (they share its bus subjects as a queue group).
+  const children = ['projects', 'builds', 'servers', 'lobbies', ...(options.extraServices ?? [])].map((app) => launch(app, env, log));
   const services = children.length;
   await waitFor(async () => (log.join('').match(/service ready/g) ?? []).length === services, 'services ready', log, 60_000, children);
   children.push(launch('gateway', env, log));

@@ -132,11 +132,12 @@ export class LobbiesService extends ServiceHost {
     const config = await this.lobbyConfig(r.projectId, r.config);
     if (jsonBytes(r.state) > MAX_PLAYER_STATE_BYTES) throw tooLarge('state', MAX_PLAYER_STATE_BYTES);
     const lobbyId = r.lobbyId ?? (await this.lobbyWithCode(r.projectId, r.code!));
-    const { state } = await this.loadLobby(lobbyId);
+    const known = await this.loadLobby(lobbyId);
+    const { state } = known;
     if (!isLive(state) || state.projectId !== r.projectId || state.config !== config.name) throw notFound('lobby');
     const claimedNow = await this.claimMembership(r.projectId, config.name, r.playerId, lobbyId);
     try {
-      const ran = await this.run(r.projectId, lobbyId, { type: 'JoinLobby', playerId: r.playerId, state: r.state ?? {}, now: this.now() });
+      const ran = await this.run(r.projectId, lobbyId, { type: 'JoinLobby', playerId: r.playerId, state: r.state ?? {}, now: this.now() }, known);
       this.presence.touch(r.projectId, lobbyId, r.playerId);
       return lobbyView(ran.state);
     } catch (err) {
@@ -147,18 +148,18 @@ export class LobbiesService extends ServiceHost {
 
   async leave(r: PlayerLobbyRequest): Promise<LeftLobby> {
     const config = await this.lobbyConfig(r.projectId, r.config);
-    const { lobbyId } = await this.myLobby(r);
-    await this.run(r.projectId, lobbyId, { type: 'LeaveLobby', playerId: r.playerId, hostLeaveBehavior: config.hostLeaveBehavior, now: this.now() });
+    const { lobbyId, ...known } = await this.myLobby(r);
+    await this.run(r.projectId, lobbyId, { type: 'LeaveLobby', playerId: r.playerId, hostLeaveBehavior: config.hostLeaveBehavior, now: this.now() }, known);
     return { status: 'left', lobbyId };
   }
 
   async updateMyState(r: UpdatePlayerStateRequest): Promise<LobbyView> {
-    const { lobbyId } = await this.myLobby(r);
+    const { lobbyId, ...known } = await this.myLobby(r);
     const ran = await this.run(r.projectId, lobbyId, (s) => {
       const me = isLive(s) ? s.players.find((p) => p.id === r.playerId) : undefined;
       if (me && jsonBytes({ ...me.state, ...r.state }) > MAX_PLAYER_STATE_BYTES) throw tooLarge('state', MAX_PLAYER_STATE_BYTES);
       return { type: 'UpdatePlayerState', playerId: r.playerId, state: r.state, now: this.now() };
-    });
+    }, known);
     this.presence.touch(r.projectId, lobbyId, r.playerId);
     return lobbyView(ran.state);
   }
@@ -167,11 +168,12 @@ export class LobbiesService extends ServiceHost {
     const config = await this.lobbyConfig(r.projectId, r.config);
     const c = r.changes;
     if (c.settings !== undefined && jsonBytes(c.settings) > MAX_SETTINGS_BYTES) throw tooLarge('settings', MAX_SETTINGS_BYTES);
-    const { lobbyId, state } = await this.myLobby(r);
+    const { lobbyId, ...known } = await this.myLobby(r);
+    const { state } = known;
     // Going private needs a code of its own, claimed before the change (released again if refused).
     const code = c.isPrivate === true && !state.isPrivate ? await this.claimFreeCode(r.projectId, config, lobbyId) : undefined;
     try {
-      const ran = await this.run(r.projectId, lobbyId, { type: 'UpdateSettings', playerId: r.playerId, ...c, code, now: this.now() });
+      const ran = await this.run(r.projectId, lobbyId, { type: 'UpdateSettings', playerId: r.playerId, ...c, code, now: this.now() }, code ? undefined : known);
       return lobbyView(ran.state);
     } catch (err) {
       if (code) await this.release(lobbyCodeStream(r.projectId, code), lobbyId);
@@ -180,20 +182,20 @@ export class LobbiesService extends ServiceHost {
   }
 
   async kick(r: TargetPlayerRequest): Promise<LobbyView> {
-    const { lobbyId } = await this.myLobby(r);
-    return lobbyView((await this.run(r.projectId, lobbyId, { type: 'KickPlayer', playerId: r.playerId, targetId: r.targetId, now: this.now() })).state);
+    const { lobbyId, ...known } = await this.myLobby(r);
+    return lobbyView((await this.run(r.projectId, lobbyId, { type: 'KickPlayer', playerId: r.playerId, targetId: r.targetId, now: this.now() }, known)).state);
   }
 
   async transferHost(r: TargetPlayerRequest): Promise<LobbyView> {
-    const { lobbyId } = await this.myLobby(r);
-    return lobbyView((await this.run(r.projectId, lobbyId, { type: 'TransferHost', playerId: r.playerId, targetId: r.targetId, now: this.now() })).state);
+    const { lobbyId, ...known } = await this.myLobby(r);
+    return lobbyView((await this.run(r.projectId, lobbyId, { type: 'TransferHost', playerId: r.playerId, targetId: r.targetId, now: this.now() }, known)).state);
   }
 
   /** Direct start: the lobby is `starting` at once; the server is launched in the background. */
   async start(r: PlayerLobbyRequest): Promise<LobbyView> {
     const config = await this.lobbyConfig(r.projectId, r.config);
-    const { lobbyId } = await this.myLobby(r);
-    const ran = await this.run(r.projectId, lobbyId, { type: 'StartGame', playerId: r.playerId, now: this.now() });
+    const { lobbyId, ...known } = await this.myLobby(r);
+    const ran = await this.run(r.projectId, lobbyId, { type: 'StartGame', playerId: r.playerId, now: this.now() }, known);
     void this.launch(r.projectId, lobbyId, config);
     return lobbyView(ran.state);
   }
@@ -205,9 +207,9 @@ export class LobbiesService extends ServiceHost {
   }
 
   async endMatch(r: PlayerLobbyRequest): Promise<LobbyView> {
-    const { lobbyId, state } = await this.myLobby(r);
-    const server = state.server?.instance_id;
-    const ran = await this.run(r.projectId, lobbyId, { type: 'EndMatch', playerId: r.playerId, now: this.now() });
+    const { lobbyId, ...known } = await this.myLobby(r);
+    const server = known.state.server?.instance_id;
+    const ran = await this.run(r.projectId, lobbyId, { type: 'EndMatch', playerId: r.playerId, now: this.now() }, known);
     if (server) void this.stopServer(r.projectId, server);
     return lobbyView(ran.state);
   }
@@ -462,12 +464,12 @@ export class LobbiesService extends ServiceHost {
   // ---- the write path ------------------------------------------------------------------------------
 
   /** Decide and append on the lobby's stream; then release claims of departed players and broadcast. */
-  private async run(projectId: string, lobbyId: string, command: LobbyCommand | ((s: LobbyState) => LobbyCommand)): Promise<Ran> {
+  private async run(projectId: string, lobbyId: string, command: LobbyCommand | ((s: LobbyState) => LobbyCommand), known?: { state: LobbyState; revision: number }): Promise<Ran> {
     let before: LobbyState = lobbyDecider.initialState;
     const result = await execute(this.store, lobbyDecider, lobbyStream(lobbyId), (s: LobbyState) => {
       before = s;
       return typeof command === 'function' ? command(s) : command;
-    }, { projectId });
+    }, { projectId }, undefined, known);
     if (result.events.length === 0) return result;
     const removed: string[] = [];
     let deleted: { reason: string } | null = null;

@@ -20,10 +20,12 @@ export async function execute<C, E extends DomainEvent, S>(
   command: C | ((state: S) => C),
   metadata: EventMetadata = {},
   maxAttempts = 10,
+  /** The stream as the caller just read it: the first attempt decides on it instead of reading again
+   * (an append at its revision still fails if the stream moved on, and the next attempt reads). */
+  known?: { state: S; revision: number },
 ): Promise<Executed<S, E>> {
   for (let attempt = 1; ; attempt++) {
-    const { events: history, revision } = await store.readStream(streamId);
-    const state = fold(decider, history.map((e) => ({ type: e.type, data: e.data }) as E));
+    const { state, revision } = attempt === 1 && known ? known : await load(store, decider, streamId);
     const cmd = typeof command === 'function' ? (command as (s: S) => C)(state) : command;
     const events = decider.decide(cmd, state);
     if (events.length === 0) return { state, events, position: null, revision };

@@ -12,6 +12,8 @@ export interface Projection {
   name: string;
   categories: string[];
   apply(event: RecordedEvent, tx: Tx): Promise<void>;
+  /** Instead of `apply` per event: a whole batch at once (e.g. one read and one write per batch). */
+  applyBatch?(events: RecordedEvent[], tx: Tx): Promise<void>;
   /** After the event's transaction committed: e.g. invalidate an in-memory copy of the rows. */
   applied?(event: RecordedEvent): void;
 }
@@ -100,7 +102,8 @@ export class ProjectionRunner {
           const batch = entry.pending.slice(0, MAX_BATCH);
           const last = batch[batch.length - 1];
           await this.db.$transaction(async (tx) => {
-            for (const event of batch) await entry.projection.apply(event, tx);
+            if (entry.projection.applyBatch) await entry.projection.applyBatch(batch, tx);
+            else for (const event of batch) await entry.projection.apply(event, tx);
             // Plain SQL: this runs once per batch on the hottest path, and needs no query compilation.
             await tx.$executeRaw`INSERT INTO checkpoints (name, position, updated_at) VALUES (${entry.projection.name}, ${last.position}, now())
               ON CONFLICT (name) DO UPDATE SET position = EXCLUDED.position, updated_at = EXCLUDED.updated_at`;

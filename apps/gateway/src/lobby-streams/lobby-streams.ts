@@ -20,7 +20,9 @@ interface Stream {
   playerId: string;
   lobbyId: string;
   revision: number;
-  lobby: LobbyJson | null;
+  /** Only what the timers need (not the lobby itself: 10,000 streams would keep 10,000 copies). */
+  status: string | undefined;
+  queueStats: unknown;
   res: ServerResponse;
 }
 
@@ -37,8 +39,8 @@ export class LobbyStreams implements OnModuleInit, OnApplicationShutdown {
     this.unsubscribe = await this.bus.listen(SUBJECTS.lobbies.updates, (u: LobbyUpdate) => this.onUpdate(u));
     this.every(this.config.lobbyPresenceMs, () => this.reportPresence());
     this.every(this.config.lobbyPingMs, () => this.broadcastFrame((s) => sseFrame(eventId(s.lobbyId, s.revision), 'ping', {})));
-    this.every(QUEUE_STATS_MS, () => this.broadcastFrame((s) => s.lobby?.status === 'in_queue'
-      ? sseFrame(eventId(s.lobbyId, s.revision), 'queue_stats', s.lobby.matchmaking?.queueStats ?? {}) : null));
+    this.every(QUEUE_STATS_MS, () => this.broadcastFrame((s) => s.status === 'in_queue'
+      ? sseFrame(eventId(s.lobbyId, s.revision), 'queue_stats', s.queueStats ?? {}) : null));
     this.every(1_000, () => this.recent.prune());
   }
 
@@ -64,7 +66,8 @@ export class LobbyStreams implements OnModuleInit, OnApplicationShutdown {
       res.end();
       return;
     }
-    const stream: Stream = { ...who, lobbyId: opened.lobbyId, revision: opened.revision, lobby: opened.lobby as LobbyJson, res };
+    const lobby = opened.lobby as LobbyJson | null;
+    const stream: Stream = { ...who, lobbyId: opened.lobbyId, revision: opened.revision, status: lobby?.status, queueStats: lobby?.matchmaking?.queueStats, res };
     res.write(sseFrame(eventId(opened.lobbyId, opened.revision), 'connected', opened.lobby));
     let set = this.byLobby.get(stream.lobbyId);
     if (!set) this.byLobby.set(stream.lobbyId, (set = new Set()));
@@ -86,10 +89,12 @@ export class LobbyStreams implements OnModuleInit, OnApplicationShutdown {
   private deliver(s: Stream, u: LobbyUpdate, text: string): void {
     if (u.revision <= s.revision || s.res.writableEnded) return;
     s.revision = u.revision;
-    const wasMatchFound = s.lobby?.status === 'match_found';
-    s.lobby = u.lobby as LobbyJson | null;
+    const wasMatchFound = s.status === 'match_found';
+    const lobby = u.lobby as LobbyJson | null;
+    s.status = lobby?.status;
+    s.queueStats = lobby?.matchmaking?.queueStats;
     s.res.write(text);
-    if (u.kind === 'updated' && s.lobby?.status === 'match_found' && !wasMatchFound) {
+    if (u.kind === 'updated' && s.status === 'match_found' && !wasMatchFound) {
       s.res.write(sseFrame(eventId(u.lobbyId, u.revision), 'match_found', u.lobby));
     }
     if (u.kind === 'deleted' || u.removed.includes(s.playerId) || s.res.writableLength > MAX_BUFFERED_BYTES) this.close(s);
