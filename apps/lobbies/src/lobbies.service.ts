@@ -9,7 +9,7 @@ import {
   lobbyStream, lobbyView, LobbyView, notFound,
 } from '@spawnpoint/domain';
 import { RemoteError, Unsubscribe } from '@spawnpoint/messaging';
-import { execute, Handlers, load, Platform, PLATFORM, ServiceHost } from '@spawnpoint/platform';
+import { execute, Handlers, Platform, PLATFORM, ServiceHost, StateCache } from '@spawnpoint/platform';
 import {
   AdminLobbyRequest, BrowseLobbiesRequest, CreateLobbyRequest, DeletedLobby, JoinLobbyRequest, LeftLobby, LobbyPage, LobbyPresence,
   LobbyStreamEvent, LobbyUpdate, OpenedLobbyStream, OpenLobbyStreamRequest, PlayerLobbyRequest, ProjectView, ServerView, SUBJECTS,
@@ -37,6 +37,9 @@ interface Ran { state: LobbyState; events: LobbyEvent[]; revision: number }
 @Injectable()
 export class LobbiesService extends ServiceHost {
   readonly presence = new Presence();
+  /** Lobby and claim states of this process, read on from their cached revision (exact, one small query). */
+  private readonly lobbies = new StateCache(this.store, lobbyDecider);
+  private readonly claims = new StateCache(this.store, claimDecider);
   private readonly settingsCache = new Map<string, { at: number; value: Promise<ProjectView> }>();
   private readonly unsubscribes: Unsubscribe[] = [];
   private sweeper: LobbySweeper | null = null;
@@ -373,14 +376,14 @@ export class LobbiesService extends ServiceHost {
 
   // ---- lookups and claims --------------------------------------------------------------------------
 
-  private async loadLobby(lobbyId: string): Promise<{ state: LobbyState; revision: number }> {
-    return load(this.store, lobbyDecider, lobbyStream(lobbyId));
+  private loadLobby(lobbyId: string): Promise<{ state: LobbyState; revision: number }> {
+    return this.lobbies.load(lobbyStream(lobbyId));
   }
 
   /** The caller's live lobby (the given one when `lobbyId` is set): 404 when not a member. */
   private async myLobby(r: PlayerLobbyRequest): Promise<{ lobbyId: string; state: LiveLobbyState; revision: number }> {
     const config = await this.lobbyConfig(r.projectId, r.config);
-    const lobbyId = r.lobbyId ?? (await load(this.store, claimDecider, lobbyMemberStream(r.projectId, config.name, r.playerId))).state.holder;
+    const lobbyId = r.lobbyId ?? (await this.claims.load(lobbyMemberStream(r.projectId, config.name, r.playerId))).state.holder;
     const notIn = () => new DomainError('not_found', `player ${r.playerId} is not in a lobby of config ${config.name}`);
     if (!lobbyId) throw notIn();
     const { state, revision } = await this.loadLobby(lobbyId);
@@ -397,7 +400,7 @@ export class LobbiesService extends ServiceHost {
   }
 
   private async lobbyWithCode(projectId: string, code: string): Promise<string> {
-    const holder = (await load(this.store, claimDecider, lobbyCodeStream(projectId, code))).state.holder;
+    const holder = (await this.claims.load(lobbyCodeStream(projectId, code))).state.holder;
     if (!holder) throw notFound('lobby with this invite code');
     const { state } = await this.loadLobby(holder);
     if (!isLive(state) || state.code !== code) throw notFound('lobby with this invite code');
@@ -436,18 +439,22 @@ export class LobbiesService extends ServiceHost {
    * read and one append; a held claim is taken over only if `holderGone` says so, at the revision read.
    */
   private async claim(stream: string, holder: string, holderGone: (holder: string, since: string) => Promise<boolean>, taken: () => unknown): Promise<boolean> {
-    const attempt = (takeOver: ClaimState | null) => execute(this.store, claimDecider, stream, (s): ClaimCommand => ({
-      type: 'Claim', key: stream, holder, holderGone: takeOver !== null && s.holder === takeOver.holder && s.since === takeOver.since, now: this.now(),
-    }));
+    const attempt = async (takeOver: ClaimState | null) => {
+      const result = await execute(this.store, claimDecider, stream, (s): ClaimCommand => ({
+        type: 'Claim', key: stream, holder, holderGone: takeOver !== null && s.holder === takeOver.holder && s.since === takeOver.since, now: this.now(),
+      }), {}, undefined, await this.claims.load(stream));
+      this.claims.remember(stream, result);
+      return result.events.length > 0;
+    };
     try {
-      return (await attempt(null)).events.length > 0;
+      return await attempt(null);
     } catch (err) {
       if (!(err instanceof DomainError && err.code === 'conflict')) throw err;
     }
-    const { state } = await load(this.store, claimDecider, stream);
+    const { state } = await this.claims.load(stream);
     if (state.holder !== null && state.holder !== holder && !(await holderGone(state.holder, state.since!))) throw taken();
     try {
-      return (await attempt(state)).events.length > 0;
+      return await attempt(state);
     } catch (err) {
       if (err instanceof DomainError && err.code === 'conflict') throw taken();
       throw err;
@@ -456,9 +463,12 @@ export class LobbiesService extends ServiceHost {
 
   /** Best effort: a release lost to a crash is healed by the next claim's holder check. */
   private async release(stream: string, holder: string): Promise<void> {
-    await execute(this.store, claimDecider, stream, { type: 'Release', key: stream, holder, now: this.now() }).catch((err) => {
+    try {
+      const known = await this.claims.load(stream);
+      this.claims.remember(stream, await execute(this.store, claimDecider, stream, { type: 'Release', key: stream, holder, now: this.now() }, {}, undefined, known));
+    } catch (err) {
       console.error(`lobbies: could not release ${stream}: ${(err as Error).message}`);
-    });
+    }
   }
 
   // ---- the write path ------------------------------------------------------------------------------
@@ -469,7 +479,8 @@ export class LobbiesService extends ServiceHost {
     const result = await execute(this.store, lobbyDecider, lobbyStream(lobbyId), (s: LobbyState) => {
       before = s;
       return typeof command === 'function' ? command(s) : command;
-    }, { projectId }, undefined, known);
+    }, { projectId }, undefined, known ?? (await this.loadLobby(lobbyId)));
+    this.lobbies.remember(lobbyStream(lobbyId), result);
     if (result.events.length === 0) return result;
     const removed: string[] = [];
     let deleted: { reason: string } | null = null;

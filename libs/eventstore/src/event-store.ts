@@ -74,7 +74,11 @@ export interface Subscription {
 export type EventHandler = (event: RecordedEvent) => Promise<void> | void;
 
 export interface EventStore {
-  readStream(streamId: string): Promise<ReadStreamResult>;
+  /**
+   * The stream's events from `fromRevision` (default 0) on. `revision` is the last one read; when there is
+   * nothing from `fromRevision` on, it is `fromRevision - 1` (-1 from 0: the stream does not exist).
+   */
+  readStream(streamId: string, fromRevision?: number): Promise<ReadStreamResult>;
   appendToStream(streamId: string, events: EventData[], expected: ExpectedRevision): Promise<AppendResult>;
   /** Events after `fromPosition` in position order, at most `limit`. */
   readAll(options: SubscribeOptions & { limit?: number }): Promise<RecordedEvent[]>;

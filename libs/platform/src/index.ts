@@ -13,3 +13,4 @@ export * from './view-cache';
 export * from './service-host';
 export * from './keyed-lane';
 export * from './time-cursor';
+export * from './state-cache';

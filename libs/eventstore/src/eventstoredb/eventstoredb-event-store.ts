@@ -53,18 +53,18 @@ export class EventStoreDbEventStore implements EventStore {
     }
   }
 
-  async readStream(streamId: string): Promise<ReadStreamResult> {
+  async readStream(streamId: string, fromRevision = 0): Promise<ReadStreamResult> {
     const events: RecordedEvent[] = [];
     try {
-      for await (const resolved of this.client.readStream(streamId)) {
+      for await (const resolved of this.client.readStream(streamId, { fromRevision: BigInt(fromRevision) })) {
         const event = fromEsdbEvent(resolved);
         if (event) events.push(event);
       }
     } catch (err) {
-      if (err instanceof StreamNotFoundError) return { events: [], revision: -1 };
+      if (err instanceof StreamNotFoundError) return { events: [], revision: fromRevision - 1 };
       throw err;
     }
-    return { events, revision: events.length ? events[events.length - 1].revision : -1 };
+    return { events, revision: events.length ? events[events.length - 1].revision : fromRevision - 1 };
   }
 
   async readAll({ fromPosition = 0n, categories, limit }: SubscribeOptions & { limit?: number }): Promise<RecordedEvent[]> {

@@ -67,13 +67,13 @@ export class PostgresEventStore implements EventStore {
     );
   }
 
-  async readStream(streamId: string): Promise<ReadStreamResult> {
+  async readStream(streamId: string, fromRevision = 0): Promise<ReadStreamResult> {
     const { rows } = await this.pool.query(
-      `SELECT ${EVENT_COLUMNS} FROM events WHERE stream_id = $1 ORDER BY revision`,
-      [streamId],
+      `SELECT ${EVENT_COLUMNS} FROM events WHERE stream_id = $1 AND revision >= $2 ORDER BY revision`,
+      [streamId, fromRevision],
     );
     const events = rows.map(toRecordedEvent);
-    return { events, revision: events.length ? events[events.length - 1].revision : -1 };
+    return { events, revision: events.length ? events[events.length - 1].revision : fromRevision - 1 };
   }
 
   readAll(options: SubscribeOptions & { limit?: number }): Promise<RecordedEvent[]> {

@@ -121,6 +121,16 @@ export function describeEventStoreContract(name: string, factory: () => Promise<
         expect((await store.readStream(stream)).events.map((e) => e.type)).toEqual(['A', 'B', 'C']);
       });
 
+      it('reads a stream from a revision on (the tail after a cached state)', async () => {
+        const stream = newStream();
+        await store.appendToStream(stream, [event('A'), event('B'), event('C')], 'no_stream');
+
+        const tail = await store.readStream(stream, 1);
+        expect(tail.events.map((e) => [e.type, e.revision])).toEqual([['B', 1], ['C', 2]]);
+        expect(tail.revision).toBe(2);
+        expect(await store.readStream(stream, 3)).toEqual({ events: [], revision: 2 });
+      });
+
       it('rejects an expected revision on a missing stream with actual -1', async () => {
         const stream = newStream();
 

@@ -1,0 +1,37 @@
+// Folded states of hot streams kept in memory: a load reads only the events after the cached revision
+// (one small query instead of the whole stream), so it is as exact as a full read. States are the
+// decider's own immutable values; writers record what they appended with `remember`.
+import { Decider, DomainEvent } from '@spawnpoint/domain';
+import { EventStore } from '@spawnpoint/eventstore';
+
+export interface Loaded<S> { state: S; revision: number }
+
+export class StateCache<C, E extends DomainEvent, S> {
+  private readonly entries = new Map<string, Loaded<S>>();
+
+  constructor(private readonly store: EventStore, private readonly decider: Decider<C, E, S>, private readonly capacity = 20_000) {}
+
+  async load(streamId: string): Promise<Loaded<S>> {
+    const cached = this.entries.get(streamId);
+    const { events, revision } = await this.store.readStream(streamId, cached ? cached.revision + 1 : 0);
+    if (cached && events.length === 0) return cached;
+    let state = cached?.state ?? this.decider.initialState;
+    for (const e of events) state = this.decider.evolve(state, { type: e.type, data: e.data } as E);
+    const loaded = { state, revision };
+    this.remember(streamId, loaded);
+    return loaded;
+  }
+
+  /** The state after an append (or a read) of this process; an older revision never replaces a newer one. */
+  remember(streamId: string, loaded: Loaded<S>): void {
+    const cached = this.entries.get(streamId);
+    if (cached && cached.revision >= loaded.revision) return;
+    this.entries.delete(streamId);
+    this.entries.set(streamId, loaded);
+    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
+  }
+
+  forget(streamId: string): void {
+    this.entries.delete(streamId);
+  }
+}
