@@ -135,12 +135,12 @@ export class LobbiesService extends ServiceHost {
     const config = await this.lobbyConfig(r.projectId, r.config);
     if (jsonBytes(r.state) > MAX_PLAYER_STATE_BYTES) throw tooLarge('state', MAX_PLAYER_STATE_BYTES);
     const lobbyId = r.lobbyId ?? (await this.lobbyWithCode(r.projectId, r.code!));
-    const known = await this.loadLobby(lobbyId);
-    const { state } = known;
+    // Project and config of a lobby never change: a cached state answers that without a read.
+    const { state } = this.lobbies.peek(lobbyStream(lobbyId)) ?? (await this.loadLobby(lobbyId));
     if (!isLive(state) || state.projectId !== r.projectId || state.config !== config.name) throw notFound('lobby');
     const claimedNow = await this.claimMembership(r.projectId, config.name, r.playerId, lobbyId);
     try {
-      const ran = await this.run(r.projectId, lobbyId, { type: 'JoinLobby', playerId: r.playerId, state: r.state ?? {}, now: this.now() }, known);
+      const ran = await this.run(r.projectId, lobbyId, { type: 'JoinLobby', playerId: r.playerId, state: r.state ?? {}, now: this.now() });
       this.presence.touch(r.projectId, lobbyId, r.playerId);
       return lobbyView(ran.state);
     } catch (err) {
@@ -151,18 +151,18 @@ export class LobbiesService extends ServiceHost {
 
   async leave(r: PlayerLobbyRequest): Promise<LeftLobby> {
     const config = await this.lobbyConfig(r.projectId, r.config);
-    const { lobbyId, ...known } = await this.myLobby(r);
-    await this.run(r.projectId, lobbyId, { type: 'LeaveLobby', playerId: r.playerId, hostLeaveBehavior: config.hostLeaveBehavior, now: this.now() }, known);
+    const { lobbyId } = await this.myLobby(r, false);
+    await this.run(r.projectId, lobbyId, { type: 'LeaveLobby', playerId: r.playerId, hostLeaveBehavior: config.hostLeaveBehavior, now: this.now() });
     return { status: 'left', lobbyId };
   }
 
   async updateMyState(r: UpdatePlayerStateRequest): Promise<LobbyView> {
-    const { lobbyId, ...known } = await this.myLobby(r);
+    const { lobbyId } = await this.myLobby(r, false);
     const ran = await this.run(r.projectId, lobbyId, (s) => {
       const me = isLive(s) ? s.players.find((p) => p.id === r.playerId) : undefined;
       if (me && jsonBytes({ ...me.state, ...r.state }) > MAX_PLAYER_STATE_BYTES) throw tooLarge('state', MAX_PLAYER_STATE_BYTES);
       return { type: 'UpdatePlayerState', playerId: r.playerId, state: r.state, now: this.now() };
-    }, known);
+    });
     this.presence.touch(r.projectId, lobbyId, r.playerId);
     return lobbyView(ran.state);
   }
@@ -171,12 +171,11 @@ export class LobbiesService extends ServiceHost {
     const config = await this.lobbyConfig(r.projectId, r.config);
     const c = r.changes;
     if (c.settings !== undefined && jsonBytes(c.settings) > MAX_SETTINGS_BYTES) throw tooLarge('settings', MAX_SETTINGS_BYTES);
-    const { lobbyId, ...known } = await this.myLobby(r);
-    const { state } = known;
+    const { lobbyId, state } = await this.myLobby(r);
     // Going private needs a code of its own, claimed before the change (released again if refused).
     const code = c.isPrivate === true && !state.isPrivate ? await this.claimFreeCode(r.projectId, config, lobbyId) : undefined;
     try {
-      const ran = await this.run(r.projectId, lobbyId, { type: 'UpdateSettings', playerId: r.playerId, ...c, code, now: this.now() }, code ? undefined : known);
+      const ran = await this.run(r.projectId, lobbyId, { type: 'UpdateSettings', playerId: r.playerId, ...c, code, now: this.now() });
       return lobbyView(ran.state);
     } catch (err) {
       if (code) await this.release(lobbyCodeStream(r.projectId, code), lobbyId);
@@ -185,20 +184,20 @@ export class LobbiesService extends ServiceHost {
   }
 
   async kick(r: TargetPlayerRequest): Promise<LobbyView> {
-    const { lobbyId, ...known } = await this.myLobby(r);
-    return lobbyView((await this.run(r.projectId, lobbyId, { type: 'KickPlayer', playerId: r.playerId, targetId: r.targetId, now: this.now() }, known)).state);
+    const { lobbyId } = await this.myLobby(r, false);
+    return lobbyView((await this.run(r.projectId, lobbyId, { type: 'KickPlayer', playerId: r.playerId, targetId: r.targetId, now: this.now() })).state);
   }
 
   async transferHost(r: TargetPlayerRequest): Promise<LobbyView> {
-    const { lobbyId, ...known } = await this.myLobby(r);
-    return lobbyView((await this.run(r.projectId, lobbyId, { type: 'TransferHost', playerId: r.playerId, targetId: r.targetId, now: this.now() }, known)).state);
+    const { lobbyId } = await this.myLobby(r, false);
+    return lobbyView((await this.run(r.projectId, lobbyId, { type: 'TransferHost', playerId: r.playerId, targetId: r.targetId, now: this.now() })).state);
   }
 
   /** Direct start: the lobby is `starting` at once; the server is launched in the background. */
   async start(r: PlayerLobbyRequest): Promise<LobbyView> {
     const config = await this.lobbyConfig(r.projectId, r.config);
-    const { lobbyId, ...known } = await this.myLobby(r);
-    const ran = await this.run(r.projectId, lobbyId, { type: 'StartGame', playerId: r.playerId, now: this.now() }, known);
+    const { lobbyId } = await this.myLobby(r, false);
+    const ran = await this.run(r.projectId, lobbyId, { type: 'StartGame', playerId: r.playerId, now: this.now() });
     void this.launch(r.projectId, lobbyId, config);
     return lobbyView(ran.state);
   }
@@ -210,9 +209,9 @@ export class LobbiesService extends ServiceHost {
   }
 
   async endMatch(r: PlayerLobbyRequest): Promise<LobbyView> {
-    const { lobbyId, ...known } = await this.myLobby(r);
-    const server = known.state.server?.instance_id;
-    const ran = await this.run(r.projectId, lobbyId, { type: 'EndMatch', playerId: r.playerId, now: this.now() }, known);
+    const { lobbyId, state } = await this.myLobby(r);
+    const server = state.server?.instance_id;
+    const ran = await this.run(r.projectId, lobbyId, { type: 'EndMatch', playerId: r.playerId, now: this.now() });
     if (server) void this.stopServer(r.projectId, server);
     return lobbyView(ran.state);
   }
@@ -380,16 +379,24 @@ export class LobbiesService extends ServiceHost {
     return this.lobbies.load(lobbyStream(lobbyId));
   }
 
-  /** The caller's live lobby (the given one when `lobbyId` is set): 404 when not a member. */
-  private async myLobby(r: PlayerLobbyRequest): Promise<{ lobbyId: string; state: LiveLobbyState; revision: number }> {
+  /**
+   * The caller's live lobby (the given one when `lobbyId` is set): 404 when not a member. `fresh: false`
+   * (write paths) may answer from cached states: the write's append checks them, and a "not a member"
+   * is confirmed on a read before it stands. Reads always read.
+   */
+  private async myLobby(r: PlayerLobbyRequest, fresh = true): Promise<{ lobbyId: string; state: LiveLobbyState; revision: number }> {
     const config = await this.lobbyConfig(r.projectId, r.config);
-    const lobbyId = r.lobbyId ?? (await this.claims.load(lobbyMemberStream(r.projectId, config.name, r.playerId))).state.holder;
+    const claim = (stream: string) => (fresh ? undefined : this.claims.peek(stream)) ?? this.claims.load(stream);
+    const lobby = (id: string) => (fresh ? undefined : this.lobbies.peek(lobbyStream(id))) ?? this.loadLobby(id);
+    const lobbyId = r.lobbyId ?? (await claim(lobbyMemberStream(r.projectId, config.name, r.playerId))).state.holder;
     const notIn = () => new DomainError('not_found', `player ${r.playerId} is not in a lobby of config ${config.name}`);
-    if (!lobbyId) throw notIn();
-    const { state, revision } = await this.loadLobby(lobbyId);
-    if (!isLive(state) || state.projectId !== r.projectId || state.config !== config.name) throw r.lobbyId ? notFound('lobby') : notIn();
-    if (!state.players.some((p) => p.id === r.playerId)) throw notIn();
-    return { lobbyId, state, revision };
+    const { state, revision } = lobbyId ? await lobby(lobbyId) : { state: lobbyDecider.initialState, revision: -1 };
+    const member = isLive(state) && state.projectId === r.projectId && state.config === config.name && state.players.some((p) => p.id === r.playerId);
+    if (!member || !lobbyId) {
+      if (!fresh) return this.myLobby(r, true);
+      throw r.lobbyId && !(isLive(state) && state.projectId === r.projectId && state.config === config.name) ? notFound('lobby') : notIn();
+    }
+    return { lobbyId, state: state as LiveLobbyState, revision };
   }
 
   private async ownLobby(r: AdminLobbyRequest): Promise<LiveLobbyState> {
@@ -439,13 +446,9 @@ export class LobbiesService extends ServiceHost {
    * read and one append; a held claim is taken over only if `holderGone` says so, at the revision read.
    */
   private async claim(stream: string, holder: string, holderGone: (holder: string, since: string) => Promise<boolean>, taken: () => unknown): Promise<boolean> {
-    const attempt = async (takeOver: ClaimState | null) => {
-      const result = await execute(this.store, claimDecider, stream, (s): ClaimCommand => ({
-        type: 'Claim', key: stream, holder, holderGone: takeOver !== null && s.holder === takeOver.holder && s.since === takeOver.since, now: this.now(),
-      }), {}, undefined, await this.claims.load(stream));
-      this.claims.remember(stream, result);
-      return result.events.length > 0;
-    };
+    const attempt = async (takeOver: ClaimState | null) => (await this.claims.execute(stream, (s): ClaimCommand => ({
+      type: 'Claim', key: stream, holder, holderGone: takeOver !== null && s.holder === takeOver.holder && s.since === takeOver.since, now: this.now(),
+    }), {}, { optimistic: true })).events.length > 0;
     try {
       return await attempt(null);
     } catch (err) {
@@ -463,24 +466,20 @@ export class LobbiesService extends ServiceHost {
 
   /** Best effort: a release lost to a crash is healed by the next claim's holder check. */
   private async release(stream: string, holder: string): Promise<void> {
-    try {
-      const known = await this.claims.load(stream);
-      this.claims.remember(stream, await execute(this.store, claimDecider, stream, { type: 'Release', key: stream, holder, now: this.now() }, {}, undefined, known));
-    } catch (err) {
+    await this.claims.execute(stream, { type: 'Release', key: stream, holder, now: this.now() }, {}, { optimistic: true }).catch((err) => {
       console.error(`lobbies: could not release ${stream}: ${(err as Error).message}`);
-    }
+    });
   }
 
   // ---- the write path ------------------------------------------------------------------------------
 
   /** Decide and append on the lobby's stream; then release claims of departed players and broadcast. */
-  private async run(projectId: string, lobbyId: string, command: LobbyCommand | ((s: LobbyState) => LobbyCommand), known?: { state: LobbyState; revision: number }): Promise<Ran> {
+  private async run(projectId: string, lobbyId: string, command: LobbyCommand | ((s: LobbyState) => LobbyCommand)): Promise<Ran> {
     let before: LobbyState = lobbyDecider.initialState;
-    const result = await execute(this.store, lobbyDecider, lobbyStream(lobbyId), (s: LobbyState) => {
+    const result = await this.lobbies.execute(lobbyStream(lobbyId), (s: LobbyState) => {
       before = s;
       return typeof command === 'function' ? command(s) : command;
-    }, { projectId }, undefined, known ?? (await this.loadLobby(lobbyId)));
-    this.lobbies.remember(lobbyStream(lobbyId), result);
+    }, { projectId }, { optimistic: true });
     if (result.events.length === 0) return result;
     const removed: string[] = [];
     let deleted: { reason: string } | null = null;

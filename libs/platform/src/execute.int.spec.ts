@@ -31,7 +31,7 @@ describe('execute (read → decide → append with retry)', () => {
   });
 
   it('decides 30 concurrent commands on one stream each on the latest state', async () => {
-    await Promise.all(Array.from({ length: 30 }, () => execute(store, counter, 'counter-a', { type: 'Add', n: 1 }, {}, 100)));
+    await Promise.all(Array.from({ length: 30 }, () => execute(store, counter, 'counter-a', { type: 'Add', n: 1 }, {}, { maxAttempts: 100 })));
     const { events, revision } = await store.readStream('counter-a');
     expect(revision).toBe(29);
     // Every event saw the total before it: the running totals are exactly 1..30, none repeated.

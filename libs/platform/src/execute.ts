@@ -13,22 +13,45 @@ export interface Executed<S, E> {
   revision: number;
 }
 
+export interface ExecuteOptions<S> {
+  maxAttempts?: number;
+  /**
+   * Decide first on this state instead of reading. A stale state cannot write: its append fails on the
+   * revision and the next attempt reads. Unless `fresh` (just read), a refusal or a no-op decided on it is
+   * decided again on a read before it stands.
+   */
+  known?: { state: S; revision: number; fresh?: boolean };
+  /** How a retry reads the stream (default: the whole stream; e.g. a StateCache reads only the tail). */
+  read?: () => Promise<{ state: S; revision: number }>;
+}
+
 export async function execute<C, E extends DomainEvent, S>(
   store: EventStore,
   decider: Decider<C, E, S>,
   streamId: string,
   command: C | ((state: S) => C),
   metadata: EventMetadata = {},
-  maxAttempts = 10,
-  /** The stream as the caller just read it: the first attempt decides on it instead of reading again
-   * (an append at its revision still fails if the stream moved on, and the next attempt reads). */
-  known?: { state: S; revision: number },
+  options: ExecuteOptions<S> = {},
 ): Promise<Executed<S, E>> {
+  const maxAttempts = options.maxAttempts ?? 10;
+  const read = options.read ?? (() => load(store, decider, streamId));
+  let current = options.known ? { ...options.known, fresh: options.known.fresh ?? false } : { ...(await read()), fresh: true };
   for (let attempt = 1; ; attempt++) {
-    const { state, revision } = attempt === 1 && known ? known : await load(store, decider, streamId);
-    const cmd = typeof command === 'function' ? (command as (s: S) => C)(state) : command;
-    const events = decider.decide(cmd, state);
-    if (events.length === 0) return { state, events, position: null, revision };
+    const { state, revision } = current;
+    let events: E[];
+    try {
+      const cmd = typeof command === 'function' ? (command as (s: S) => C)(state) : command;
+      events = decider.decide(cmd, state);
+    } catch (err) {
+      if (current.fresh) throw err;
+      current = { ...(await read()), fresh: true };
+      continue;
+    }
+    if (events.length === 0) {
+      if (current.fresh) return { state, events, position: null, revision };
+      current = { ...(await read()), fresh: true };
+      continue;
+    }
     try {
       const meta = { ...traceMetadata(), ...metadata };
       const appended = await store.appendToStream(
@@ -39,6 +62,7 @@ export async function execute<C, E extends DomainEvent, S>(
       return { state: events.reduce(decider.evolve, state), events, position: appended.position, revision: appended.nextRevision };
     } catch (err) {
       if (!(err instanceof WrongExpectedVersion) || attempt >= maxAttempts) throw err;
+      current = { ...(await read()), fresh: true };
     }
   }
 }

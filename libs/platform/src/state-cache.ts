@@ -2,7 +2,8 @@
 // (one small query instead of the whole stream), so it is as exact as a full read. States are the
 // decider's own immutable values; writers record what they appended with `remember`.
 import { Decider, DomainEvent } from '@spawnpoint/domain';
-import { EventStore } from '@spawnpoint/eventstore';
+import { EventMetadata, EventStore } from '@spawnpoint/eventstore';
+import { execute, Executed } from './execute';
 
 export interface Loaded<S> { state: S; revision: number }
 
@@ -20,6 +21,23 @@ export class StateCache<C, E extends DomainEvent, S> {
     const loaded = { state, revision };
     this.remember(streamId, loaded);
     return loaded;
+  }
+
+  /** The cached state, without a read (undefined when this process has not seen the stream). */
+  peek(streamId: string): Loaded<S> | undefined {
+    return this.entries.get(streamId);
+  }
+
+  /**
+   * Decide and append, reading only the stream's tail. `optimistic`: decide first on the cached state
+   * (a stream never seen: its initial state at revision -1) with no read at all — exact all the same,
+   * as a stale state's append fails on its revision and a refusal is decided again on a read.
+   */
+  async execute(streamId: string, command: C | ((state: S) => C), metadata: EventMetadata = {}, options: { optimistic?: boolean } = {}): Promise<Executed<S, E>> {
+    const known = options.optimistic ? (this.entries.get(streamId) ?? { state: this.decider.initialState, revision: -1 }) : { ...(await this.load(streamId)), fresh: true };
+    const result = await execute(this.store, this.decider, streamId, command, metadata, { known, read: () => this.load(streamId) });
+    this.remember(streamId, result);
+    return result;
   }
 
   /** The state after an append (or a read) of this process; an older revision never replaces a newer one. */
