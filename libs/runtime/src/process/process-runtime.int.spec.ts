@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
@@ -141,6 +142,21 @@ describe('ProcessRuntime', () => {
     await events.portsBound(id);
     const pid = (runtime as unknown as { machines: Map<string, { pid: number }> }).machines.get(id)!.pid;
     if (process.getuid?.() === 0) expect(os.getPriority(pid)).toBe(0);
+  });
+
+  it('starts games from its spawner process, not from the platform process (fork never blocks the platform)', async () => {
+    const runtime = newRuntime();
+    const id = await startScript(runtime, 'echo "ppid $PPID"; exec sleep 30');
+    const ppid = Number(/^ppid (\d+)$/.exec((await events.log(id, /^ppid /)).message)![1]);
+    expect(ppid).not.toBe(process.pid);
+    expect(readFileSync(`/proc/${ppid}/cmdline`, 'utf8')).toContain('spawner-main.js');
+  });
+
+  it('can start games directly from the platform process too', async () => {
+    const runtime = newRuntime({ spawner: 'direct' });
+    const id = await startScript(runtime, 'echo "ppid $PPID"; exit 3');
+    expect((await events.log(id, /^ppid /)).message).toBe(`ppid ${process.pid}`);
+    expect(await events.exited(id)).toMatchObject({ reason: 'PROCESS_EXITED', exitCode: 3 });
   });
 
   it('does not count a port held by another process as bound', async () => {

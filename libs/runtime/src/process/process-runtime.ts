@@ -1,4 +1,3 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import os from 'node:os';
 import { emitTo } from '../listeners';
 import path from 'node:path';
@@ -10,6 +9,7 @@ import { LineSplitter } from './line-splitter';
 import { PortAllocator } from './port-allocator';
 import { unboundPorts } from './port-binding';
 import { readTreeUsage } from './proc-fs';
+import { directSpawner, GameProcess, ProcessSpawner, Spawner } from './spawner';
 
 export interface ProcessRuntimeOptions {
   portRange?: [number, number];
@@ -24,6 +24,8 @@ export interface ProcessRuntimeOptions {
    * Only when the platform may raise priority again (root / CAP_SYS_NICE); else games start at 0.
    */
   startupNice?: number;
+  /** Start games from a separate spawner process (default), so fork() never blocks the platform. */
+  spawner?: 'process' | 'direct';
 }
 
 // USER_HZ: the unit of /proc/<pid>/stat CPU times, fixed at 100 in the kernel ABI on every
@@ -59,6 +61,7 @@ export class ProcessRuntime implements GameRuntime {
   private readonly pollIntervalMs: number;
   private readonly stopGraceMs: number;
   private readonly startupNice: number;
+  private readonly spawner: Spawner;
   private readonly machines = new Map<string, Machine>();
   private readonly listeners = new Set<(event: MachineEvent) => void>();
   private closed = false;
@@ -71,6 +74,7 @@ export class ProcessRuntime implements GameRuntime {
     this.pollIntervalMs = options.pollIntervalMs ?? 50;
     this.stopGraceMs = options.stopGraceMs ?? 5000;
     this.startupNice = options.startupNice ?? (process.getuid?.() === 0 ? DEFAULT_STARTUP_NICE : 0);
+    this.spawner = options.spawner === 'direct' ? directSpawner : new ProcessSpawner();
   }
 
   async allocatePorts(serverId: string, specs: PortSpec[]): Promise<AllocatedPort[]> {
@@ -91,28 +95,16 @@ export class ProcessRuntime implements GameRuntime {
     if (this.closed) throw new Error('process runtime is closed');
     if (this.machines.has(spec.serverId)) throw new Error(`server ${spec.serverId} is already running`);
     const executable = resolveExecutable(spec);
-    let child: ChildProcessWithoutNullStreams;
+    let game: GameProcess;
     try {
-      child = spawn(executable, spec.args, {
-        cwd: spec.buildDir,
-        // Only PATH from the platform: its own secrets must not leak into user code.
-        env: { PATH: process.env.PATH ?? '', ...spec.env },
-        // Own process group, so signals reach whatever the game spawns too.
-        detached: true,
-        stdio: 'pipe',
-      });
+      // Only PATH from the platform: its own secrets must not leak into user code.
+      game = await this.spawner.spawn({ executable, args: spec.args, cwd: spec.buildDir!, env: { PATH: process.env.PATH ?? '', ...spec.env } });
     } catch (err) {
-      // spawn() throws synchronously for some errno values (e.g. EINVAL) instead of emitting 'error'.
       this.startFailed(spec.serverId, executable, err);
       return;
     }
-    if (child.pid === undefined) {
-      const err = await new Promise<Error>((resolve) => child.once('error', resolve));
-      this.startFailed(spec.serverId, executable, err);
-      return;
-    }
-    this.setNice(child.pid, this.startupNice);
-    this.track(spec, child, child.pid);
+    this.setNice(game.pid, this.startupNice);
+    this.track(spec, game);
   }
 
   stop(serverId: string, graceMs = this.stopGraceMs): Promise<void> {
@@ -159,10 +151,12 @@ export class ProcessRuntime implements GameRuntime {
   async close(): Promise<void> {
     this.closed = true;
     await Promise.all(this.running().map((id) => this.stop(id, Math.min(this.stopGraceMs, CLOSE_GRACE_MS))));
+    this.spawner.close();
     this.listeners.clear();
   }
 
-  private track(spec: MachineSpec, child: ChildProcessWithoutNullStreams, pid: number): void {
+  private track(spec: MachineSpec, game: GameProcess): void {
+    const pid = game.pid;
     let markGone!: () => void;
     const machine: Machine = {
       spec, pid,
@@ -174,15 +168,11 @@ export class ProcessRuntime implements GameRuntime {
     };
     this.machines.set(spec.serverId, machine);
 
-    // Kept open but unused: some servers read console commands and quit on end of input.
-    child.stdin.on('error', () => undefined);
     const splitters = { stdout: new LineSplitter(), stderr: new LineSplitter() };
-    for (const stream of ['stdout', 'stderr'] as const) {
-      child[stream].on('data', (chunk: Buffer) => {
-        for (const line of splitters[stream].push(chunk)) this.log(spec.serverId, stream, line);
-      });
-    }
-    child.on('exit', (exitCode, signal) => {
+    game.on('data', (stream, chunk) => {
+      for (const line of splitters[stream].push(chunk)) this.log(spec.serverId, stream, line);
+    });
+    game.once('exit', (exitCode, signal) => {
       machine.exited = true;
       // The game is over once its main process is: take down anything it left behind.
       this.signal(machine, 'SIGKILL', true);
@@ -195,11 +185,10 @@ export class ProcessRuntime implements GameRuntime {
         }
         this.finish(machine, exitCode, signal);
       };
-      child.once('close', finish);
+      game.once('close', finish);
       // A descendant that escaped the process group may hold the pipes open forever.
       this.later(machine, DRAIN_TIMEOUT_MS, () => {
-        child.stdout.destroy();
-        child.stderr.destroy();
+        game.destroyPipes();
         finish();
       });
     });
