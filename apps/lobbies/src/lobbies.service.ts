@@ -9,7 +9,7 @@ import {
   lobbyStream, lobbyView, LobbyView, notFound,
 } from '@spawnpoint/domain';
 import { RemoteError, Unsubscribe } from '@spawnpoint/messaging';
-import { execute, Handlers, Platform, PLATFORM, ServiceHost, StateCache } from '@spawnpoint/platform';
+import { Handlers, Platform, PLATFORM, ServiceHost, StateCache } from '@spawnpoint/platform';
 import {
   AdminLobbyRequest, BrowseLobbiesRequest, CreateLobbyRequest, DeletedLobby, JoinLobbyRequest, LeftLobby, LobbyPage, LobbyPresence,
   LobbyStreamEvent, LobbyUpdate, OpenedLobbyStream, OpenLobbyStreamRequest, PlayerLobbyRequest, ProjectView, ServerView, SUBJECTS,
