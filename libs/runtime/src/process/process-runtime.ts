@@ -201,6 +201,8 @@ export class ProcessRuntime implements GameRuntime {
       this.signal(machine, 'SIGKILL');
     });
     this.later(machine, this.pollIntervalMs, () => this.pollPorts(machine));
+    // Listeners and timers are in place: now the game's output and exit (even ones already past) flow.
+    game.start();
   }
 
   private async pollPorts(machine: Machine): Promise<void> {

@@ -15,6 +15,8 @@ export interface GameProcess {
   once(event: 'close', listener: () => void): this;
   /** Stop reading the game's pipes (a descendant may hold them open forever). */
   destroyPipes(): void;
+  /** Call once the listeners are attached: what the game did before (output, exit) is delivered first, in order. */
+  start(): void;
 }
 
 export interface Spawner {
@@ -23,9 +25,26 @@ export interface Spawner {
   close(): void;
 }
 
+/**
+ * Events are held until `start()`: from the spawner, a game's first output can arrive in the same IPC read
+ * as its pid, before anyone could listen.
+ */
 class Game extends EventEmitter implements GameProcess {
+  private held: [string, unknown[]][] | null = [];
+
   constructor(readonly pid: number, readonly destroyPipes: () => void) {
     super();
+  }
+
+  deliver(event: 'data' | 'exit' | 'close', ...args: unknown[]): void {
+    if (this.held) this.held.push([event, args]);
+    else this.emit(event, ...args);
+  }
+
+  start(): void {
+    const held = this.held ?? [];
+    this.held = null;
+    for (const [event, args] of held) this.emit(event, ...args);
   }
 }
 
@@ -49,10 +68,10 @@ export const directSpawner: Spawner = {
         child.stderr?.destroy();
       });
       child.stdin?.on('error', () => undefined);
-      child.stdout?.on('data', (c: Buffer) => game.emit('data', 'stdout', c));
-      child.stderr?.on('data', (c: Buffer) => game.emit('data', 'stderr', c));
-      child.on('exit', (code, signal) => game.emit('exit', code, signal));
-      child.on('close', () => game.emit('close'));
+      child.stdout?.on('data', (c: Buffer) => game.deliver('data', 'stdout', c));
+      child.stderr?.on('data', (c: Buffer) => game.deliver('data', 'stderr', c));
+      child.on('exit', (code, signal) => game.deliver('exit', code, signal));
+      child.on('close', () => game.deliver('close'));
       resolve(game);
     });
   },
@@ -108,8 +127,8 @@ export class ProcessSpawner implements Spawner {
       }
       // Games keep running; their output and exit are no longer observable through this spawner.
       for (const [id, game] of this.games) {
-        game.emit('exit', null, null);
-        game.emit('close');
+        game.deliver('exit', null, null);
+        game.deliver('close');
         this.games.delete(id);
       }
     });
@@ -127,11 +146,11 @@ export class ProcessSpawner implements Spawner {
       this.starting.get(m.id)?.reject(new Error(m.message));
       this.starting.delete(m.id);
     } else if (m.op === 'data') {
-      this.games.get(m.id)?.emit('data', m.stream, Buffer.from(m.chunk, 'base64'));
+      this.games.get(m.id)?.deliver('data', m.stream, Buffer.from(m.chunk, 'base64'));
     } else if (m.op === 'exit') {
-      this.games.get(m.id)?.emit('exit', m.code, m.signal);
+      this.games.get(m.id)?.deliver('exit', m.code, m.signal);
     } else {
-      this.games.get(m.id)?.emit('close');
+      this.games.get(m.id)?.deliver('close');
       this.games.delete(m.id);
     }
   }
