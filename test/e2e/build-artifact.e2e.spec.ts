@@ -1,4 +1,4 @@
-// Signed build artifact URLs, black-box over HTTP against the built standalone platform: what a game pod on
+// Signed build artifact URLs, black-box over HTTP against the built platform in both modes: what a game pod on
 // the Kubernetes runtime downloads (a tar.gz of the unpacked ZIP build, executable bits kept).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { signArtifactUrl } from '@spawnpoint/proto';
 import { client, eventually } from '../support/http';
-import { ADMIN_TOKEN, Platform, startStandalone } from '../support/processes';
+import { ADMIN_TOKEN, Platform, startDistributed, startStandalone } from '../support/processes';
 
 type Api = ReturnType<typeof client>;
 const ROOT = path.join(__dirname, '..', '..');
@@ -32,7 +32,8 @@ const withParams = (url: string, change: (q: URLSearchParams) => void) => {
   return u.toString();
 };
 
-describe('build artifacts (standalone)', () => {
+function describeArtifacts(mode: string, start: () => Promise<Platform>): void {
+describe(`build artifacts (${mode})`, () => {
   jest.setTimeout(120_000);
   let p: Platform;
   let api: Api;
@@ -42,7 +43,7 @@ describe('build artifacts (standalone)', () => {
   let tmp: string;
 
   beforeAll(async () => {
-    p = await startStandalone({ portRange: '19700-19799', env: { SPAWNPOINT_ARTIFACT_SECRET: SECRET } });
+    p = await start();
     api = client(p.baseUrl, p.serverKey);
     tmp = mkdtempSync(path.join(os.tmpdir(), 'sp-artifact-'));
     buildId = await uploadSample(api, 'default');
@@ -118,3 +119,8 @@ describe('build artifacts (standalone)', () => {
     expect((await fetch(url)).status).toBe(404);
   });
 });
+}
+
+// In distributed mode the gateway serves the artifact and signs URLs; the secret must be the same everywhere.
+describeArtifacts('standalone', () => startStandalone({ portRange: '19700-19799', env: { SPAWNPOINT_ARTIFACT_SECRET: SECRET } }));
+describeArtifacts('distributed', () => startDistributed('25100-25199', { SPAWNPOINT_ARTIFACT_SECRET: SECRET }));
