@@ -82,8 +82,9 @@ export class ServersService extends ServiceHost {
     const matchId = body.match_id ?? randomUUID();
     const claimed = await this.pools.claim(project, body, { name: body.name, customData: body.custom_data ?? null, ttl, matchId });
     if (claimed) {
-      // Read-your-writes: answer once the read model shows the claim; the answer is the claimed state.
-      await this.projections.waitFor(claimed.position, serverStream(claimed.serverId));
+      // Answered from the claimed state at once; reads of this server wait until the read model shows the
+      // claim (read-your-writes without holding the claim's answer behind the refill's projection work).
+      this.awaitingClaim(claimed.serverId, claimed.position);
       return stateView(claimed.state);
     }
     const versionTag = body.version_tag ?? 'default';
@@ -202,7 +203,28 @@ export class ServersService extends ServiceHost {
     return this.get(req);
   }
 
+  /** Claims answered before the servers read model shows them: server id → the claim's position. */
+  private readonly unseenClaims = new Map<string, bigint>();
+
+  private awaitingClaim(serverId: string, position: bigint | null): void {
+    if (position === null) return;
+    this.unseenClaims.set(serverId, position);
+    void this.projections.waitFor(position, serverStream(serverId)).catch(() => undefined).finally(() => {
+      if (this.unseenClaims.get(serverId) === position) this.unseenClaims.delete(serverId);
+    });
+  }
+
+  /** Before a read: wait for the claims it could see (one server's, or all for a list). */
+  private async claimsSeen(serverId?: string): Promise<void> {
+    if (this.unseenClaims.size === 0) return;
+    const positions = serverId ? [this.unseenClaims.get(serverId)].filter((p) => p !== undefined) : [...this.unseenClaims.values()];
+    if (positions.length === 0) return;
+    const last = positions.reduce((a, b) => (a > b ? a : b));
+    await this.projections.waitFor(last, serverStream(serverId ?? [...this.unseenClaims.keys()][0]));
+  }
+
   async get(req: GetServerRequest): Promise<ServerView> {
+    await this.claimsSeen(req.serverId);
     const found = UUID.test(req.serverId)
       ? await this.views.get(req.serverId, async () => {
           const s = await this.db.server.findUnique({ where: { id: req.serverId } });
@@ -214,6 +236,7 @@ export class ServersService extends ServiceHost {
   }
 
   async list(req: ListServersRequest): Promise<ServerList> {
+    await this.claimsSeen();
     const limit = req.limit ?? 50;
     const cursor = req.next_token ? decodeTimeCursor(req.next_token, UUID) : null;
     if (req.next_token && !cursor) throw invalid('invalid next_token', [{ loc: ['query', 'next_token'], msg: 'invalid pagination token', type: 'value_error' }]);
