@@ -27,6 +27,8 @@ export interface PlatformConfig {
   lobbyPresenceMs: number;
   /** Keep-alive `ping` on lobby event streams. */
   lobbyPingMs: number;
+  /** `queue_stats` on the event streams of lobbies in matchmaking. */
+  lobbyQueueStatsMs: number;
   /**
    * HMAC key of signed build artifact URLs (SPAWNPOINT_ARTIFACT_SECRET). Unset: random per process, which
    * only works when one process both signs and serves them (standalone); distributed mode must set the same
@@ -64,6 +66,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, mode: PlatformC
     lobbySweepMs: Number(env.SPAWNPOINT_LOBBY_SWEEP_MS ?? 1_000),
     lobbyPresenceMs: Number(env.SPAWNPOINT_LOBBY_PRESENCE_MS ?? 2_000),
     lobbyPingMs: Number(env.SPAWNPOINT_LOBBY_PING_MS ?? 30_000),
+    lobbyQueueStatsMs: Number(env.SPAWNPOINT_LOBBY_QUEUE_STATS_MS ?? 10_000),
     artifactSecret: env.SPAWNPOINT_ARTIFACT_SECRET || randomBytes(32).toString('hex'),
     artifactBaseUrl: (env.SPAWNPOINT_ARTIFACT_BASE_URL || publicUrl).replace(/\/$/, ''),
   };

@@ -9,7 +9,6 @@ import { LobbyPresence, LobbyStreamEvent, LobbyUpdate, OpenedLobbyStream, SUBJEC
 import { RecentUpdates } from './recent-updates';
 import { eventId, SSE_HEADERS, sseFrame } from './sse';
 
-const QUEUE_STATS_MS = 10_000;
 /** A client this far behind is dropped (it reconnects with Last-Event-ID and is replayed). */
 const MAX_BUFFERED_BYTES = 1024 * 1024;
 
@@ -39,7 +38,7 @@ export class LobbyStreams implements OnModuleInit, OnApplicationShutdown {
     this.unsubscribe = await this.bus.listen(SUBJECTS.lobbies.updates, (u: LobbyUpdate) => this.onUpdate(u));
     this.every(this.config.lobbyPresenceMs, () => this.reportPresence());
     this.every(this.config.lobbyPingMs, () => this.broadcastFrame((s) => sseFrame(eventId(s.lobbyId, s.revision), 'ping', {})));
-    this.every(QUEUE_STATS_MS, () => this.broadcastFrame((s) => s.status === 'in_queue'
+    this.every(this.config.lobbyQueueStatsMs, () => this.broadcastFrame((s) => s.status === 'in_queue'
       ? sseFrame(eventId(s.lobbyId, s.revision), 'queue_stats', s.queueStats ?? {}) : null));
     this.every(1_000, () => this.recent.prune());
   }

@@ -1,0 +1,104 @@
+// The gateway's lobby event streams over a real HTTP server, read by a real SSE client, fed through a real
+// (in-process) bus: the statuses matchmaking will produce (in_queue, match_found) give queue_stats and
+// match_found, a removed player's stream ends, a stale or repeated update is never sent twice.
+import http from 'node:http';
+import { AddressInfo } from 'node:net';
+import { InProcessBus } from '@spawnpoint/messaging';
+import { loadConfig } from '@spawnpoint/platform';
+import { LobbyUpdate, OpenedLobbyStream, SUBJECTS } from '@spawnpoint/proto';
+import { lobbyEvents } from '../../../../test/support/sse';
+import { LobbyStreams } from './lobby-streams';
+
+const LOBBY = '11111111-1111-4111-8111-111111111111';
+const lobby = (status: string, extra: object = {}) => ({ id: LOBBY, status, players: [{ id: 'alice' }, { id: 'bob' }], matchmaking: null, ...extra });
+
+describe('LobbyStreams (gateway fan-out)', () => {
+  let bus: InProcessBus;
+  let streams: LobbyStreams;
+  let server: http.Server;
+  let baseUrl: string;
+  const update = (revision: number, l: object | null, over: Partial<LobbyUpdate> = {}): Promise<void> =>
+    bus.broadcast(SUBJECTS.lobbies.updates, { projectId: 'p1', config: 'default', lobbyId: LOBBY, revision, kind: 'updated', lobby: l, removed: [], ...over } satisfies LobbyUpdate);
+
+  beforeAll(async () => {
+    bus = new InProcessBus();
+    const config = { ...loadConfig({}, 'standalone'), lobbyQueueStatsMs: 200, lobbyPingMs: 60_000, lobbyPresenceMs: 60_000 };
+    streams = new LobbyStreams(bus, config);
+    await streams.onModuleInit();
+    // What the events route does after the lobbies service answered openStream.
+    server = http.createServer((req, res) => {
+      const playerId = String(req.headers['x-player-id']);
+      const revision = Number(req.headers['x-revision'] ?? 5);
+      const opened: OpenedLobbyStream = { replay: [], lobbyId: LOBBY, revision, lobby: lobby('waiting') };
+      streams.open(res, { projectId: 'p1', playerId }, opened);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await streams?.onApplicationShutdown();
+    await new Promise((resolve) => server?.close(resolve));
+    await bus?.close();
+  });
+
+  it('sends queue_stats while the lobby is in_queue, match_found once on the transition, and no stale or repeated update', async () => {
+    const alice = lobbyEvents(baseUrl, 'key', 'default', 'alice');
+    try {
+      expect((await alice.next('connected')).id).toBe(`${LOBBY}:5`);
+      await update(5, lobby('in_queue')); // not newer than what the stream has: dropped
+      const stats = { playersSearching: 12, lobbiesInQueue: 6, avgWaitSeconds: 4 };
+      await update(6, lobby('in_queue', { matchmaking: { mode: 'ranked', queueStats: stats } }));
+      expect((await alice.next('lobby_updated')).id).toBe(`${LOBBY}:6`);
+      const q = await alice.next('queue_stats', undefined, 3_000);
+      expect(q).toEqual({ type: 'queue_stats', id: `${LOBBY}:6`, data: stats });
+      await update(7, lobby('match_found'));
+      expect((await alice.next('lobby_updated')).data.status).toBe('match_found');
+      expect((await alice.next('match_found')).data.status).toBe('match_found');
+      await update(8, lobby('match_found', { players: [{ id: 'alice' }] }));
+      await alice.next('lobby_updated');
+      await new Promise((r) => setTimeout(r, 500));
+      // one match_found for the transition; no queue_stats once out of the queue; revision 5 never resent
+      expect(alice.events.filter((e) => e.type === 'match_found')).toHaveLength(1);
+      expect(alice.events.filter((e) => e.type === 'queue_stats' && Number(e.id.split(':')[1]) > 6)).toHaveLength(0);
+      expect(alice.events.filter((e) => e.type === 'lobby_updated').map((e) => e.id)).toEqual([`${LOBBY}:6`, `${LOBBY}:7`, `${LOBBY}:8`]);
+    } finally {
+      alice.close();
+    }
+  });
+
+  it('gives a stream opened at an older revision the updates that were in flight meanwhile (recent buffer)', async () => {
+    // The service answered openStream at revision 5; updates 6-8 went out before the stream was registered.
+    const carol = lobbyEvents(baseUrl, 'key', 'default', 'carol');
+    try {
+      await carol.next('connected');
+      await carol.next('lobby_updated', (e) => e.id === `${LOBBY}:8`);
+      expect(carol.events.filter((e) => e.type === 'lobby_updated').map((e) => e.id)).toEqual([`${LOBBY}:6`, `${LOBBY}:7`, `${LOBBY}:8`]);
+    } finally {
+      carol.close();
+    }
+  });
+
+  it("ends a removed player's stream after its update, and every stream after lobby_deleted", async () => {
+    // Opened at revision 10: the updates 6-8 of the test before are still in the recent buffer, and
+    // are (rightly) not resent to a stream that is past them.
+    const alice = lobbyEvents(baseUrl, 'key', 'default', 'alice', { headers: { 'x-revision': '10' } });
+    const bob = lobbyEvents(baseUrl, 'key', 'default', 'bob', { headers: { 'x-revision': '10' } });
+    try {
+      await alice.next('connected');
+      await bob.next('connected');
+      expect(streams.size).toBe(2);
+      expect(bob.events.map((e) => e.type)).toEqual(['connected']);
+      await update(20, lobby('waiting', { players: [{ id: 'alice' }] }), { removed: ['bob'] });
+      expect((await bob.next('lobby_updated')).id).toBe(`${LOBBY}:20`);
+      await bob.ended();
+      await alice.next('lobby_updated');
+      await update(21, null, { kind: 'deleted', reason: 'admin', removed: ['alice'] });
+      expect((await alice.next('lobby_deleted')).data).toEqual({ id: LOBBY, reason: 'admin' });
+      await alice.ended();
+      expect(streams.size).toBe(0);
+    } finally {
+      alice.close();
+      bob.close();
+    }
+  });
+});
