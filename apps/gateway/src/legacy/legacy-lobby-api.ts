@@ -3,7 +3,6 @@
 // and reuses the gateway's api-key authentication, player verification (client-auth-token, like
 // x-player-token), error body, 422 validation details and per-player rate limits.
 import Fastify, { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { randomUUID } from 'node:crypto';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Bus, RemoteError } from '@spawnpoint/messaging';
 import { BUS } from '@spawnpoint/platform';
@@ -11,9 +10,9 @@ import { LobbyPage, Principal, SUBJECTS } from '@spawnpoint/proto';
 import { KeyAuthenticator } from '../http/auth';
 import { httpErrorBody } from '../http/error-filter';
 import { RateLimiter } from '../http/rate-limiter';
-import { endRequestSpan, enterRequestContext, startRequestSpan } from '../http/tracing-hooks';
+import { installRequestHooks, LISTENER_OPTIONS } from '../http/request-hooks';
 import { parse } from '../http/validation';
-import { PlayerIdentity, PLAYER_TOKEN_HEADER } from '../players';
+import { PlayerIdentity, PLAYER_TOKEN_HEADER, TtlCache } from '../players';
 import { configTimeout, DEFAULT_LEGACY_TIMEOUT, finishedLobby, LegacyLobby, legacyStatus, toLegacyLobby, V3Lobby, v3Privacy } from './legacy-lobby';
 import {
   LegacyCodeParams, LegacyConfigQuery, LegacyCreateBody, LegacyJoinBody, LegacyKickQuery, LegacyListQuery, LegacyLobbyParams, LegacyPlayerParams,
@@ -26,7 +25,6 @@ export const LEGACY_TOKEN_HEADER = 'client-auth-token';
 export const MAX_LEGACY_LIST = 1000;
 const BROWSE_PAGE = 100;
 const SETTINGS_TTL_MS = 5_000;
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const CORS_ALLOWED = `api-key, ${LEGACY_TOKEN_HEADER}, content-type, x-request-id, traceparent`;
 const CORS_EXPOSED = 'x-request-id, traceparent, x-ratelimit-limit, x-ratelimit-remaining, retry-after';
 
@@ -67,7 +65,7 @@ type Ctx = { projectId: string; config: string };
 /** The route handlers, over the bus. */
 class LegacyLobbies {
   private readonly limiter = new RateLimiter();
-  private readonly settings = new Map<string, { until: number; value: Promise<unknown> }>();
+  private readonly lobbyConfigs = new TtlCache<unknown>(10_000);
 
   constructor(private readonly o: LegacyLobbyApiOptions) {}
 
@@ -107,16 +105,12 @@ class LegacyLobbies {
 
   /** The configuration's idle timeout (seconds), from the project's lobby_configs (kept 5 s); 300 when none is set. */
   async timeout(ctx: Ctx): Promise<number> {
-    let hit = this.settings.get(ctx.projectId);
-    if (!hit || hit.until <= Date.now()) {
-      const value = this.o.bus.request<{ lobby_configs?: unknown }>(SUBJECTS.projects.getSettings, { projectId: ctx.projectId }).then((s) => s?.lobby_configs);
-      value.catch(() => this.settings.delete(ctx.projectId));
-      if (this.settings.size > 10_000) this.settings.clear();
-      hit = { until: Date.now() + SETTINGS_TTL_MS, value };
-      this.settings.set(ctx.projectId, hit);
-    }
     try {
-      return configTimeout(await hit.value, ctx.config);
+      const configs = await this.lobbyConfigs.getOrLoad(ctx.projectId, async () => ({
+        value: (await this.o.bus.request<{ lobby_configs?: unknown }>(SUBJECTS.projects.getSettings, { projectId: ctx.projectId }))?.lobby_configs ?? null,
+        ttlMs: SETTINGS_TTL_MS,
+      }));
+      return configTimeout(configs, ctx.config);
     } catch {
       return DEFAULT_LEGACY_TIMEOUT;
     }
@@ -216,33 +210,10 @@ function settingsChanges(s: z.output<typeof LegacySettings>): Record<string, unk
 
 /** The Fastify instance with the legacy routes (not listening yet). */
 export function buildLegacyLobbyApp(o: LegacyLobbyApiOptions): FastifyInstance {
-  const app = Fastify({
-    bodyLimit: 1024 * 1024,
-    genReqId: (req) => {
-      const given = req.headers['x-request-id'];
-      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
-    },
-    routerOptions: { ignoreTrailingSlash: true },
-  });
+  const app = Fastify(LISTENER_OPTIONS);
   const h = new LegacyLobbies(o);
-
-  app.addHook('onRequest', (req, reply, done) => {
-    void reply.header('x-request-id', req.id);
-    // CORS as on the main listener: browser game clients call from their own origin; keys travel in headers.
-    void reply.header('access-control-allow-origin', '*').header('access-control-expose-headers', CORS_EXPOSED);
-    if (req.method === 'OPTIONS' && req.headers['access-control-request-method']) {
-      void reply.code(204).header('access-control-allow-methods', 'GET, POST, PUT, DELETE')
-        .header('access-control-allow-headers', CORS_ALLOWED).header('access-control-max-age', '600').send();
-      return;
-    }
-    done();
-  });
-  app.addHook('onRequest', (req, reply, done) => startRequestSpan(req, (k, v) => void reply.header(k, v), done));
-  app.addHook('preHandler', (req, _reply, done) => enterRequestContext(req, done));
-  app.addHook('onResponse', (req, reply, done) => {
-    endRequestSpan(req, reply.statusCode);
-    done();
-  });
+  // As on the main listener, with this API's methods and headers.
+  installRequestHooks(app, { methods: 'GET, POST, PUT, DELETE', allowedHeaders: CORS_ALLOWED, exposedHeaders: CORS_EXPOSED });
   app.setErrorHandler((err, _req, reply) => {
     const body = httpErrorBody(err);
     if (body.status >= 500 && body.status !== 503) console.error(err);

@@ -1,0 +1,40 @@
+// What every HTTP listener of the gateway does around a request (the API and the legacy lobby API):
+// its options, the request id, CORS with answered preflights, and the request's trace span.
+import type { FastifyInstance } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import { endRequestSpan, enterRequestContext, startRequestSpan } from './tracing-hooks';
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Fastify options shared by the listeners: body limit, the client's x-request-id when valid, trailing slashes. */
+export const LISTENER_OPTIONS = {
+  bodyLimit: 1024 * 1024,
+  genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => {
+    const given = req.headers['x-request-id'];
+    return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+  },
+  routerOptions: { ignoreTrailingSlash: true },
+};
+
+export interface CorsPolicy { methods: string; allowedHeaders: string; exposedHeaders: string }
+
+export function installRequestHooks(fastify: FastifyInstance, cors: CorsPolicy): void {
+  fastify.addHook('onRequest', (req, reply, done) => {
+    void reply.header('x-request-id', req.id);
+    // CORS: browser game clients (WebGL builds, web lobbies) call the API from their own origin. The
+    // key travels in a header, never in cookies, so any origin may ask; preflights are answered here.
+    void reply.header('access-control-allow-origin', '*').header('access-control-expose-headers', cors.exposedHeaders);
+    if (req.method === 'OPTIONS' && req.headers['access-control-request-method']) {
+      void reply.code(204).header('access-control-allow-methods', cors.methods)
+        .header('access-control-allow-headers', cors.allowedHeaders).header('access-control-max-age', '600').send();
+      return;
+    }
+    done();
+  });
+  fastify.addHook('onRequest', (req, reply, done) => startRequestSpan(req, (k, v) => void reply.header(k, v), done));
+  fastify.addHook('preHandler', (req, _reply, done) => enterRequestContext(req, done));
+  fastify.addHook('onResponse', (req, reply, done) => {
+    endRequestSpan(req, reply.statusCode);
+    done();
+  });
+}
