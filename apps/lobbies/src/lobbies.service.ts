@@ -5,7 +5,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import {
-  ClaimCommand, claimDecider, ClaimState, DomainError, invalid, LiveLobbyState, lobbyCodeStream, LobbyCommand, lobbyDecider, LobbyEvent, lobbyMemberStream, LobbyState,
+  ClaimCommand, claimDecider, ClaimState, DomainError, LobbyConfig, resolveLobbyConfig, invalid, LiveLobbyState, lobbyCodeStream, LobbyCommand, lobbyDecider, LobbyEvent, lobbyMemberStream, LobbyState,
   lobbyStream, lobbyView, LobbyView, notFound,
 } from '@spawnpoint/domain';
 import { RemoteError, Unsubscribe } from '@spawnpoint/messaging';
@@ -16,7 +16,7 @@ import {
   TargetPlayerRequest, UpdateLobbySettingsRequest, UpdatePlayerStateRequest,
 } from '@spawnpoint/proto';
 import { lobbiesProjection } from './lobbies.projection';
-import { inviteCode, LobbyConfig, resolveLobbyConfig } from './lobby-config';
+import { inviteCode } from './invite-code';
 import { browseLobbies } from './lobby-queries';
 import { Presence } from './presence';
 import { LobbySweeper } from './sweeper';

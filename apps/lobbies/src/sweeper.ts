@@ -1,10 +1,10 @@
 // Idle lobbies and silent members: every `everyMs`, live lobbies from the read model are checked
 // against their config's `timeout` (no member request, no open stream) and, with `heartbeat: true`,
 // `heartbeatTimeout` per member. The verdict is a pure function; the sweep applies it.
+import { LobbyConfig } from '@spawnpoint/domain';
 import { Bus } from '@spawnpoint/messaging';
 import { SUBJECTS } from '@spawnpoint/proto';
 import type { ReadModels } from '@spawnpoint/read-models';
-import { LobbyConfig } from './lobby-config';
 import { Presence } from './presence';
 
 export interface SweepRow { id: string; projectId: string; config: string; activity: string; players: [string, string][] }

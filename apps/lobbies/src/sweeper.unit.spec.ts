@@ -1,4 +1,4 @@
-import { DEFAULT_LOBBY_CONFIG, LobbyConfig } from './lobby-config';
+import { DEFAULT_LOBBY_CONFIG, LobbyConfig } from '@spawnpoint/domain';
 import { SweepRow, sweepVerdict } from './sweeper';
 
 const T0 = Date.parse('2026-11-21T10:00:00.000Z');

@@ -1,6 +1,8 @@
 // The legacy lobby shape: the same lobbies as v3 (one store), viewed the way the older lobby API showed them.
 // Pure functions over the v3 Lobby JSON (libs/domain/src/lobby/view.ts), so they are unit-tested alone.
 
+import { DEFAULT_LOBBY_CONFIG, resolveLobbyConfig } from '@spawnpoint/domain';
+
 export type LegacyStatus = 'waiting' | 'in_game' | 'finished';
 
 /** The v3 Lobby JSON as the lobbies service answers it (only what the legacy view reads). */
@@ -45,7 +47,7 @@ export interface LegacyLobby {
 }
 
 /** Lobby idle timeout (seconds) of the default configuration, reported when a configuration sets none. */
-export const DEFAULT_LEGACY_TIMEOUT = 300;
+export const DEFAULT_LEGACY_TIMEOUT = DEFAULT_LOBBY_CONFIG.timeout;
 
 /** waiting→waiting, in_game→in_game, completed/deleted→finished, every other v3 status→waiting (docs/api.md). */
 export function legacyStatus(v3Status: string): LegacyStatus {
@@ -99,10 +101,11 @@ export function v3Privacy(isPrivate: boolean | undefined, useInviteCode: boolean
   return isPrivate === true || useInviteCode === true;
 }
 
-/** The idle timeout of a lobby configuration, found by name or id in the project's lobby_configs. */
+/** The idle timeout of a lobby configuration, found by name or id in the project's lobby_configs (as the lobbies service finds it). */
 export function configTimeout(lobbyConfigs: unknown, nameOrId: string): number {
-  const configs = Array.isArray(lobbyConfigs) ? (lobbyConfigs as Record<string, unknown>[]) : [];
-  const c = configs.find((x) => x?.name === nameOrId) ?? configs.find((x) => x?.id !== undefined && x?.id === nameOrId);
-  const t = c?.timeout;
-  return typeof t === 'number' && Number.isFinite(t) ? t : DEFAULT_LEGACY_TIMEOUT;
+  try {
+    return resolveLobbyConfig(Array.isArray(lobbyConfigs) ? lobbyConfigs : [], nameOrId).timeout;
+  } catch {
+    return DEFAULT_LEGACY_TIMEOUT; // gone since the lobby's request was served
+  }
 }

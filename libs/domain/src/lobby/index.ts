@@ -19,3 +19,4 @@ export const lobbyDecider: Decider<LobbyCommand, LobbyEvent, LobbyState> = {
   evolve,
 };
 export * from './claim';
+export * from './config';
