@@ -1,62 +1,78 @@
 // The lobbies read model: one row per live lobby with its folded state (deleted lobbies are removed).
 // Hot path (every join and state change): a batch is folded in memory from one read of its lobbies'
-// rows and written back with one upsert and one delete, in plain SQL.
+// rows and written back with one upsert and one delete, in plain SQL on a pg connection. Each row keeps
+// the stream revision it has folded, so an event applied twice (replicas) changes nothing.
 import { LiveLobbyState, lobbyDecider, LobbyEvent, LobbyState } from '@spawnpoint/domain';
 import { RecordedEvent } from '@spawnpoint/eventstore';
-import { Projection, Tx } from '@spawnpoint/platform';
+import { Projection } from '@spawnpoint/platform';
 
-/** Folds `events` onto `rows` (lobby id → state; absent: not live). Returns the lobbies to write and to delete. */
-export function foldLobbies(rows: Map<string, LobbyState>, events: RecordedEvent[]): { upsert: LiveLobbyState[]; remove: string[] } {
+export interface LobbyRow {
+  state: LobbyState;
+  revision: number;
+}
+
+export interface FoldedLobby {
+  state: LiveLobbyState;
+  revision: number;
+}
+
+/** Folds `events` onto `rows` (lobby id → row; absent: not live). Returns the lobbies to write and to delete. */
+export function foldLobbies(rows: Map<string, LobbyRow>, events: RecordedEvent[]): { upsert: FoldedLobby[]; remove: string[] } {
   const touched = new Set<string>();
   for (const recorded of events) {
     const event = { type: recorded.type, data: recorded.data } as LobbyEvent;
     const id = event.data.lobbyId;
-    const before = event.type === 'LobbyCreated' ? lobbyDecider.initialState : rows.get(id);
+    const row = rows.get(id);
+    if (row && recorded.revision <= row.revision) continue; // folded already
+    const before = row?.state ?? (event.type === 'LobbyCreated' ? lobbyDecider.initialState : undefined);
     if (!before) continue; // deleted already (replayed after a rebuild)
     let after = lobbyDecider.evolve(before, event);
     if (after.status !== 'none' && after.status !== 'deleted' && !after.projectId) {
       after = { ...after, projectId: String(recorded.metadata?.projectId ?? '') };
     }
     if (after.status === 'deleted' || after.status === 'none') rows.delete(id);
-    else rows.set(id, after);
+    else rows.set(id, { state: after, revision: recorded.revision });
     touched.add(id);
   }
-  const upsert: LiveLobbyState[] = [];
+  const upsert: FoldedLobby[] = [];
   const remove: string[] = [];
   for (const id of touched) {
-    const s = rows.get(id);
-    if (s && s.status !== 'none' && s.status !== 'deleted') upsert.push(s);
+    const row = rows.get(id);
+    if (row && row.state.status !== 'none' && row.state.status !== 'deleted') upsert.push({ state: row.state, revision: row.revision });
     else remove.push(id);
   }
   return { upsert, remove };
 }
 
-const row = (s: LiveLobbyState) => ({
+const toRow = ({ state: s, revision }: FoldedLobby) => ({
   id: s.id, projectId: s.projectId, config: s.config, status: s.status, region: s.region, isPrivate: s.isPrivate,
   playerCount: s.players.length, maxPlayers: s.maxPlayers, serverId: s.server?.instance_id ?? null, state: s,
-  createdAt: s.createdAt, updatedAt: s.updatedAt,
+  createdAt: s.createdAt, updatedAt: s.updatedAt, revision,
 });
+
+const SELECT_ROWS = 'SELECT id::text AS id, state, revision FROM lobbies WHERE id = ANY($1::uuid[])';
+// The revision condition keeps a replica that is behind from writing an older fold over a newer one.
+const UPSERT_ROWS = `
+  INSERT INTO lobbies (id, project_id, config, status, region, is_private, player_count, max_players, server_id, state, created_at, updated_at, revision)
+  SELECT (r->>'id')::uuid, r->>'projectId', r->>'config', r->>'status', r->>'region', (r->>'isPrivate')::boolean,
+         (r->>'playerCount')::int, (r->>'maxPlayers')::int, r->>'serverId', r->'state', (r->>'createdAt')::timestamptz,
+         (r->>'updatedAt')::timestamptz, (r->>'revision')::int
+  FROM jsonb_array_elements($1::jsonb) AS r
+  ON CONFLICT (id) DO UPDATE SET
+    status = EXCLUDED.status, region = EXCLUDED.region, is_private = EXCLUDED.is_private, player_count = EXCLUDED.player_count,
+    max_players = EXCLUDED.max_players, server_id = EXCLUDED.server_id, state = EXCLUDED.state, updated_at = EXCLUDED.updated_at,
+    revision = EXCLUDED.revision
+  WHERE lobbies.revision < EXCLUDED.revision`;
+const DELETE_ROWS = 'DELETE FROM lobbies WHERE id = ANY($1::uuid[])';
 
 export const lobbiesProjection: Projection = {
   name: 'lobbies',
   categories: ['lobby'],
-  apply(event: RecordedEvent, tx: Tx) {
-    return this.applyBatch!([event], tx);
-  },
-  async applyBatch(events: RecordedEvent[], tx: Tx) {
+  async applySql(events, sql) {
     const ids = [...new Set(events.map((e) => (e.data as { lobbyId: string }).lobbyId))];
-    const found = await tx.$queryRaw<{ id: string; state: LobbyState }[]>`SELECT id::text AS id, state FROM lobbies WHERE id = ANY(${ids}::uuid[])`;
-    const { upsert, remove } = foldLobbies(new Map(found.map((r) => [r.id, r.state])), events);
-    if (upsert.length > 0) {
-      await tx.$executeRaw`
-        INSERT INTO lobbies (id, project_id, config, status, region, is_private, player_count, max_players, server_id, state, created_at, updated_at)
-        SELECT (r->>'id')::uuid, r->>'projectId', r->>'config', r->>'status', r->>'region', (r->>'isPrivate')::boolean,
-               (r->>'playerCount')::int, (r->>'maxPlayers')::int, r->>'serverId', r->'state', (r->>'createdAt')::timestamptz, (r->>'updatedAt')::timestamptz
-        FROM jsonb_array_elements(${JSON.stringify(upsert.map(row))}::jsonb) AS r
-        ON CONFLICT (id) DO UPDATE SET
-          status = EXCLUDED.status, region = EXCLUDED.region, is_private = EXCLUDED.is_private, player_count = EXCLUDED.player_count,
-          max_players = EXCLUDED.max_players, server_id = EXCLUDED.server_id, state = EXCLUDED.state, updated_at = EXCLUDED.updated_at`;
-    }
-    if (remove.length > 0) await tx.$executeRaw`DELETE FROM lobbies WHERE id = ANY(${remove}::uuid[])`;
+    const { rows } = await sql.query<{ id: string; state: LobbyState; revision: number }>(SELECT_ROWS, [ids]);
+    const { upsert, remove } = foldLobbies(new Map(rows.map((r) => [r.id, { state: r.state, revision: r.revision }])), events);
+    if (upsert.length > 0) await sql.query(UPSERT_ROWS, [JSON.stringify(upsert.map(toRow))]);
+    if (remove.length > 0) await sql.query(DELETE_ROWS, [remove]);
   },
 };

@@ -1,71 +1,81 @@
+// The servers read model, in plain SQL on a pg connection: every start, claim and stop of a pool passes
+// through here, and a Prisma transaction costs several times the CPU (ADR-0005).
 import { ServerEvent } from '@spawnpoint/domain';
 import { RecordedEvent } from '@spawnpoint/eventstore';
-import { Projection, Tx } from '@spawnpoint/platform';
-import { Prisma } from '@spawnpoint/read-models';
+import { Projection, SqlTx } from '@spawnpoint/platform';
+
+const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
+
+/** Named statements are parsed once per connection. */
+const STARTED = `INSERT INTO servers (id, project_id, name, status, region, compute_size, version_tag, version, build_id, network_ports,
+    startup_args, service_type, auto_restart, custom_data, ttl, is_pool_server, match_id, created_at, updated_at)
+  VALUES ($1::uuid, $2, $3, 'launching', $4, $5, $6, $7, $8::uuid, $9::jsonb, $10, $11, $12, $13::jsonb, $14, $15, $16, $17, $17)
+  ON CONFLICT (id) DO NOTHING`;
+// started_at stays from the first run while a crashed game restarts on the same machine.
+const RUNNING = `UPDATE servers SET status = 'running', started_at = COALESCE(started_at, $2), updated_at = $2
+  WHERE id = $1::uuid AND status = 'launching'`;
+const CRASHED = `UPDATE servers SET status = 'launching', updated_at = $2 WHERE id = $1::uuid`;
+const CLAIMED = `UPDATE servers SET name = $2, custom_data = $3::jsonb, ttl = $4, match_id = $5, pool_claimed_at = $6, updated_at = $6
+  WHERE id = $1::uuid`;
+const CUSTOM_DATA = `UPDATE servers SET custom_data = $2::jsonb, updated_at = $3 WHERE id = $1::uuid`;
+const STOPPED = `UPDATE servers SET status = 'stopped', stopped_at = $2, stop_reason = $3, network_ports = '[]'::jsonb, updated_at = $2
+  WHERE id = $1::uuid`;
+// Overrides absent from the event keep their column: a flag per optional column says whether to set it.
+const RESTARTED = `UPDATE servers SET status = 'launching', network_ports = $2::jsonb, build_id = $3::uuid, version = $4,
+    started_at = NULL, stopped_at = NULL, stop_reason = NULL, updated_at = $5,
+    name = CASE WHEN $6 THEN $7 ELSE name END,
+    startup_args = CASE WHEN $8 THEN $9 ELSE startup_args END,
+    version_tag = CASE WHEN $10 THEN $11 ELSE version_tag END,
+    ttl = CASE WHEN $12 THEN $13::int ELSE ttl END,
+    auto_restart = CASE WHEN $14 THEN $15::boolean ELSE auto_restart END,
+    custom_data = CASE WHEN $16 THEN $17::jsonb ELSE custom_data END,
+    match_id = CASE WHEN $18 THEN $19 ELSE match_id END
+  WHERE id = $1::uuid`;
+
+async function apply(recorded: RecordedEvent, sql: SqlTx): Promise<void> {
+  const event = { type: recorded.type, data: recorded.data } as ServerEvent;
+  switch (event.type) {
+    case 'ServerStarted': {
+      const d = event.data;
+      await sql.query({ name: 'servers_started', text: STARTED }, [
+        d.serverId, d.projectId, d.name, d.region, d.computeSize, d.versionTag, d.version, d.buildId, JSON.stringify(d.networkPorts),
+        d.startupArgs, d.serviceType, d.autoRestart, json(d.customData), d.ttl, d.isPoolServer, d.matchId, new Date(d.at),
+      ]);
+      return;
+    }
+    case 'ServerRunning':
+      await sql.query({ name: 'servers_running', text: RUNNING }, [event.data.serverId, new Date(event.data.at)]);
+      return;
+    case 'ServerCrashed':
+      await sql.query({ name: 'servers_crashed', text: CRASHED }, [event.data.serverId, new Date(event.data.at)]);
+      return;
+    case 'ServerRestarted': {
+      const d = event.data;
+      const set = (value: unknown, asJson = false) => [value !== undefined, value === undefined ? null : asJson ? json(value) : value];
+      await sql.query({ name: 'servers_restarted', text: RESTARTED }, [
+        d.serverId, JSON.stringify(d.networkPorts), d.buildId, d.version, new Date(d.at),
+        ...set(d.name), ...set(d.startupArgs), ...set(d.versionTag), ...set(d.ttl), ...set(d.autoRestart), ...set(d.customData, true), ...set(d.matchId),
+      ]);
+      return;
+    }
+    case 'ServerCustomDataUpdated':
+      await sql.query({ name: 'servers_custom_data', text: CUSTOM_DATA }, [event.data.serverId, json(event.data.customData), new Date(event.data.at)]);
+      return;
+    case 'ServerPoolClaimed': {
+      const d = event.data;
+      await sql.query({ name: 'servers_claimed', text: CLAIMED }, [d.serverId, d.name, json(d.customData), d.ttl, d.matchId, new Date(d.at)]);
+      return;
+    }
+    case 'ServerStopped':
+      await sql.query({ name: 'servers_stopped', text: STOPPED }, [event.data.serverId, new Date(event.data.at), event.data.reason]);
+      return;
+  }
+}
 
 export const serversProjection: Projection = {
   name: 'servers',
   categories: ['server'],
-  async apply(recorded: RecordedEvent, tx: Tx) {
-    const event = { type: recorded.type, data: recorded.data } as ServerEvent;
-    switch (event.type) {
-      case 'ServerStarted': {
-        // Plain SQL for the events of every start and claim: the hot path of the servers read model.
-        const d = event.data;
-        const at = new Date(d.at);
-        await tx.$executeRaw`INSERT INTO servers (id, project_id, name, status, region, compute_size, version_tag, version, build_id, network_ports,
-            startup_args, service_type, auto_restart, custom_data, ttl, is_pool_server, match_id, created_at, updated_at)
-          VALUES (${d.serverId}::uuid, ${d.projectId}, ${d.name}, 'launching', ${d.region}, ${d.computeSize}, ${d.versionTag}, ${d.version},
-            ${d.buildId}::uuid, ${JSON.stringify(d.networkPorts)}::jsonb, ${d.startupArgs}, ${d.serviceType}, ${d.autoRestart},
-            ${d.customData === null ? null : JSON.stringify(d.customData)}::jsonb, ${d.ttl}, ${d.isPoolServer}, ${d.matchId}, ${at}, ${at})
-          ON CONFLICT (id) DO NOTHING`;
-        return;
-      }
-      case 'ServerRunning':
-        // started_at stays from the first run while a crashed game restarts on the same machine.
-        await tx.$executeRaw`UPDATE servers SET status = 'running', started_at = COALESCE(started_at, ${new Date(event.data.at)}), updated_at = ${new Date(event.data.at)}
-          WHERE id = ${event.data.serverId}::uuid AND status = 'launching'`;
-        return;
-      case 'ServerCrashed':
-        await tx.server.update({ where: { id: event.data.serverId }, data: { status: 'launching', updatedAt: new Date(event.data.at) } });
-        return;
-      case 'ServerRestarted': {
-        const d = event.data;
-        await tx.server.update({
-          where: { id: d.serverId },
-          data: {
-            status: 'launching', networkPorts: d.networkPorts as object[], buildId: d.buildId, version: d.version,
-            startedAt: null, stoppedAt: null, stopReason: null, updatedAt: new Date(d.at),
-            ...(d.name !== undefined ? { name: d.name } : {}),
-            ...(d.startupArgs !== undefined ? { startupArgs: d.startupArgs } : {}),
-            ...(d.versionTag !== undefined ? { versionTag: d.versionTag } : {}),
-            ...(d.ttl !== undefined ? { ttl: d.ttl } : {}),
-            ...(d.autoRestart !== undefined ? { autoRestart: d.autoRestart } : {}),
-            ...(d.customData !== undefined ? { customData: (d.customData ?? Prisma.DbNull) as object } : {}),
-            ...(d.matchId !== undefined ? { matchId: d.matchId } : {}),
-          },
-        });
-        return;
-      }
-      case 'ServerCustomDataUpdated':
-        await tx.server.update({
-          where: { id: event.data.serverId },
-          data: { customData: (event.data.customData ?? Prisma.DbNull) as object, updatedAt: new Date(event.data.at) },
-        });
-        return;
-      case 'ServerPoolClaimed': {
-        const d = event.data;
-        const at = new Date(d.at);
-        await tx.$executeRaw`UPDATE servers SET name = ${d.name}, custom_data = ${d.customData === null ? null : JSON.stringify(d.customData)}::jsonb,
-          ttl = ${d.ttl}, match_id = ${d.matchId}, pool_claimed_at = ${at}, updated_at = ${at} WHERE id = ${d.serverId}::uuid`;
-        return;
-      }
-      case 'ServerStopped': {
-        const at = new Date(event.data.at);
-        await tx.$executeRaw`UPDATE servers SET status = 'stopped', stopped_at = ${at}, stop_reason = ${event.data.reason}, network_ports = '[]'::jsonb,
-          updated_at = ${at} WHERE id = ${event.data.serverId}::uuid`;
-        return;
-      }
-    }
+  async applySql(events, sql) {
+    for (const event of events) await apply(event, sql);
   },
 };

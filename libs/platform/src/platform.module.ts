@@ -3,7 +3,7 @@
 import { DynamicModule, Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import { EventStore, PostgresCheckpointStore, PostgresEventStore } from '@spawnpoint/eventstore';
 import { Bus, InProcessBus, NatsBus } from '@spawnpoint/messaging';
-import { createReadModels, migrateReadModels, ReadModels } from '@spawnpoint/read-models';
+import { closeReadModels, createReadModels, migrateReadModels, ReadModels } from '@spawnpoint/read-models';
 import { PlatformConfig } from './config';
 import { Platform } from './service-host';
 import { BUS, CHECKPOINTS, CLOCK, CONFIG, EVENT_STORE, PLATFORM, READ_MODELS } from './tokens';
@@ -65,6 +65,6 @@ export class PlatformModule implements OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     await this.bus.close().catch(() => undefined);
     await this.store.close().catch(() => undefined);
-    await this.db.$disconnect().catch(() => undefined);
+    await closeReadModels(this.db).catch(() => undefined);
   }
 }

@@ -116,4 +116,38 @@ describe('ProjectionRunner', () => {
       await runner.stop();
     }
   });
+
+  it('plain-SQL projections: the batch and the checkpoint commit together; a failed batch rolls back and is applied again, exactly once', async () => {
+    await models.$executeRawUnsafe('CREATE TABLE IF NOT EXISTS sql_ticks (stream text, revision int, PRIMARY KEY (stream, revision))');
+    let failOnce = true;
+    const sqlProjection: Projection = {
+      name: 'sql-ticks',
+      categories: ['ticker'],
+      async applySql(events, sql) {
+        for (const e of events) {
+          // A plain INSERT (no ON CONFLICT): a batch applied twice would fail on the primary key.
+          await sql.query({ name: 'sql_ticks_insert', text: 'INSERT INTO sql_ticks VALUES ($1, $2)' }, [e.streamId, e.revision]);
+          if (failOnce && e.revision === 7) {
+            failOnce = false;
+            throw new Error('transient');
+          }
+        }
+      },
+    };
+    const runner = new ProjectionRunner(store, models, [sqlProjection]);
+    await runner.start();
+    const errors = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      let last = 0n;
+      for (let i = 0; i < 30; i++) last = (await store.appendToStream('ticker-1', [{ type: 'Tick', data: {} }], i === 0 ? 'no_stream' : i - 1)).position;
+      await runner.waitFor(last, 'ticker-1', 15_000);
+      const ticks = await models.$queryRawUnsafe<{ revision: number }[]>('SELECT revision FROM sql_ticks WHERE stream = $1 ORDER BY revision', 'ticker-1');
+      expect(ticks.map((t) => t.revision)).toEqual([...Array(30).keys()]);
+      expect(failOnce).toBe(false);
+      expect((await models.checkpoint.findUnique({ where: { name: 'sql-ticks' } }))?.position).toBe(last);
+    } finally {
+      errors.mockRestore();
+      await runner.stop();
+    }
+  });
 });

@@ -1,9 +1,34 @@
 import { PrismaPg } from '@prisma/adapter-pg';
+import { Pool } from 'pg';
 import { PrismaClient } from './generated/client';
 
 export type ReadModels = PrismaClient;
 
+const pools = new WeakMap<ReadModels, Pool>();
+
 /** A Prisma client over the pg driver adapter (no query-engine binary needed). */
 export function createReadModels(connectionString: string, poolSize = 10): ReadModels {
-  return new PrismaClient({ adapter: new PrismaPg({ connectionString, max: poolSize }) });
+  const pool = new Pool({ connectionString, max: poolSize, allowExitOnIdle: true });
+  // An idle connection dropped by the server is discarded by the pool; without a listener it would crash the process.
+  pool.on('error', () => undefined);
+  const db = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
+  pools.set(db, pool);
+  return db;
+}
+
+/** Disconnects Prisma and ends the pool (Prisma ends it only if it ever connected). */
+export async function closeReadModels(db: ReadModels): Promise<void> {
+  await db.$disconnect();
+  const pool = pools.get(db);
+  if (pool && !pool.ended) await pool.end();
+}
+
+/**
+ * The pg pool under a client made by createReadModels, for plain-SQL hot paths: a Prisma interactive
+ * transaction costs ~1.2 ms of CPU here against ~0.2 ms for the same statements on a pg connection.
+ */
+export function readModelsPool(db: ReadModels): Pool {
+  const pool = pools.get(db);
+  if (!pool) throw new Error('read models were not created by createReadModels()');
+  return pool;
 }
