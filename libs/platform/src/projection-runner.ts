@@ -1,8 +1,9 @@
 // Runs projections: each subscribes to the store from its checkpoint and applies events to the read
 // models together with the checkpoint in one transaction, so a crash never applies an event twice or
 // skips one. Events that arrive while a transaction runs are applied together in the next one (one
-// commit for many events: this is what lets read models keep up with bursts). waitFor(position) is how
-// a command's reply waits for its own write to be readable.
+// commit for many events: this is what lets read models keep up with bursts); under a steady stream a
+// projection commits at most every `minBatchIntervalMs` unless a reply waits for it. waitFor(position)
+// is how a command's reply waits for its own write to be readable.
 import { categoryOf, EventStore, RecordedEvent, Subscription } from '@spawnpoint/eventstore';
 import { readModelsPool, ReadModels } from '@spawnpoint/read-models';
 
@@ -48,6 +49,19 @@ interface Running {
   flushing: Promise<void> | null;
   /** Bumped on every (re)subscription, so a failed generation's leftovers are ignored. */
   generation: number;
+  /** When the last batch committed (ms, monotonic). */
+  lastCommitAt: number;
+  /** Ends a linger early (a reply is waiting for this read model, or the runner stops). */
+  hurry: (() => void) | null;
+}
+
+export interface ProjectionRunnerOptions {
+  /**
+   * Under a steady stream of events, at most one batch per projection per this many ms unless a reply
+   * waits for the read model (waitFor): fewer, larger transactions. An event after a quiet spell is
+   * applied at once. Default 100; 0 applies every batch as soon as the previous one committed.
+   */
+  minBatchIntervalMs?: number;
 }
 
 export class ProjectionRunner {
@@ -55,11 +69,20 @@ export class ProjectionRunner {
   private waiters: { position: bigint; category: string; resolve: () => void }[] = [];
   private stopped = false;
 
-  constructor(private readonly store: EventStore, private readonly db: ReadModels, private readonly projections: Projection[]) {}
+  private readonly minBatchIntervalMs: number;
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly db: ReadModels,
+    private readonly projections: Projection[],
+    options: ProjectionRunnerOptions = {},
+  ) {
+    this.minBatchIntervalMs = options.minBatchIntervalMs ?? 100;
+  }
 
   async start(): Promise<void> {
     for (const projection of this.projections) {
-      const entry: Running = { projection, subscription: null, position: 0n, pending: [], flushing: null, generation: 0 };
+      const entry: Running = { projection, subscription: null, position: 0n, pending: [], flushing: null, generation: 0, lastCommitAt: -Infinity, hurry: null };
       this.running.push(entry);
       await this.subscribe(entry);
     }
@@ -80,11 +103,13 @@ export class ProjectionRunner {
       }, timeoutMs);
       const waiter = { position, category, resolve: () => { clearTimeout(timer); resolve(); } };
       this.waiters.push(waiter);
+      for (const r of this.running) if (r.projection.categories.includes(category)) r.hurry?.();
     });
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
+    for (const r of this.running) r.hurry?.();
     await Promise.all(this.running.map(async (r) => {
       await r.subscription?.close();
       await r.flushing?.catch(() => undefined);
@@ -115,12 +140,15 @@ export class ProjectionRunner {
       const generation = entry.generation;
       try {
         while (entry.pending.length > 0 && generation === entry.generation && !this.stopped) {
+          await this.linger(entry);
+          if (generation !== entry.generation || this.stopped) return;
           const batch = entry.pending.slice(0, MAX_BATCH);
           const last = batch[batch.length - 1];
           await this.applyBatch(entry.projection, batch, last.position);
           if (generation !== entry.generation) return;
           entry.pending.splice(0, batch.length);
           entry.position = last.position;
+          entry.lastCommitAt = performance.now();
           for (const event of batch) entry.projection.applied?.(event);
           this.wake();
         }
@@ -131,6 +159,22 @@ export class ProjectionRunner {
       }
     })();
     return entry.flushing;
+  }
+
+  /** Waits out the rest of the minimum batch interval, unless a full batch is pending or a reply waits. */
+  private async linger(entry: Running): Promise<void> {
+    const rest = entry.lastCommitAt + this.minBatchIntervalMs - performance.now();
+    if (rest <= 0 || entry.pending.length >= MAX_BATCH) return;
+    if (this.waiters.some((w) => entry.projection.categories.includes(w.category))) return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        entry.hurry = null;
+        resolve();
+      };
+      const timer = setTimeout(done, rest);
+      entry.hurry = done;
+    });
   }
 
   /** The batch and the checkpoint in one transaction. */
