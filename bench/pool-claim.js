@@ -56,7 +56,10 @@ async function main() {
   const databaseUrl = ADMIN_URL.replace(/\/[^/]*$/, `/${dbName}`);
   const p = await startStandalone({
     uploadBuild: false, portRange: '20000-23999', env: { DATABASE_URL: databaseUrl },
-    nodeArgs: process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [],
+    nodeArgs: [
+      ...(process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []),
+      ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
+    ],
   });
   try {
     const ticket = await p.api('POST', '/v3/builds/upload-url?name=tiny', { key: p.serverKey });

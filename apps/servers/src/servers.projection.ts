@@ -72,10 +72,29 @@ async function apply(recorded: RecordedEvent, sql: SqlTx): Promise<void> {
   }
 }
 
+// A run of claims or of servers coming up (a pool refilling) is written with one statement.
+const CLAIMED_MANY = `UPDATE servers s SET name = c->>'name', custom_data = NULLIF(c->'customData', 'null'::jsonb), ttl = (c->>'ttl')::int, match_id = c->>'matchId',
+    pool_claimed_at = (c->>'at')::timestamptz, updated_at = (c->>'at')::timestamptz
+  FROM jsonb_array_elements($1::jsonb) AS c WHERE s.id = (c->>'serverId')::uuid`;
+const RUNNING_MANY = `UPDATE servers s SET status = 'running', started_at = COALESCE(s.started_at, (r->>'at')::timestamptz), updated_at = (r->>'at')::timestamptz
+  FROM jsonb_array_elements($1::jsonb) AS r WHERE s.id = (r->>'serverId')::uuid AND s.status = 'launching'`;
+const MANY: Partial<Record<ServerEvent['type'], { name: string; text: string }>> = {
+  ServerPoolClaimed: { name: 'servers_claimed_many', text: CLAIMED_MANY },
+  ServerRunning: { name: 'servers_running_many', text: RUNNING_MANY },
+};
+
 export const serversProjection: Projection = {
   name: 'servers',
   categories: ['server'],
   async applySql(events, sql) {
-    for (const event of events) await apply(event, sql);
+    for (let i = 0; i < events.length; ) {
+      let end = i + 1;
+      const many = MANY[events[i].type as ServerEvent['type']];
+      // A server appears at most once in a run: its claim happens once, and a second ServerRunning needs a crash in between.
+      if (many) while (end < events.length && events[end].type === events[i].type) end++;
+      if (end - i > 1) await sql.query(many!, [JSON.stringify(events.slice(i, end).map((e) => e.data))]);
+      else await apply(events[i], sql);
+      i = end;
+    }
   },
 };

@@ -3,10 +3,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import {
-  applyPlan, conflict, DomainError, invalid, NetworkPort, notFound, PLAN_LIMITS, serverDecider, ServerEvent, ServerLaunch, serverStream, STOP_REASONS, StopReason, ttlDeadline,
+  applyPlan, conflict, DomainError, invalid, NetworkPort, notFound, PLAN_LIMITS, serverDecider, ServerCommand, ServerEvent, ServerLaunch, ServerState, serverStream, STOP_REASONS, StopReason, ttlDeadline,
 } from '@spawnpoint/domain';
 import { RecordedEvent } from '@spawnpoint/eventstore';
-import { decodeTimeCursor, encodeTimeCursor, execute, Handlers, KeyedLane, load, Platform, PLATFORM, ServiceHost, ViewCache } from '@spawnpoint/platform';
+import { decodeTimeCursor, encodeTimeCursor, Handlers, KeyedLane, Platform, PLATFORM, ServiceHost, StateCache, ViewCache } from '@spawnpoint/platform';
 import {
   GetServerRequest, ListServersRequest, ProjectView, ResolvedBuild, RestartServerRequest, ServerList, ServerView, signArtifactUrl, StartServerRequest,
   StopServerRequest, SUBJECTS, UpdateServerRequest, UsesBuildRequest,
@@ -31,6 +31,11 @@ export class ServersService extends ServiceHost {
   /** GET /servers/{id} is the hottest read (game servers and clients poll it): served from memory. */
   private readonly views = new ViewCache<{ projectId: string; view: ServerView }>();
   private readonly lane = new KeyedLane();
+  /**
+   * Server states as this process last wrote or read them: commands decide on them without reading the
+   * stream (a stale one fails on its revision and is read again), loads read only the stream's tail.
+   */
+  private readonly servers: StateCache<ServerCommand, ServerEvent, ServerState>;
   private readonly ttl = new TtlTimers((id) => void this.expire(id));
   /** The machine spec of each server this process runs: what a crash restart starts again. */
   private readonly machines = new Map<string, MachineSpec>();
@@ -39,6 +44,7 @@ export class ServersService extends ServiceHost {
 
   constructor(@Inject(PLATFORM) platform: Platform, @Inject(RUNTIME) private readonly runtime: GameRuntime) {
     super(platform, 'servers', ['server']);
+    this.servers = new StateCache(platform.store, serverDecider);
     this.logs = new LogWriter(platform.db);
     this.pools = new PoolManager(this.poolHost(), platform.db, platform.bus);
   }
@@ -112,7 +118,7 @@ export class ServersService extends ServiceHost {
     };
     let position: bigint | null;
     try {
-      ({ position } = await execute(this.store, serverDecider, serverStream(serverId), { type: 'StartServer', now: this.now(), ...launch }, { projectId: project.projectId }));
+      ({ position } = await this.servers.execute(serverStream(serverId), { type: 'StartServer', now: this.now(), ...launch }, { projectId: project.projectId }, { optimistic: true }));
     } catch (err) {
       await this.runtime.releasePorts(serverId);
       throw err;
@@ -138,11 +144,11 @@ export class ServersService extends ServiceHost {
         }
       },
       stopPoolServer: async (serverId) => {
-        await this.command(serverDecider, serverStream(serverId), { type: 'StopServer', reason: 'SHUTDOWN_SIGNAL', now: this.now() }).catch(() => undefined);
+        await this.serverCommand(serverStream(serverId), { type: 'StopServer', reason: 'SHUTDOWN_SIGNAL', now: this.now() }).catch(() => undefined);
       },
       claim: async (projectId, serverId, claim) => {
         try {
-          const { position, state } = await execute(this.store, serverDecider, serverStream(serverId), { type: 'ClaimPoolServer', ...claim, now: this.now() }, { projectId });
+          const { position, state } = await this.servers.execute(serverStream(serverId), { type: 'ClaimPoolServer', ...claim, now: this.now() }, { projectId }, { optimistic: true });
           return { position, state };
         } catch (err) {
           if (err instanceof DomainError && err.code === 'conflict') return null;
@@ -156,7 +162,7 @@ export class ServersService extends ServiceHost {
   async restart(req: RestartServerRequest): Promise<ServerView> {
     await this.get(req); // 404 for another project's server
     const stream = serverStream(req.serverId);
-    const { state } = await load(this.store, serverDecider, stream);
+    const { state } = await this.servers.load(stream);
     if (state.status === 'none') throw notFound('server');
     if (state.isPoolServer) throw conflict('pool servers cannot be restarted; stop it and start a new one');
     const o = req.body;
@@ -174,7 +180,7 @@ export class ServersService extends ServiceHost {
       await this.teardownMachine(req.serverId);
       const allocated = await this.runtime.allocatePorts(req.serverId, portSpecs(ports), state.region);
       try {
-        const { state: next } = await this.command(serverDecider, stream, {
+        const { state: next } = await this.serverCommand(stream, {
           type: 'RestartServer', networkPorts: networkPorts(allocated), buildId: build.buildId, version: build.version, now: this.now(),
           overrides: {
             ...(o.name !== undefined ? { name: o.name } : {}),
@@ -199,7 +205,7 @@ export class ServersService extends ServiceHost {
 
   async update(req: UpdateServerRequest): Promise<ServerView> {
     await this.get(req);
-    await this.command(serverDecider, serverStream(req.serverId), { type: 'UpdateCustomData', customData: req.customData, now: this.now() }, { projectId: req.projectId });
+    await this.serverCommand(serverStream(req.serverId), { type: 'UpdateCustomData', customData: req.customData, now: this.now() }, { projectId: req.projectId });
     return this.get(req);
   }
 
@@ -262,13 +268,20 @@ export class ServersService extends ServiceHost {
     await this.get(req); // 404 for another project's server
     const reason = (req.reason ?? 'SHUTDOWN_SIGNAL') as StopReason;
     if (!STOP_REASONS.includes(reason)) throw invalid('invalid shutdown_reason');
-    await this.command(serverDecider, serverStream(req.serverId), { type: 'StopServer', reason, now: this.now() }, { projectId: req.projectId });
+    await this.serverCommand(serverStream(req.serverId), { type: 'StopServer', reason, now: this.now() }, { projectId: req.projectId });
     return this.get(req);
   }
 
   async usesBuild(req: UsesBuildRequest): Promise<{ inUse: boolean }> {
     const n = await this.db.server.count({ where: { projectId: req.projectId, buildId: req.buildId, status: { in: ACTIVE } } });
     return { inUse: n > 0 };
+  }
+
+  /** A command on a server's stream through the state cache; answers once the read model shows it. */
+  private async serverCommand(stream: string, command: ServerCommand, metadata = {}) {
+    const result = await this.servers.execute(stream, command, metadata, { optimistic: true });
+    await this.projections.waitFor(result.position, stream);
+    return result;
   }
 
   /** After each server event is in the read model: refresh the cached view, TTL, and tear down stopped machines. */
@@ -281,13 +294,16 @@ export class ServersService extends ServiceHost {
       this.ttl.clear(serverId);
       void this.lane.run(serverId, () => this.teardownMachine(serverId)).catch((err) => console.error(`servers: teardown of ${serverId} failed`, err));
     } else if (TTL_EVENTS.has(e.type)) {
-      void this.refreshTtl(serverId);
+      void this.refreshTtl(serverId, event.revision);
     }
   }
 
-  private async refreshTtl(serverId: string): Promise<void> {
+  /** `revision`: the applied event's; a cached state that has it answers without a read. */
+  private async refreshTtl(serverId: string, revision: number): Promise<void> {
     try {
-      const { state } = await load(this.store, serverDecider, serverStream(serverId));
+      const stream = serverStream(serverId);
+      const cached = this.servers.peek(stream);
+      const { state } = cached && cached.revision >= revision ? cached : await this.servers.load(stream);
       this.ttl.set(serverId, ttlDeadline(state));
     } catch (err) {
       console.error(`servers: ttl of ${serverId}`, err);
@@ -296,7 +312,7 @@ export class ServersService extends ServiceHost {
 
   private async expire(serverId: string): Promise<void> {
     try {
-      await execute(this.store, serverDecider, serverStream(serverId), { type: 'StopServer', reason: 'TTL_EXPIRED', now: this.now() });
+      await this.servers.execute(serverStream(serverId), { type: 'StopServer', reason: 'TTL_EXPIRED', now: this.now() }, {}, { optimistic: true });
     } catch (err) {
       if (!(err instanceof DomainError && err.code === 'conflict')) console.error(`servers: ttl stop of ${serverId} failed`, err);
     }
@@ -343,7 +359,7 @@ export class ServersService extends ServiceHost {
         const spec = this.machines.get(event.entry.serverId);
         if (spec) this.logs.add(spec.projectId, event.entry);
       } else if (event.type === 'ports_bound') {
-        await execute(this.store, serverDecider, serverStream(event.serverId), { type: 'MarkRunning', now: event.at.toISOString() });
+        await this.servers.execute(serverStream(event.serverId), { type: 'MarkRunning', now: event.at.toISOString() }, {}, { optimistic: true });
       } else if (event.type === 'exited' && event.reason !== 'SHUTDOWN_SIGNAL') {
         // SHUTDOWN_SIGNAL exits are ours (stop, restart): whoever stopped the machine handles the rest.
         const { events } = await this.recordExit(event.serverId, event.reason, event.exitCode, event.at);
@@ -358,7 +374,7 @@ export class ServersService extends ServiceHost {
   }
 
   private recordExit(serverId: string, reason: StopReason, exitCode: number | null, at = this.clock()) {
-    return execute(this.store, serverDecider, serverStream(serverId), { type: 'RecordExit', reason, exitCode, now: at.toISOString() });
+    return this.servers.execute(serverStream(serverId), { type: 'RecordExit', reason, exitCode, now: at.toISOString() }, {}, { optimistic: true });
   }
 
   /** After a restart of this service: servers whose machine is gone are stopped; TTL timers are rebuilt. */
@@ -366,7 +382,7 @@ export class ServersService extends ServiceHost {
     const live = new Set(this.runtime.running());
     const active = await this.db.server.findMany({ where: { status: { in: ACTIVE } }, select: { id: true } });
     for (const { id } of active) {
-      const { state } = await load(this.store, serverDecider, serverStream(id));
+      const { state } = await this.servers.load(serverStream(id));
       if (state.status !== 'launching' && state.status !== 'running') continue;
       if (!live.has(id)) await this.recordExit(id, 'PROCESS_EXITED', null);
       else this.ttl.set(id, ttlDeadline(state));
