@@ -43,7 +43,12 @@ export interface StartServerBody {
   use_pool?: boolean;
 }
 export interface StartServerRequest { projectId: string; plan: Plan; body: StartServerBody }
-export interface GetServerRequest { projectId: string; serverId: string }
+export interface GetServerRequest {
+  projectId: string;
+  serverId: string;
+  /** Answer only once the read model shows every server event committed before the request (service-to-service checks). */
+  fresh?: boolean;
+}
 export interface ListServersRequest { projectId: string; status?: string; region?: string; version_tag?: string; match_id?: string; limit?: number; next_token?: string }
 export interface ServerList { servers: ServerView[]; next_token: string | null }
 export interface StopServerRequest { projectId: string; serverId: string; reason?: string }

@@ -65,14 +65,46 @@ const UPSERT_ROWS = `
   WHERE lobbies.revision < EXCLUDED.revision`;
 const DELETE_ROWS = 'DELETE FROM lobbies WHERE id = ANY($1::uuid[])';
 
-export const lobbiesProjection: Projection = {
-  name: 'lobbies',
-  categories: ['lobby'],
-  async applySql(events, sql) {
-    const ids = [...new Set(events.map((e) => (e.data as { lobbyId: string }).lobbyId))];
-    const { rows } = await sql.query<{ id: string; state: LobbyState; revision: number }>(SELECT_ROWS, [ids]);
-    const { upsert, remove } = foldLobbies(new Map(rows.map((r) => [r.id, { state: r.state, revision: r.revision }])), events);
-    if (upsert.length > 0) await sql.query(UPSERT_ROWS, [JSON.stringify(upsert.map(toRow))]);
-    if (remove.length > 0) await sql.query(DELETE_ROWS, [remove]);
-  },
-};
+/**
+ * The lobbies projection. It keeps the rows it last committed in memory (bounded), so a batch reads only
+ * the lobbies it has not seen: this process receives every lobby event in order, so a kept row plus the
+ * events after its revision is the current state. Another replica writing the same rows changes nothing
+ * (the upsert keeps the newer revision); after a failed batch the copies are dropped.
+ */
+export function lobbiesProjection(capacity = 50_000): Projection {
+  const kept = new Map<string, LobbyRow>();
+  return {
+    name: 'lobbies',
+    categories: ['lobby'],
+    async applySql(events, sql) {
+      const rows = new Map<string, LobbyRow>();
+      const missing = new Set<string>();
+      for (const e of events) {
+        const id = (e.data as { lobbyId: string }).lobbyId;
+        const row = kept.get(id);
+        if (row) rows.set(id, row);
+        else missing.add(id);
+      }
+      if (missing.size > 0) {
+        const found = await sql.query<{ id: string; state: LobbyState; revision: number }>(SELECT_ROWS, [[...missing]]);
+        for (const r of found.rows) rows.set(r.id, { state: r.state, revision: r.revision });
+      }
+      const { upsert, remove } = foldLobbies(rows, events);
+      if (upsert.length > 0) await sql.query(UPSERT_ROWS, [JSON.stringify(upsert.map(toRow))]);
+      if (remove.length > 0) await sql.query(DELETE_ROWS, [remove]);
+      return () => {
+        for (const id of remove) kept.delete(id);
+        for (const row of upsert) {
+          kept.delete(row.state.id);
+          kept.set(row.state.id, row);
+        }
+        // Oldest first out: a Map iterates in insertion order.
+        for (const id of kept.keys()) {
+          if (kept.size <= capacity) break;
+          kept.delete(id);
+        }
+      };
+    },
+    reset: () => kept.clear(),
+  };
+}

@@ -49,7 +49,7 @@ export class LobbiesService extends ServiceHost {
   }
 
   protected readModels() {
-    return [lobbiesProjection];
+    return [lobbiesProjection()];
   }
 
   protected handlers(): Handlers {
@@ -121,6 +121,8 @@ export class LobbiesService extends ServiceHost {
 
   async browse(r: BrowseLobbiesRequest): Promise<LobbyPage<LobbyView>> {
     const config = await this.lobbyConfig(r.projectId, r.config);
+    // Browse shows what this process has seen: a batch held back under load is applied first.
+    await this.projections.settle('lobby-');
     return browseLobbies(this.db, { ...r, config: config.name });
   }
 
@@ -334,8 +336,9 @@ export class LobbiesService extends ServiceHost {
         void this.stopServer(projectId, server.instance_id);
         throw err;
       }
-      // The server may have come up before the assignment was visible to the server-event consumer.
-      const now = await this.bus.request<ServerView>(SUBJECTS.servers.get, { projectId, serverId: server.instance_id });
+      // The server may have come up before the assignment was visible to the server-event consumer: ask
+      // for a view that shows every server event committed so far (the consumer saw none it could place).
+      const now = await this.bus.request<ServerView>(SUBJECTS.servers.get, { projectId, serverId: server.instance_id, fresh: true });
       if (now.status !== 'launching') await this.onServerEvent(now.status === 'running' ? 'ServerRunning' : 'ServerStopped', server.instance_id);
     } catch (err) {
       if (!(err instanceof DomainError)) console.error(`lobby ${lobbyId}: could not start its game server: ${(err as Error).message}`);
@@ -344,7 +347,13 @@ export class LobbiesService extends ServiceHost {
   }
 
   private async onServerEvent(type: string, serverId: string): Promise<void> {
-    const row = await this.db.lobby.findFirst({ where: { serverId }, select: { id: true, projectId: true } });
+    const byServer = () => this.db.lobby.findFirst({ where: { serverId }, select: { id: true, projectId: true } });
+    let row = await byServer();
+    if (!row) {
+      // The assignment may be committed but not yet in the lobbies read model (it batches under load).
+      await this.projections.waitFor(await this.store.headPosition(), 'lobby-');
+      row = await byServer();
+    }
     if (!row) return;
     const server = type === 'ServerRunning' ? await this.runningServer(row.projectId, serverId) : null;
     const command: LobbyCommand = type === 'ServerRunning'

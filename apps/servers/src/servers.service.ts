@@ -231,6 +231,7 @@ export class ServersService extends ServiceHost {
 
   async get(req: GetServerRequest): Promise<ServerView> {
     await this.claimsSeen(req.serverId);
+    if (req.fresh) await this.projections.waitFor(await this.store.headPosition(), serverStream(req.serverId));
     const found = UUID.test(req.serverId)
       ? await this.views.get(req.serverId, async () => {
           const s = await this.db.server.findUnique({ where: { id: req.serverId } });

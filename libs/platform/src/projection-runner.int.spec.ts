@@ -150,4 +150,34 @@ describe('ProjectionRunner', () => {
       await runner.stop();
     }
   });
+
+  it('under a steady stream holds a batch back for the minimum interval; waitFor and settle cut the wait short', async () => {
+    const runner = new ProjectionRunner(store, models, [checkpointsProjection('linger')], { minBatchIntervalMs: 5_000 });
+    await runner.start();
+    const seen = async (stream: string) => (await models.checkpoint.findUnique({ where: { name: `linger:${stream}` } })) !== null;
+    try {
+      // After a quiet spell: applied at once.
+      const first = await store.appendToStream('widget-l1', [{ type: 'Made', data: {} }], 'no_stream');
+      const t0 = Date.now();
+      await runner.waitFor(first.position, 'widget-l1');
+      expect(Date.now() - t0).toBeLessThan(2_000);
+      // Right after a commit: held back (nobody waits)...
+      await store.appendToStream('widget-l2', [{ type: 'Made', data: {} }], 'no_stream');
+      await new Promise((r) => setTimeout(r, 500));
+      expect(await seen('widget-l2')).toBe(false);
+      // ...until a reader settles the category.
+      const t1 = Date.now();
+      await runner.settle('widget-x');
+      expect(Date.now() - t1).toBeLessThan(2_000);
+      expect(await seen('widget-l2')).toBe(true);
+      // A reply waiting for its write is not held back either.
+      const third = await store.appendToStream('widget-l3', [{ type: 'Made', data: {} }], 'no_stream');
+      const t2 = Date.now();
+      await runner.waitFor(third.position, 'widget-l3');
+      expect(Date.now() - t2).toBeLessThan(2_000);
+      expect(await seen('widget-l3')).toBe(true);
+    } finally {
+      await runner.stop();
+    }
+  });
 });

@@ -28,7 +28,10 @@ export interface Projection {
   apply?(event: RecordedEvent, tx: Tx): Promise<void>;
   /** Instead of `apply` per event: a whole batch at once (e.g. one read and one write per batch). */
   applyBatch?(events: RecordedEvent[], tx: Tx): Promise<void>;
-  applySql?(events: RecordedEvent[], sql: SqlTx): Promise<void>;
+  /** May return what to do once the transaction has committed (e.g. keep the rows it wrote in memory). */
+  applySql?(events: RecordedEvent[], sql: SqlTx): Promise<void | (() => void)>;
+  /** The runner is about to read again from the checkpoint after a failed batch: drop in-memory copies. */
+  reset?(): void;
   /** After the event's transaction committed: e.g. invalidate an in-memory copy of the rows. */
   applied?(event: RecordedEvent): void;
 }
@@ -68,6 +71,8 @@ export class ProjectionRunner {
   private running: Running[] = [];
   private waiters: { position: bigint; category: string; resolve: () => void }[] = [];
   private stopped = false;
+  /** Catching up at start never lingers. */
+  private live = false;
 
   private readonly minBatchIntervalMs: number;
 
@@ -90,6 +95,7 @@ export class ProjectionRunner {
       await r.subscription?.caughtUp();
       await this.idle(r);
     }));
+    this.live = true;
   }
 
   /** Resolves once every projection over `streamId`'s category has applied `position`. */
@@ -105,6 +111,17 @@ export class ProjectionRunner {
       this.waiters.push(waiter);
       for (const r of this.running) if (r.projection.categories.includes(category)) r.hurry?.();
     });
+  }
+
+  /** Resolves once the projections over `streamId`'s category have applied every event already delivered to them. */
+  settle(streamId: string): Promise<void> {
+    const category = categoryOf(streamId);
+    let last: bigint | null = null;
+    for (const r of this.running) {
+      const pending = r.projection.categories.includes(category) ? r.pending[r.pending.length - 1] : undefined;
+      if (pending && (last === null || pending.position > last)) last = pending.position;
+    }
+    return this.waitFor(last, streamId);
   }
 
   async stop(): Promise<void> {
@@ -164,7 +181,7 @@ export class ProjectionRunner {
   /** Waits out the rest of the minimum batch interval, unless a full batch is pending or a reply waits. */
   private async linger(entry: Running): Promise<void> {
     const rest = entry.lastCommitAt + this.minBatchIntervalMs - performance.now();
-    if (rest <= 0 || entry.pending.length >= MAX_BATCH) return;
+    if (!this.live || rest <= 0 || entry.pending.length >= MAX_BATCH) return;
     if (this.waiters.some((w) => entry.projection.categories.includes(w.category))) return;
     await new Promise<void>((resolve) => {
       const done = () => {
@@ -184,9 +201,10 @@ export class ProjectionRunner {
       let unusable: Error | undefined;
       try {
         await client.query('BEGIN');
-        await projection.applySql(batch, client);
+        const committed = await projection.applySql(batch, client);
         await client.query({ name: 'spawnpoint_checkpoint_save', text: CHECKPOINT_SQL, values: [projection.name, String(position)] });
         await client.query('COMMIT');
+        committed?.();
       } catch (err) {
         // A connection whose ROLLBACK fails is in an unknown state: it is dropped, not returned to the pool.
         await client.query('ROLLBACK').catch((e: Error) => (unusable = e));
@@ -209,6 +227,7 @@ export class ProjectionRunner {
     if (generation !== entry.generation || this.stopped) return;
     entry.generation++;
     entry.pending = [];
+    entry.projection.reset?.();
     console.error(`projection ${entry.projection.name} failed; resubscribing from its checkpoint:`, err);
     const old = entry.subscription;
     setTimeout(() => {
