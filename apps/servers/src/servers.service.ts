@@ -12,6 +12,7 @@ import {
   StopServerRequest, SUBJECTS, UpdateServerRequest, UsesBuildRequest,
 } from '@spawnpoint/proto';
 import { AllocatedPort, buildGameEnv, GameRuntime, MachineEvent, MachineSpec, PortSpec, splitArgs } from '@spawnpoint/runtime';
+import { LogAttribution } from './log-attribution';
 import { LogWriter } from './log-writer';
 import { logHandlers } from './logs/logs.handlers';
 import { PoolHost, PoolManager } from './pools/pool-manager';
@@ -40,11 +41,16 @@ export class ServersService extends ServiceHost {
   /** The machine spec of each server this process runs: what a crash restart starts again. */
   private readonly machines = new Map<string, MachineSpec>();
   private readonly pools: PoolManager;
+  private readonly logOwners: LogAttribution;
   private unwatch: (() => void) | null = null;
 
   constructor(@Inject(PLATFORM) platform: Platform, @Inject(RUNTIME) private readonly runtime: GameRuntime) {
     super(platform, 'servers', ['server']);
     this.servers = new StateCache(platform.store, serverDecider);
+    this.logOwners = new LogAttribution(
+      (id) => this.machines.get(id)?.projectId,
+      async (id) => (UUID.test(id) ? ((await this.db.server.findUnique({ where: { id }, select: { projectId: true } }))?.projectId ?? null) : null),
+    );
     this.logs = new LogWriter(platform.db);
     this.pools = new PoolManager(this.poolHost(), platform.db, platform.bus);
   }
@@ -352,13 +358,15 @@ export class ServersService extends ServiceHost {
     await this.runtime.stop(serverId);
     await this.runtime.releasePorts(serverId);
     this.machines.delete(serverId);
+    this.logOwners.forget(serverId);
   }
 
   private async onMachineEvent(event: MachineEvent): Promise<void> {
     try {
       if (event.type === 'log') {
-        const spec = this.machines.get(event.entry.serverId);
-        if (spec) this.logs.add(spec.projectId, event.entry);
+        const owner = this.logOwners.projectOf(event.entry.serverId);
+        const projectId = typeof owner === 'string' ? owner : await owner;
+        if (projectId) this.logs.add(projectId, event.entry);
       } else if (event.type === 'ports_bound') {
         await this.servers.execute(serverStream(event.serverId), { type: 'MarkRunning', now: event.at.toISOString() }, {}, { optimistic: true });
       } else if (event.type === 'exited' && event.reason !== 'SHUTDOWN_SIGNAL') {
