@@ -1,4 +1,5 @@
 // Lobbies (v3 and legacy): requests the gateway sends the lobbies service. The Lobby reply is the v3 Lobby JSON.
+import type { LobbySettingsChanges } from '@spawnpoint/domain';
 
 export interface CreateLobbyBody {
   name?: string | null;
@@ -10,14 +11,8 @@ export interface CreateLobbyBody {
   state?: Record<string, unknown>;
 }
 
-export interface LobbySettingsBody {
-  name?: string | null;
-  maxPlayers?: number;
-  isPrivate?: boolean;
-  allowLateJoin?: boolean;
-  region?: string;
-  settings?: Record<string, unknown>;
-}
+/** The host's changes; the invite code of a lobby turning private is the service's to generate. */
+export type LobbySettingsBody = Omit<LobbySettingsChanges, 'code'>;
 
 /**
  * A player's request on one lobby configuration of a project. `lobbyId` (legacy API, which addresses
