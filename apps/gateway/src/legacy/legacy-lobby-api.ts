@@ -4,6 +4,7 @@
 // x-player-token), error body, 422 validation details and per-player rate limits.
 import Fastify, { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { LobbyView } from '@spawnpoint/domain';
 import { Bus, RemoteError } from '@spawnpoint/messaging';
 import { BUS } from '@spawnpoint/platform';
 import { LobbyPage, Principal, SUBJECTS } from '@spawnpoint/proto';
@@ -13,7 +14,7 @@ import { RateLimiter } from '../http/rate-limiter';
 import { installRequestHooks, LISTENER_OPTIONS } from '../http/request-hooks';
 import { parse } from '../http/validation';
 import { PlayerIdentity, PLAYER_TOKEN_HEADER, TtlCache } from '../players';
-import { configTimeout, DEFAULT_LEGACY_TIMEOUT, finishedLobby, LegacyLobby, legacyStatus, toLegacyLobby, V3Lobby, v3Privacy } from './legacy-lobby';
+import { configTimeout, DEFAULT_LEGACY_TIMEOUT, finishedLobby, LegacyLobby, legacyStatus, toLegacyLobby, v3Privacy } from './legacy-lobby';
 import {
   LegacyCodeParams, LegacyConfigQuery, LegacyCreateBody, LegacyJoinBody, LegacyKickQuery, LegacyListQuery, LegacyLobbyParams, LegacyPlayerParams,
   LegacySettings, LegacyUpdateBody,
@@ -116,21 +117,21 @@ class LegacyLobbies {
     }
   }
 
-  async legacy(ctx: Ctx, lobby: V3Lobby): Promise<LegacyLobby> {
+  async legacy(ctx: Ctx, lobby: LobbyView): Promise<LegacyLobby> {
     return toLegacyLobby(lobby, await this.timeout(ctx));
   }
 
-  request<T = V3Lobby>(subject: string, payload: unknown): Promise<T> {
+  request<T = LobbyView>(subject: string, payload: unknown): Promise<T> {
     return this.o.bus.request<T>(subject, payload);
   }
 
   // ---- routes ------------------------------------------------------------------------------------
 
   async list(ctx: Ctx, publicOnly: boolean): Promise<LegacyLobby[]> {
-    const found: V3Lobby[] = [];
+    const found: LobbyView[] = [];
     let next: string | null = null;
     do {
-      const page: LobbyPage<V3Lobby> = await this.request<LobbyPage<V3Lobby>>(SUBJECTS.lobbies.browse, {
+      const page: LobbyPage<LobbyView> = await this.request<LobbyPage<LobbyView>>(SUBJECTS.lobbies.browse, {
         ...ctx, limit: BROWSE_PAGE, includePrivate: !publicOnly, ...(next ? { next_token: next } : {}),
       });
       found.push(...page.lobbies);

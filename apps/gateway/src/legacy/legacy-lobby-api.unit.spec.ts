@@ -1,13 +1,13 @@
 // The legacy routes over a fake bus: which subjects they ask, with what, and what they answer.
 import type { FastifyInstance } from 'fastify';
+import type { LobbyView } from '@spawnpoint/domain';
 import { RemoteError } from '@spawnpoint/messaging';
 import { SUBJECTS } from '@spawnpoint/proto';
 import { buildLegacyLobbyApp } from './legacy-lobby-api';
-import { V3Lobby } from './legacy-lobby';
 
 const ID = '6f0c6f5e-0000-4000-8000-000000000001';
 const principal = { projectId: 'p1', kind: 'client', plan: 'pro', rateLimits: { read_per_second: 100, write_per_second: 10, player_per_second: 10 }, clientKeyServerControl: true };
-const lobby = (over: Partial<V3Lobby> = {}): V3Lobby => ({
+const lobby = (over: Partial<LobbyView> = {}): LobbyView => ({
   id: ID, code: null, config: 'default', name: 'L', status: 'waiting', host: 'alice', maxPlayers: 8, currentPlayers: 1, region: 'us-east', isPrivate: false,
   allowLateJoin: false, settings: {}, players: [{ id: 'alice', state: {}, isHost: true }], server: null, createdAt: 't0', updatedAt: 't1', ...over,
 });

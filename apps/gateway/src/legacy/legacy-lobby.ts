@@ -1,29 +1,9 @@
 // The legacy lobby shape: the same lobbies as v3 (one store), viewed the way the older lobby API showed them.
 // Pure functions over the v3 Lobby JSON (libs/domain/src/lobby/view.ts), so they are unit-tested alone.
 
-import { DEFAULT_LOBBY_CONFIG, resolveLobbyConfig } from '@spawnpoint/domain';
+import { DEFAULT_LOBBY_CONFIG, LobbyView, resolveLobbyConfig } from '@spawnpoint/domain';
 
 export type LegacyStatus = 'waiting' | 'in_game' | 'finished';
-
-/** The v3 Lobby JSON as the lobbies service answers it (only what the legacy view reads). */
-export interface V3Lobby {
-  id: string;
-  code: string | null;
-  config: string;
-  name?: string | null;
-  status: string;
-  host: string;
-  maxPlayers: number;
-  currentPlayers: number;
-  region: string;
-  isPrivate: boolean;
-  allowLateJoin: boolean;
-  settings: Record<string, unknown>;
-  players: { id: string; state: Record<string, unknown>; isHost: boolean }[];
-  server: Record<string, unknown> | null;
-  createdAt: string;
-  updatedAt: string;
-}
 
 export interface LegacyLobby {
   id: string;
@@ -59,12 +39,12 @@ export function legacyStatus(v3Status: string): LegacyStatus {
   }
 }
 
-export function toLegacyLobby(lobby: V3Lobby, timeout: number = DEFAULT_LEGACY_TIMEOUT): LegacyLobby {
+export function toLegacyLobby(lobby: LobbyView, timeout: number = DEFAULT_LEGACY_TIMEOUT): LegacyLobby {
   const lobbyStateRealTime: Record<string, Record<string, unknown>> = {};
   for (const p of lobby.players) lobbyStateRealTime[p.id] = p.state;
   return {
     id: lobby.id,
-    name: lobby.name ?? null,
+    name: lobby.name ?? null, // lobbies created before names were kept have none
     host: lobby.host,
     maxPlayers: lobby.maxPlayers,
     currentPlayers: lobby.currentPlayers,

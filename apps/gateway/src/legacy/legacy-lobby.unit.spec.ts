@@ -1,8 +1,9 @@
-import { configTimeout, finishedLobby, legacyStatus, toLegacyLobby, V3Lobby, v3Privacy } from './legacy-lobby';
+import { configTimeout, finishedLobby, legacyStatus, toLegacyLobby, v3Privacy } from './legacy-lobby';
+import type { LobbyView } from '@spawnpoint/domain';
 
 const t0 = '2026-11-21T10:00:00.000Z';
 const t1 = '2026-11-21T10:01:00.000Z';
-const v3: V3Lobby = {
+const v3: LobbyView = {
   id: '6f0c6f5e-0000-4000-8000-000000000001', code: 'ABC234', config: 'ranked', name: 'Friday', status: 'waiting', host: 'alice', maxPlayers: 4,
   currentPlayers: 2, region: 'eu-west', isPrivate: true, allowLateJoin: true, settings: { map: 'dust' },
   players: [{ id: 'alice', state: { ready: true }, isHost: true }, { id: 'bob', state: { team: 'red' }, isHost: false }],
