@@ -11,12 +11,7 @@ const STARTED = `INSERT INTO servers (id, project_id, name, status, region, comp
     startup_args, service_type, auto_restart, custom_data, ttl, is_pool_server, match_id, created_at, updated_at)
   VALUES ($1::uuid, $2, $3, 'launching', $4, $5, $6, $7, $8::uuid, $9::jsonb, $10, $11, $12, $13::jsonb, $14, $15, $16, $17, $17)
   ON CONFLICT (id) DO NOTHING`;
-// started_at stays from the first run while a crashed game restarts on the same machine.
-const RUNNING = `UPDATE servers SET status = 'running', started_at = COALESCE(started_at, $2), updated_at = $2
-  WHERE id = $1::uuid AND status = 'launching'`;
 const CRASHED = `UPDATE servers SET status = 'launching', updated_at = $2 WHERE id = $1::uuid`;
-const CLAIMED = `UPDATE servers SET name = $2, custom_data = $3::jsonb, ttl = $4, match_id = $5, pool_claimed_at = $6, updated_at = $6
-  WHERE id = $1::uuid`;
 const CUSTOM_DATA = `UPDATE servers SET custom_data = $2::jsonb, updated_at = $3 WHERE id = $1::uuid`;
 const STOPPED = `UPDATE servers SET status = 'stopped', stopped_at = $2, stop_reason = $3, network_ports = '[]'::jsonb, updated_at = $2
   WHERE id = $1::uuid`;
@@ -43,9 +38,6 @@ async function apply(recorded: RecordedEvent, sql: SqlTx): Promise<void> {
       ]);
       return;
     }
-    case 'ServerRunning':
-      await sql.query({ name: 'servers_running', text: RUNNING }, [event.data.serverId, new Date(event.data.at)]);
-      return;
     case 'ServerCrashed':
       await sql.query({ name: 'servers_crashed', text: CRASHED }, [event.data.serverId, new Date(event.data.at)]);
       return;
@@ -61,24 +53,20 @@ async function apply(recorded: RecordedEvent, sql: SqlTx): Promise<void> {
     case 'ServerCustomDataUpdated':
       await sql.query({ name: 'servers_custom_data', text: CUSTOM_DATA }, [event.data.serverId, json(event.data.customData), new Date(event.data.at)]);
       return;
-    case 'ServerPoolClaimed': {
-      const d = event.data;
-      await sql.query({ name: 'servers_claimed', text: CLAIMED }, [d.serverId, d.name, json(d.customData), d.ttl, d.matchId, new Date(d.at)]);
-      return;
-    }
     case 'ServerStopped':
       await sql.query({ name: 'servers_stopped', text: STOPPED }, [event.data.serverId, new Date(event.data.at), event.data.reason]);
       return;
   }
 }
 
-// A run of claims or of servers coming up (a pool refilling) is written with one statement.
+// Claims and servers coming up (a pool refilling) arrive in runs: a run, or a single one, is one statement.
 const CLAIMED_MANY = `UPDATE servers s SET name = c->>'name', custom_data = NULLIF(c->'customData', 'null'::jsonb), ttl = (c->>'ttl')::int, match_id = c->>'matchId',
     pool_claimed_at = (c->>'at')::timestamptz, updated_at = (c->>'at')::timestamptz
   FROM jsonb_array_elements($1::jsonb) AS c WHERE s.id = (c->>'serverId')::uuid`;
+// started_at stays from the first run while a crashed game restarts on the same machine.
 const RUNNING_MANY = `UPDATE servers s SET status = 'running', started_at = COALESCE(s.started_at, (r->>'at')::timestamptz), updated_at = (r->>'at')::timestamptz
   FROM jsonb_array_elements($1::jsonb) AS r WHERE s.id = (r->>'serverId')::uuid AND s.status = 'launching'`;
-const MANY: Partial<Record<ServerEvent['type'], { name: string; text: string }>> = {
+const RUNS: Partial<Record<ServerEvent['type'], { name: string; text: string }>> = {
   ServerPoolClaimed: { name: 'servers_claimed_many', text: CLAIMED_MANY },
   ServerRunning: { name: 'servers_running_many', text: RUNNING_MANY },
 };
@@ -88,12 +76,15 @@ export const serversProjection: Projection = {
   categories: ['server'],
   async applySql(events, sql) {
     for (let i = 0; i < events.length; ) {
-      let end = i + 1;
-      const many = MANY[events[i].type as ServerEvent['type']];
+      const run = RUNS[events[i].type as ServerEvent['type']];
+      if (!run) {
+        await apply(events[i++], sql);
+        continue;
+      }
       // A server appears at most once in a run: its claim happens once, and a second ServerRunning needs a crash in between.
-      if (many) while (end < events.length && events[end].type === events[i].type) end++;
-      if (end - i > 1) await sql.query(many!, [JSON.stringify(events.slice(i, end).map((e) => e.data))]);
-      else await apply(events[i], sql);
+      let end = i + 1;
+      while (end < events.length && events[end].type === events[i].type) end++;
+      await sql.query(run, [JSON.stringify(events.slice(i, end).map((e) => e.data))]);
       i = end;
     }
   },
