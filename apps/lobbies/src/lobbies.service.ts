@@ -351,7 +351,7 @@ export class LobbiesService extends ServiceHost {
     let row = await byServer();
     if (!row) {
       // The assignment may be committed but not yet in the lobbies read model (it batches under load).
-      await this.projections.waitFor(await this.store.headPosition(), 'lobby-');
+      await this.projections.waitForHead('lobby-');
       row = await byServer();
     }
     if (!row) return;

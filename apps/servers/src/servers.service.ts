@@ -150,7 +150,7 @@ export class ServersService extends ServiceHost {
         }
       },
       stopPoolServer: async (serverId) => {
-        await this.serverCommand(serverStream(serverId), { type: 'StopServer', reason: 'SHUTDOWN_SIGNAL', now: this.now() }).catch(() => undefined);
+        await this.command(this.servers, serverStream(serverId), { type: 'StopServer', reason: 'SHUTDOWN_SIGNAL', now: this.now() }).catch(() => undefined);
       },
       claim: async (projectId, serverId, claim) => {
         try {
@@ -186,7 +186,7 @@ export class ServersService extends ServiceHost {
       await this.teardownMachine(req.serverId);
       const allocated = await this.runtime.allocatePorts(req.serverId, portSpecs(ports), state.region);
       try {
-        const { state: next } = await this.serverCommand(stream, {
+        const { state: next } = await this.command(this.servers, stream, {
           type: 'RestartServer', networkPorts: networkPorts(allocated), buildId: build.buildId, version: build.version, now: this.now(),
           overrides: {
             ...(o.name !== undefined ? { name: o.name } : {}),
@@ -211,7 +211,7 @@ export class ServersService extends ServiceHost {
 
   async update(req: UpdateServerRequest): Promise<ServerView> {
     await this.get(req);
-    await this.serverCommand(serverStream(req.serverId), { type: 'UpdateCustomData', customData: req.customData, now: this.now() }, { projectId: req.projectId });
+    await this.command(this.servers, serverStream(req.serverId), { type: 'UpdateCustomData', customData: req.customData, now: this.now() }, { projectId: req.projectId });
     return this.get(req);
   }
 
@@ -237,7 +237,7 @@ export class ServersService extends ServiceHost {
 
   async get(req: GetServerRequest): Promise<ServerView> {
     await this.claimsSeen(req.serverId);
-    if (req.fresh) await this.projections.waitFor(await this.store.headPosition(), serverStream(req.serverId));
+    if (req.fresh) await this.projections.waitForHead(serverStream(req.serverId));
     const found = UUID.test(req.serverId)
       ? await this.views.get(req.serverId, async () => {
           const s = await this.db.server.findUnique({ where: { id: req.serverId } });
@@ -275,20 +275,13 @@ export class ServersService extends ServiceHost {
     await this.get(req); // 404 for another project's server
     const reason = (req.reason ?? 'SHUTDOWN_SIGNAL') as StopReason;
     if (!STOP_REASONS.includes(reason)) throw invalid('invalid shutdown_reason');
-    await this.serverCommand(serverStream(req.serverId), { type: 'StopServer', reason, now: this.now() }, { projectId: req.projectId });
+    await this.command(this.servers, serverStream(req.serverId), { type: 'StopServer', reason, now: this.now() }, { projectId: req.projectId });
     return this.get(req);
   }
 
   async usesBuild(req: UsesBuildRequest): Promise<{ inUse: boolean }> {
     const n = await this.db.server.count({ where: { projectId: req.projectId, buildId: req.buildId, status: { in: ACTIVE } } });
     return { inUse: n > 0 };
-  }
-
-  /** A command on a server's stream through the state cache; answers once the read model shows it. */
-  private async serverCommand(stream: string, command: ServerCommand, metadata = {}) {
-    const result = await this.servers.execute(stream, command, metadata, { optimistic: true });
-    await this.projections.waitFor(result.position, stream);
-    return result;
   }
 
   /** After each server event is in the read model: refresh the cached view, TTL, and tear down stopped machines. */

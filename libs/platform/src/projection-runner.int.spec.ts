@@ -151,7 +151,7 @@ describe('ProjectionRunner', () => {
     }
   });
 
-  it('under a steady stream holds a batch back for the minimum interval; waitFor and settle cut the wait short', async () => {
+  it('under a steady stream holds a batch back for the minimum interval; waitFor, settle and waitForHead cut the wait short', async () => {
     const runner = new ProjectionRunner(store, models, [checkpointsProjection('linger')], { minBatchIntervalMs: 5_000 });
     await runner.start();
     const seen = async (stream: string) => (await models.checkpoint.findUnique({ where: { name: `linger:${stream}` } })) !== null;
@@ -176,6 +176,12 @@ describe('ProjectionRunner', () => {
       await runner.waitFor(third.position, 'widget-l3');
       expect(Date.now() - t2).toBeLessThan(2_000);
       expect(await seen('widget-l3')).toBe(true);
+      // Nor a reader that needs every event committed so far (waitForHead), without a position of its own.
+      await store.appendToStream('widget-l4', [{ type: 'Made', data: {} }], 'no_stream');
+      const t3 = Date.now();
+      await runner.waitForHead('widget-x');
+      expect(Date.now() - t3).toBeLessThan(2_000);
+      expect(await seen('widget-l4')).toBe(true);
     } finally {
       await runner.stop();
     }

@@ -113,6 +113,11 @@ export class ProjectionRunner {
     });
   }
 
+  /** Resolves once the projections over `streamId`'s category have applied every event committed before the call. */
+  async waitForHead(streamId: string): Promise<void> {
+    await this.waitFor(await this.store.headPosition(), streamId);
+  }
+
   /** Resolves once the projections over `streamId`'s category have applied every event already delivered to them. */
   settle(streamId: string): Promise<void> {
     const category = categoryOf(streamId);

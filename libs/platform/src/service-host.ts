@@ -10,6 +10,7 @@ import { PlatformConfig } from './config';
 import { execute, Executed } from './execute';
 import { Projection, ProjectionRunner } from './projection-runner';
 import { startRelay } from './relay-host';
+import { StateCache } from './state-cache';
 import { Handlers, serve } from './serve';
 import { Clock } from './tokens';
 
@@ -62,14 +63,19 @@ export abstract class ServiceHost implements OnModuleInit, OnApplicationShutdown
     return this.clock().toISOString();
   }
 
-  /** Decide and append, then wait until this service's read models show it (read-your-writes). */
+  /**
+   * Decide and append, then wait until this service's read models show it (read-your-writes). On a
+   * `StateCache` the decision is optimistic, on the cached state (exact all the same: see StateCache).
+   */
   protected async command<C, E extends DomainEvent, S>(
-    decider: Decider<C, E, S>,
+    on: Decider<C, E, S> | StateCache<C, E, S>,
     streamId: string,
     command: C | ((state: S) => C),
     metadata: EventMetadata = {},
   ): Promise<Executed<S, E>> {
-    const result = await execute(this.store, decider, streamId, command, metadata);
+    const result = on instanceof StateCache
+      ? await on.execute(streamId, command, metadata, { optimistic: true })
+      : await execute(this.store, on, streamId, command, metadata);
     await this.projections.waitFor(result.position, streamId);
     return result;
   }
