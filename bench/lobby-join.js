@@ -20,13 +20,7 @@ const TARGET_P99_MS = 50;
 async function main() {
   console.log(`# load average at start: ${require('node:os').loadavg().map((x) => x.toFixed(2)).join(' ')}`);
   if (JOINS > LOBBIES * 99) throw new Error(`BENCH_JOINS ${JOINS} does not fit in ${LOBBIES} lobbies of 100`);
-  const p = await startStandalone({
-    uploadBuild: false,
-    nodeArgs: [
-      ...(process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []),
-      ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
-    ],
-  });
+  const p = await startStandalone({ uploadBuild: false });
   const agent = keepAliveAgent(CONCURRENCY);
   try {
     const setupStart = Date.now();

@@ -85,11 +85,7 @@ async function main() {
   const p = await startStandalone({
     uploadBuild: false,
     env: process.env.BENCH_HEAP_SNAPSHOT_DIR ? { BENCH_HEAP_SNAPSHOT_DIR: process.env.BENCH_HEAP_SNAPSHOT_DIR } : {},
-    nodeArgs: [
-      '--expose-gc', '-r', path.join(__dirname, 'lib', 'memory-probe.js'),
-      ...(process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []),
-      ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
-    ],
+    nodeArgs: ['--expose-gc', '-r', path.join(__dirname, 'lib', 'memory-probe.js')],
   });
   const agent = keepAliveAgent(PATCH_SOCKETS);
   const workers = [];

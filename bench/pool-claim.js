@@ -54,13 +54,7 @@ async function main() {
   const dbName = `sp_bench_pool_${randomBytes(4).toString('hex')}`;
   await withAdmin((c) => c.query(`CREATE DATABASE ${dbName}`));
   const databaseUrl = ADMIN_URL.replace(/\/[^/]*$/, `/${dbName}`);
-  const p = await startStandalone({
-    uploadBuild: false, portRange: '20000-23999', env: { DATABASE_URL: databaseUrl },
-    nodeArgs: [
-      ...(process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []),
-      ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
-    ],
-  });
+  const p = await startStandalone({ uploadBuild: false, portRange: '20000-23999', env: { DATABASE_URL: databaseUrl } });
   try {
     const ticket = await p.api('POST', '/v3/builds/upload-url?name=tiny', { key: p.serverKey });
     await p.api('PUT', ticket.body.upload_url, { body: await tinyZip(), headers: { 'content-type': 'application/zip' } });

@@ -52,9 +52,17 @@ function sampleZip() {
   }
 }
 
+/** Node flags for the platform from the environment: BENCH_PROFILE_DIR (a CPU profile), BENCH_NODE_ARGS (e.g. '-r ./patch.js'). */
+function nodeArgsFromEnv() {
+  return [
+    ...(process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []),
+    ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
+  ];
+}
+
 /**
  * Starts the platform. Options: { portRange: '19000-19499', uploadBuild: true, env: {}, nodeArgs: [] }
- * (nodeArgs go before main.js, e.g. ['--cpu-prof'] to profile the platform).
+ * (nodeArgs go before main.js, followed by those of nodeArgsFromEnv(), for every bench).
  * Returns { pid, baseUrl, port, serverKey, clientKey, projectId, buildId, dataDir, api, output, stop }.
  */
 async function startStandalone(options = {}) {
@@ -68,7 +76,7 @@ async function startStandalone(options = {}) {
     ...(options.env ?? {}),
   };
   const log = [];
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), main], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...nodeArgsFromEnv(), main], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout.on('data', (d) => log.push(String(d)));
   child.stderr.on('data', (d) => log.push(String(d)));
   const exited = new Promise((resolve) => child.once('exit', resolve));
