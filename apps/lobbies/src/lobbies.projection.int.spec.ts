@@ -1,31 +1,24 @@
 // The lobbies read model on real PostgreSQL, run by two projection runners at once (two replicas of the
 // lobbies service): every event is folded exactly once into the row, whichever replica writes it.
-import { PostgresEventStore } from '@spawnpoint/eventstore';
+import type { PostgresEventStore } from '@spawnpoint/eventstore';
 import { ProjectionRunner } from '@spawnpoint/platform';
-import { createReadModels, migrateReadModels, ReadModels } from '@spawnpoint/read-models';
+import type { ReadModels } from '@spawnpoint/read-models';
 import { randomUUID } from 'node:crypto';
-import { createTestDatabase, TestDatabase } from '../../../test/support/databases';
+import { createProjectionTestBed, ProjectionTestBed } from '../../../test/support/projections';
 import { lobbiesProjection } from './lobbies.projection';
 
 const t0 = '2026-11-22T10:00:00.000Z';
 
 describe('lobbies read model (two replicas)', () => {
-  let db: TestDatabase;
+  let bed: ProjectionTestBed;
   let store: PostgresEventStore;
   let models: ReadModels;
 
   beforeAll(async () => {
-    db = await createTestDatabase('lobbyproj');
-    store = new PostgresEventStore({ connectionString: db.url });
-    await store.migrate();
-    await migrateReadModels(db.url);
-    models = createReadModels(db.url);
+    bed = await createProjectionTestBed('lobbyproj');
+    ({ store, models } = bed);
   });
-  afterAll(async () => {
-    await models?.$disconnect();
-    await store?.close();
-    await db?.drop();
-  });
+  afterAll(() => bed?.close());
 
   it('folds every event once into the row, with its revision; deletion removes it', async () => {
     const replicas = [new ProjectionRunner(store, models, [lobbiesProjection()]), new ProjectionRunner(store, models, [lobbiesProjection()])];

@@ -1,8 +1,8 @@
-// Projections on real PostgreSQL through Prisma: a command's reply can wait for its own write
+// Projections on real PostgreSQL (Prisma and plain SQL): a command's reply can wait for its own write
 // (read-your-writes), replays are harmless, and the read models rebuild from zero identically.
-import { PostgresEventStore } from '@spawnpoint/eventstore';
-import { createReadModels, migrateReadModels, ReadModels } from '@spawnpoint/read-models';
-import { createTestDatabase, TestDatabase } from '../../../test/support/databases';
+import type { PostgresEventStore } from '@spawnpoint/eventstore';
+import type { ReadModels } from '@spawnpoint/read-models';
+import { createProjectionTestBed, ProjectionTestBed } from '../../../test/support/projections';
 import { Projection, ProjectionRunner } from './projection-runner';
 
 const checkpointsProjection = (name: string): Projection => ({
@@ -19,22 +19,15 @@ const checkpointsProjection = (name: string): Projection => ({
 });
 
 describe('ProjectionRunner', () => {
-  let db: TestDatabase;
+  let bed: ProjectionTestBed;
   let store: PostgresEventStore;
   let models: ReadModels;
 
   beforeAll(async () => {
-    db = await createTestDatabase('proj');
-    store = new PostgresEventStore({ connectionString: db.url });
-    await store.migrate();
-    await migrateReadModels(db.url);
-    models = createReadModels(db.url);
+    bed = await createProjectionTestBed('proj');
+    ({ store, models } = bed);
   });
-  afterAll(async () => {
-    await models?.$disconnect();
-    await store?.close();
-    await db?.drop();
-  });
+  afterAll(() => bed?.close());
 
   const rows = async (prefix: string) =>
     (await models.checkpoint.findMany({ where: { name: { startsWith: `${prefix}:` } }, orderBy: { name: 'asc' } })).map((r) => [r.name, r.position]);

@@ -1,0 +1,27 @@
+// What a projection suite needs: a fresh database with the event store and the read models migrated.
+import { PostgresEventStore } from '@spawnpoint/eventstore';
+import { createReadModels, migrateReadModels, ReadModels } from '@spawnpoint/read-models';
+import { createTestDatabase } from './databases';
+
+export interface ProjectionTestBed {
+  store: PostgresEventStore;
+  models: ReadModels;
+  close(): Promise<void>;
+}
+
+export async function createProjectionTestBed(prefix: string): Promise<ProjectionTestBed> {
+  const db = await createTestDatabase(prefix);
+  const store = new PostgresEventStore({ connectionString: db.url });
+  await store.migrate();
+  await migrateReadModels(db.url);
+  const models = createReadModels(db.url);
+  return {
+    store,
+    models,
+    async close() {
+      await models.$disconnect();
+      await store.close();
+      await db.drop();
+    },
+  };
+}
