@@ -5,6 +5,7 @@
 import type { CoreV1Api, CustomObjectsApi, KubeConfig, V1Pod } from '@kubernetes/client-node';
 import { emitTo } from '../listeners';
 import { classifyLogLevel } from '../log-level';
+import { MachineTimers } from '../machine-timers';
 import type { AllocatedPort, ExitReason, GameRuntime, LogStream, MachineEvent, MachineMetrics, MachineSpec, PortSpec } from '../runtime';
 import { ApiStatusError, describeApiError } from './api-errors';
 import { openApiStream } from './api-stream';
@@ -67,7 +68,7 @@ interface Machine {
   exited: boolean;
   stopRequested: Promise<void> | null;
   logs: LogFollower[];
-  readonly timers: Set<NodeJS.Timeout>;
+  readonly timers: MachineTimers;
   queue: Promise<void>;
   readonly gone: Promise<void>;
   markGone(): void;
@@ -199,7 +200,7 @@ export class KubernetesRuntime implements GameRuntime {
       markCreated();
     }
     for (const update of machine.early.splice(0)) if (update.pod.metadata?.uid === machine.uid) this.enqueue(machine, update);
-    this.later(machine, this.settings.pendingTimeoutMs, () => this.pendingTimeout(machine));
+    machine.timers.later(this.settings.pendingTimeoutMs, () => this.pendingTimeout(machine));
   }
 
   stop(serverId: string, graceMs?: number): Promise<void> {
@@ -262,7 +263,7 @@ export class KubernetesRuntime implements GameRuntime {
     const machine: Machine = {
       serverId, region, podName: podName(serverId), uid: undefined, early: [], created, createdAt: 0, pod: undefined, adopted,
       exitReason: null, portsBound: false, gameStarted: false, exited: false, stopRequested: null, logs: [],
-      timers: new Set(), queue: Promise.resolve(),
+      timers: new MachineTimers(), queue: Promise.resolve(),
       gone: new Promise<void>((resolve) => { markGone = resolve; }),
       markGone: () => markGone(),
     };
@@ -315,7 +316,7 @@ export class KubernetesRuntime implements GameRuntime {
     const state = gameStatus(pod)?.state;
     if (!state?.running && !state?.terminated) {
       const createdAt = timeOf(pod.metadata?.creationTimestamp) ?? Date.now();
-      this.later(machine, Math.max(0, createdAt + this.settings.pendingTimeoutMs - Date.now()), () => this.pendingTimeout(machine));
+      machine.timers.later(Math.max(0, createdAt + this.settings.pendingTimeoutMs - Date.now()), () => this.pendingTimeout(machine));
     }
     return machine;
   }
@@ -357,7 +358,7 @@ export class KubernetesRuntime implements GameRuntime {
       if (!machine.portsBound && !machine.exited && state.running) {
         // An adopted pod's game may have been starting for a while already.
         const startedAt = machine.adopted ? (timeOf(state.running.startedAt) ?? Date.now()) : Date.now();
-        this.later(machine, Math.max(0, startedAt + this.settings.startupTimeoutMs - Date.now()), () => this.startupTimeout(machine));
+        machine.timers.later(Math.max(0, startedAt + this.settings.startupTimeoutMs - Date.now()), () => this.startupTimeout(machine));
       }
     }
     if (machine.logs.length === 0 && !machine.exited) this.followLogs(machine);
@@ -386,7 +387,7 @@ export class KubernetesRuntime implements GameRuntime {
   private async finishExit(machine: Machine, event: Extract<MachineEvent, { type: 'exited' }>, current: V1Pod | undefined): Promise<void> {
     if (machine.exited) return;
     machine.exited = true;
-    this.clearTimers(machine);
+    machine.timers.clear();
     // The game's last lines belong before its exit.
     for (const follower of machine.logs) follower.finish();
     await this.drainLogs(machine);
@@ -413,7 +414,7 @@ export class KubernetesRuntime implements GameRuntime {
   }
 
   private detach(machine: Machine): void {
-    this.clearTimers(machine);
+    machine.timers.clear();
     for (const follower of machine.logs) follower.stop();
   }
 
@@ -535,19 +536,6 @@ export class KubernetesRuntime implements GameRuntime {
     const kubeConfig = new this.client.KubeConfig();
     kubeConfig.loadFromOptions({ clusters: base.clusters, users: base.users, contexts: base.contexts, currentContext: context });
     return kubeConfig;
-  }
-
-  private later(machine: Machine, ms: number, fn: () => void): void {
-    const timer = setTimeout(() => {
-      machine.timers.delete(timer);
-      fn();
-    }, ms);
-    machine.timers.add(timer);
-  }
-
-  private clearTimers(machine: Machine): void {
-    for (const timer of machine.timers) clearTimeout(timer);
-    machine.timers.clear();
   }
 
   /** A line from the platform about the server, shown with its logs so users see why it stopped. */

@@ -2,6 +2,7 @@ import os from 'node:os';
 import { emitTo } from '../listeners';
 import path from 'node:path';
 import { classifyLogLevel } from '../log-level';
+import { MachineTimers } from '../machine-timers';
 import type {
   AllocatedPort, ExitReason, GameRuntime, LogStream, MachineEvent, MachineMetrics, MachineSpec, PortSpec,
 } from '../runtime';
@@ -46,7 +47,7 @@ interface Machine {
   stopping: boolean;
   unbound: AllocatedPort[];
   cpu: { ticks: number; at: number };
-  readonly timers: Set<NodeJS.Timeout>;
+  readonly timers: MachineTimers;
   readonly gone: Promise<void>;
   markGone(): void;
 }
@@ -114,7 +115,7 @@ export class ProcessRuntime implements GameRuntime {
       machine.stopping = true;
       machine.exitReason ??= 'SHUTDOWN_SIGNAL';
       this.signal(machine, 'SIGTERM');
-      this.later(machine, graceMs, () => this.signal(machine, 'SIGKILL'));
+      machine.timers.later(graceMs, () => this.signal(machine, 'SIGKILL'));
     }
     return machine.gone;
   }
@@ -162,7 +163,7 @@ export class ProcessRuntime implements GameRuntime {
       spec, pid,
       exitReason: null, portsBound: false, exited: false, stopping: false, unbound: spec.ports,
       cpu: { ticks: 0, at: Date.now() },
-      timers: new Set(),
+      timers: new MachineTimers(),
       gone: new Promise<void>((resolve) => { markGone = resolve; }),
       markGone: () => markGone(),
     };
@@ -187,20 +188,20 @@ export class ProcessRuntime implements GameRuntime {
       };
       game.once('close', finish);
       // A descendant that escaped the process group may hold the pipes open forever.
-      this.later(machine, DRAIN_TIMEOUT_MS, () => {
+      machine.timers.later(DRAIN_TIMEOUT_MS, () => {
         game.destroyPipes();
         finish();
       });
     });
 
-    this.later(machine, this.startupTimeoutMs, () => {
+    machine.timers.later(this.startupTimeoutMs, () => {
       if (machine.portsBound || machine.exited || machine.stopping) return;
       machine.exitReason = 'STARTUP_FAILURE_TIMEOUT';
       const ports = machine.unbound.map((p) => `${p.bindPort}/${p.protocol}`).join(', ');
       this.platformLog(spec.serverId, `ports ${ports} not bound within ${this.startupTimeoutMs} ms, killing the server`);
       this.signal(machine, 'SIGKILL');
     });
-    this.later(machine, this.pollIntervalMs, () => this.pollPorts(machine));
+    machine.timers.later(this.pollIntervalMs, () => this.pollPorts(machine));
     // Listeners and timers are in place: now the game's output and exit (even ones already past) flow.
     game.start();
   }
@@ -210,7 +211,7 @@ export class ProcessRuntime implements GameRuntime {
     machine.unbound = await unboundPorts(machine.pid, machine.spec.ports).catch(() => machine.unbound);
     if (machine.exited || machine.exitReason) return;
     if (machine.unbound.length > 0) {
-      this.later(machine, this.pollIntervalMs, () => this.pollPorts(machine));
+      machine.timers.later(this.pollIntervalMs, () => this.pollPorts(machine));
       return;
     }
     machine.portsBound = true;
@@ -219,7 +220,6 @@ export class ProcessRuntime implements GameRuntime {
   }
 
   private finish(machine: Machine, exitCode: number | null, signal: NodeJS.Signals | null): void {
-    for (const timer of machine.timers) clearTimeout(timer);
     machine.timers.clear();
     this.machines.delete(machine.spec.serverId);
     this.emit({
@@ -252,14 +252,6 @@ export class ProcessRuntime implements GameRuntime {
     } catch {
       // ESRCH (already gone) or EACCES: the game keeps the priority it has.
     }
-  }
-
-  private later(machine: Machine, ms: number, fn: () => void): void {
-    const timer = setTimeout(() => {
-      machine.timers.delete(timer);
-      fn();
-    }, ms);
-    machine.timers.add(timer);
   }
 
   private log(serverId: string, stream: LogStream, message: string): void {
