@@ -298,12 +298,10 @@ export class ServersService extends ServiceHost {
     }
   }
 
-  /** `revision`: the applied event's; a cached state that has it answers without a read. */
+  /** `revision`: the applied event's (a cached state that has it needs no read). */
   private async refreshTtl(serverId: string, revision: number): Promise<void> {
     try {
-      const stream = serverStream(serverId);
-      const cached = this.servers.peek(stream);
-      const { state } = cached && cached.revision >= revision ? cached : await this.servers.load(stream);
+      const { state } = await this.servers.load(serverStream(serverId), revision);
       this.ttl.set(serverId, ttlDeadline(state));
     } catch (err) {
       console.error(`servers: ttl of ${serverId}`, err);

@@ -44,4 +44,15 @@ describe('StateCache', () => {
     cache.remember('count-2', { state: 0, revision: -1 });
     expect(await cache.load('count-2')).toEqual({ state: 5, revision: 0 });
   });
+
+  it('answers a load from the cache when it has a revision the caller has seen, and reads when it has not', async () => {
+    const cache = new StateCache(store, counter);
+    await store.appendToStream('count-3', [{ type: 'Added', data: { n: 1 } }], 'no_stream');
+    expect(await cache.load('count-3')).toEqual({ state: 1, revision: 0 });
+    await other.appendToStream('count-3', [{ type: 'Added', data: { n: 2 } }], 0);
+    // Revision 0 is cached: no read, so the other writer's event is not seen yet.
+    expect(await cache.load('count-3', 0)).toEqual({ state: 1, revision: 0 });
+    // Revision 1 is not: the tail is read.
+    expect(await cache.load('count-3', 1)).toEqual({ state: 3, revision: 1 });
+  });
 });

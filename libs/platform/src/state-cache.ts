@@ -12,8 +12,10 @@ export class StateCache<C, E extends DomainEvent, S> {
 
   constructor(private readonly store: EventStore, private readonly decider: Decider<C, E, S>, private readonly capacity = 20_000) {}
 
-  async load(streamId: string): Promise<Loaded<S>> {
+  /** `seen`: a revision the caller knows exists (e.g. an applied event's); a cached state that has it is answered without a read. */
+  async load(streamId: string, seen?: number): Promise<Loaded<S>> {
     const cached = this.entries.get(streamId);
+    if (cached && seen !== undefined && cached.revision >= seen) return cached;
     const { events, revision } = await this.store.readStream(streamId, cached ? cached.revision + 1 : 0);
     if (cached && events.length === 0) return cached;
     let state = cached?.state ?? this.decider.initialState;
