@@ -84,8 +84,8 @@ export interface EventStore {
   readAll(options: SubscribeOptions & { limit?: number }): Promise<RecordedEvent[]>;
   /** Catch-up from `fromPosition`, then live. Handlers run one at a time, in position order. */
   subscribeToAll(options: SubscribeOptions, handler: EventHandler, onError?: (err: unknown) => void): Subscription;
-  /** Position of the last committed event (0n when empty). */
-  headPosition(): Promise<bigint>;
+  /** Position of the last committed event (0n when empty); among `categories` when given. */
+  headPosition(categories?: string[]): Promise<bigint>;
   /** Liveness for the health check. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -113,9 +113,9 @@ export class ProjectionRunner {
     });
   }
 
-  /** Resolves once the projections over `streamId`'s category have applied every event committed before the call. */
+  /** Resolves once the projections over `streamId`'s category have applied every event of it committed before the call. */
   async waitForHead(streamId: string): Promise<void> {
-    await this.waitFor(await this.store.headPosition(), streamId);
+    await this.waitFor(await this.store.headPosition([categoryOf(streamId)]), streamId);
   }
 
   /** Resolves once the projections over `streamId`'s category have applied every event already delivered to them. */

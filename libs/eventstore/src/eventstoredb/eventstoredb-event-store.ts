@@ -100,8 +100,8 @@ export class EventStoreDbEventStore implements EventStore {
     return subscription;
   }
 
-  headPosition(): Promise<bigint> {
-    return this.lastPosition();
+  headPosition(categories?: string[]): Promise<bigint> {
+    return this.lastPosition(categories);
   }
 
   async ping(): Promise<void> {

@@ -94,8 +94,8 @@ export class PostgresEventStore implements EventStore {
     return subscription;
   }
 
-  headPosition(): Promise<bigint> {
-    return lastPosition(this.pool);
+  headPosition(categories?: string[]): Promise<bigint> {
+    return lastPosition(this.pool, categories);
   }
 
   async ping(): Promise<void> {

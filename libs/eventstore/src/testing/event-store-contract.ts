@@ -228,6 +228,16 @@ export function describeEventStoreContract(name: string, factory: () => Promise<
         expect(typeof head).toBe('bigint');
         expect(head).toBe(result.position);
       });
+
+      it('reports the last position among categories when given', async () => {
+        const a = newCategory();
+        const inA = await store.appendToStream(newStream(a), [event('A')], 'no_stream');
+        const later = await store.appendToStream(newStream(), [event('B')], 'no_stream');
+
+        expect(await store.headPosition([a])).toBe(inA.position);
+        expect(await store.headPosition()).toBe(later.position);
+        expect(await store.headPosition([newCategory()])).toBe(0n);
+      });
     });
 
     describe('subscribeToAll', () => {
