@@ -46,4 +46,32 @@ describe('lobbies read model (two replicas)', () => {
       await Promise.all(replicas.map((r) => r.stop()));
     }
   });
+
+  it('keeps the sweeper filter columns: last member request and the oldest member last request', async () => {
+    const runner = new ProjectionRunner(store, models, [lobbiesProjection()]);
+    await runner.start();
+    try {
+      const lobbyId = randomUUID();
+      const stream = `lobby-${lobbyId}`;
+      let revision = -1;
+      const append = async (type: string, data: Record<string, unknown>) => {
+        const { position } = await store.appendToStream(stream, [{ type, data: { lobbyId, ...data }, metadata: { projectId: 'p1' } }], revision < 0 ? 'no_stream' : revision);
+        revision++;
+        await runner.waitFor(position, stream);
+        return models.lobby.findUniqueOrThrow({ where: { id: lobbyId } });
+      };
+      const at = (s: number) => new Date(Date.parse(t0) + s * 1000).toISOString();
+      let row = await append('LobbyCreated', {
+        projectId: 'p1', config: 'default', code: null, hostId: 'host', name: null, maxPlayers: 8, region: 'us-east',
+        isPrivate: false, allowLateJoin: false, settings: {}, hostState: {}, at: at(0),
+      });
+      expect([row.activityAt.toISOString(), row.seenMinAt?.toISOString()]).toEqual([at(0), at(0)]);
+      row = await append('PlayerJoined', { playerId: 'guest', state: {}, at: at(10) });
+      expect([row.activityAt.toISOString(), row.seenMinAt?.toISOString()]).toEqual([at(10), at(0)]);
+      row = await append('PlayerStateUpdated', { playerId: 'host', state: { ready: true }, at: at(20) });
+      expect([row.activityAt.toISOString(), row.seenMinAt?.toISOString()]).toEqual([at(20), at(10)]);
+    } finally {
+      await runner.stop();
+    }
+  });
 });

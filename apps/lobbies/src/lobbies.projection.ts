@@ -44,24 +44,26 @@ export function foldLobbies(rows: Map<string, LobbyRow>, events: RecordedEvent[]
   return { upsert, remove };
 }
 
+const oldest = (times: string[]) => (times.length ? times.reduce((a, b) => (Date.parse(b) < Date.parse(a) ? b : a)) : null);
+
 const toRow = ({ state: s, revision }: FoldedLobby) => ({
   id: s.id, projectId: s.projectId, config: s.config, status: s.status, region: s.region, isPrivate: s.isPrivate,
   playerCount: s.players.length, maxPlayers: s.maxPlayers, serverId: s.server?.instance_id ?? null, state: s,
-  createdAt: s.createdAt, updatedAt: s.updatedAt, revision,
+  createdAt: s.createdAt, updatedAt: s.updatedAt, revision, activityAt: s.lastActivityAt, seenMinAt: oldest(s.players.map((p) => p.lastSeenAt)),
 });
 
 const SELECT_ROWS = 'SELECT id::text AS id, state, revision FROM lobbies WHERE id = ANY($1::uuid[])';
 // The revision condition keeps a replica that is behind from writing an older fold over a newer one.
 const UPSERT_ROWS = `
-  INSERT INTO lobbies (id, project_id, config, status, region, is_private, player_count, max_players, server_id, state, created_at, updated_at, revision)
+  INSERT INTO lobbies (id, project_id, config, status, region, is_private, player_count, max_players, server_id, state, created_at, updated_at, revision, activity_at, seen_min_at)
   SELECT (r->>'id')::uuid, r->>'projectId', r->>'config', r->>'status', r->>'region', (r->>'isPrivate')::boolean,
          (r->>'playerCount')::int, (r->>'maxPlayers')::int, r->>'serverId', r->'state', (r->>'createdAt')::timestamptz,
-         (r->>'updatedAt')::timestamptz, (r->>'revision')::int
+         (r->>'updatedAt')::timestamptz, (r->>'revision')::int, (r->>'activityAt')::timestamptz, (r->>'seenMinAt')::timestamptz
   FROM jsonb_array_elements($1::jsonb) AS r
   ON CONFLICT (id) DO UPDATE SET
     status = EXCLUDED.status, region = EXCLUDED.region, is_private = EXCLUDED.is_private, player_count = EXCLUDED.player_count,
     max_players = EXCLUDED.max_players, server_id = EXCLUDED.server_id, state = EXCLUDED.state, updated_at = EXCLUDED.updated_at,
-    revision = EXCLUDED.revision
+    revision = EXCLUDED.revision, activity_at = EXCLUDED.activity_at, seen_min_at = EXCLUDED.seen_min_at
   WHERE lobbies.revision < EXCLUDED.revision`;
 const DELETE_ROWS = 'DELETE FROM lobbies WHERE id = ANY($1::uuid[])';
 

@@ -41,8 +41,13 @@ export class Presence {
     return last;
   }
 
+  /** Lobbies with presence recorded. */
+  lobbyIds(): string[] {
+    return [...this.seen.keys()];
+  }
+
   /** Lobbies that no longer exist. */
-  retain(live: Set<string>): void {
-    for (const id of this.seen.keys()) if (!live.has(id)) this.seen.delete(id);
+  forget(lobbyIds: string[]): void {
+    for (const id of lobbyIds) this.seen.delete(id);
   }
 }

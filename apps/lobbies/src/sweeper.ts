@@ -1,10 +1,14 @@
 // Idle lobbies and silent members: every `everyMs`, live lobbies from the read model are checked
 // against their config's `timeout` (no member request, no open stream) and, with `heartbeat: true`,
 // `heartbeatTimeout` per member. The verdict is a pure function; the sweep applies it.
+// A sweep reads only candidates: lobbies whose stored last request (or oldest member's) is older than
+// their config allows. Presence can only make a lobby younger, so no lobby the verdict would act on
+// is left out; the rest of the table is not read (a full read of every lobby's state every second
+// grew with players × lobbies).
 import { LobbyConfig } from '@spawnpoint/domain';
 import { Bus } from '@spawnpoint/messaging';
 import { SUBJECTS } from '@spawnpoint/proto';
-import type { ReadModels } from '@spawnpoint/read-models';
+import { readModelsPool, type ReadModels } from '@spawnpoint/read-models';
 import { Presence } from './presence';
 
 export interface SweepRow { id: string; projectId: string; config: string; activity: string; players: [string, string][] }
@@ -27,9 +31,33 @@ export interface SweepTarget {
   removeStale(projectId: string, lobbyId: string, playerIds: string[], config: LobbyConfig): Promise<void>;
 }
 
+/** Per (project, config): lobbies whose stored times are older than these may need the verdict. */
+export interface SweepCutoff { projectId: string; config: string; idleBefore: string; staleBefore: string | null }
+
+export function sweepCutoff(projectId: string, config: LobbyConfig, now: number): SweepCutoff {
+  return {
+    projectId, config: config.name,
+    idleBefore: new Date(now - config.timeout * 1000).toISOString(),
+    staleBefore: config.heartbeat ? new Date(now - config.heartbeatTimeout * 1000).toISOString() : null,
+  };
+}
+
+const CONFIGS_IN_USE = 'SELECT DISTINCT project_id AS "projectId", config FROM lobbies';
+const CANDIDATES = `
+  SELECT l.id::text AS id, l.project_id AS "projectId", l.config, l.state->>'lastActivityAt' AS activity,
+         (SELECT coalesce(jsonb_agg(jsonb_build_array(p->>'id', p->>'lastSeenAt')), '[]'::jsonb) FROM jsonb_array_elements(l.state->'players') p) AS players
+  FROM lobbies l
+  JOIN unnest($1::text[], $2::text[], $3::timestamptz[], $4::timestamptz[]) AS c(project_id, config, idle_before, stale_before)
+    ON l.project_id = c.project_id AND l.config = c.config
+  WHERE l.activity_at < c.idle_before OR l.seen_min_at < c.stale_before`;
+const STILL_LIVE = 'SELECT id::text AS id FROM lobbies WHERE id = ANY($1::uuid[])';
+/** Presence of lobbies deleted elsewhere is dropped every this many sweeps. */
+const RETAIN_EVERY = 30;
+
 export class LobbySweeper {
   private timer: NodeJS.Timeout | null = null;
   private running = false;
+  private sweeps = 0;
 
   constructor(private readonly target: SweepTarget, private readonly db: ReadModels, private readonly bus: Bus, private readonly presence: Presence, private readonly everyMs: number) {}
 
@@ -49,14 +77,27 @@ export class LobbySweeper {
     try {
       const touched = this.presence.takePending();
       if (touched.length) await this.bus.broadcast(SUBJECTS.lobbies.presence, { entries: touched });
-      const rows = await this.db.$queryRaw<SweepRow[]>`
-        SELECT id::text AS id, project_id AS "projectId", config, state->>'lastActivityAt' AS activity,
-               (SELECT coalesce(jsonb_agg(jsonb_build_array(p->>'id', p->>'lastSeenAt')), '[]'::jsonb) FROM jsonb_array_elements(state->'players') p) AS players
-        FROM lobbies`;
-      this.presence.retain(new Set(rows.map((r) => r.id)));
-      for (const row of rows) {
-        const config = await this.target.lobbyConfig(row.projectId, row.config).catch(() => null);
+      const sql = readModelsPool(this.db);
+      if (++this.sweeps % RETAIN_EVERY === 0) {
+        const known = this.presence.lobbyIds();
+        if (known.length) {
+          const live = new Set((await sql.query<{ id: string }>(STILL_LIVE, [known])).rows.map((r) => r.id));
+          this.presence.forget(known.filter((id) => !live.has(id)));
+        }
+      }
+      const configs = new Map<string, LobbyConfig>();
+      const cutoffs: SweepCutoff[] = [];
+      for (const { projectId, config: name } of (await sql.query<{ projectId: string; config: string }>(CONFIGS_IN_USE)).rows) {
+        const config = await this.target.lobbyConfig(projectId, name).catch(() => null);
         if (!config) continue;
+        configs.set(`${projectId}/${name}`, config);
+        cutoffs.push(sweepCutoff(projectId, config, now));
+      }
+      if (cutoffs.length === 0) return;
+      const column = <K extends keyof SweepCutoff>(k: K) => cutoffs.map((c) => c[k]);
+      const { rows } = await sql.query<SweepRow>(CANDIDATES, [column('projectId'), column('config'), column('idleBefore'), column('staleBefore')]);
+      for (const row of rows) {
+        const config = configs.get(`${row.projectId}/${row.config}`)!;
         const verdict = sweepVerdict(row, config, now, this.presence);
         if (!verdict) continue;
         const done = verdict.kind === 'idle'
