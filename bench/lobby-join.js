@@ -14,7 +14,7 @@
 //        BENCH_DURATION_S, BENCH_CONCURRENCY override; BENCH_PROFILE_DIR=dir: CPU profile of the platform;
 //        BENCH_NODE_ARGS: more node flags for it, e.g. '-r ./patch.js')
 'use strict';
-const { startStandalone, percentile } = require('./lib/standalone');
+const { startStandalone, percentile, sleep } = require('./lib/standalone');
 const { keepAliveAgent, request, runPool, playerHeaders, setupLobbies, waitForReadModel } = require('./lib/lobby');
 
 const LOBBIES = Number(process.env.BENCH_LOBBIES ?? 400);
@@ -26,8 +26,6 @@ const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 15);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
 const TARGET_PER_S = 500;
 const TARGET_P99_MS = 50;
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 function summary(latencies, seconds, statuses, errors) {
   latencies.sort((a, b) => a - b);

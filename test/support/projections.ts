@@ -1,6 +1,6 @@
 // What a projection suite needs: a fresh database with the event store and the read models migrated.
 import { PostgresEventStore } from '@spawnpoint/eventstore';
-import { createReadModels, migrateReadModels, ReadModels } from '@spawnpoint/read-models';
+import { closeReadModels, createReadModels, migrateReadModels, ReadModels } from '@spawnpoint/read-models';
 import { createTestDatabase } from './databases';
 
 export interface ProjectionTestBed {
@@ -19,7 +19,7 @@ export async function createProjectionTestBed(prefix: string): Promise<Projectio
     store,
     models,
     async close() {
-      await models.$disconnect();
+      await closeReadModels(models);
       await store.close();
       await db.drop();
     },
