@@ -102,3 +102,50 @@ describe('LobbyStreams (gateway fan-out)', () => {
     }
   });
 });
+
+describe('LobbyStreams periodic work (presence, ping) spread over time', () => {
+  let bus: InProcessBus;
+  let streams: LobbyStreams;
+  let server: http.Server;
+  let baseUrl: string;
+
+  beforeAll(async () => {
+    bus = new InProcessBus();
+    // presence every 400 ms (the turn: 4 slots of 100 ms), ping every 800 ms
+    const config = { ...loadConfig({}, 'standalone'), lobbyPresenceMs: 400, lobbyPingMs: 800, lobbyQueueStatsMs: 60_000 };
+    streams = new LobbyStreams(bus, config);
+    await streams.onModuleInit();
+    server = http.createServer((req, res) => {
+      streams.open(res, { projectId: 'p1', playerId: String(req.headers['x-player-id']) }, { replay: [], lobbyId: LOBBY, revision: 1, lobby: lobby('waiting') });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await streams?.onApplicationShutdown();
+    await new Promise((resolve) => server?.close(resolve));
+    await bus?.close();
+  });
+
+  it('reports every stream each turn in slices (not all in one message) and pings every stream', async () => {
+    const players = Array.from({ length: 8 }, (_, i) => `p${i}`);
+    const clients = players.map((p) => lobbyEvents(baseUrl, 'key', 'default', p));
+    try {
+      await Promise.all(clients.map((c) => c.next('connected')));
+      const reports: string[][] = [];
+      const stop = await bus.listen(SUBJECTS.lobbies.presence, (m: { entries: { playerId: string }[] }) => { reports.push(m.entries.map((e) => e.playerId)); });
+      await Promise.all(clients.map((c) => c.next('ping', undefined, 3_000)));
+      await new Promise((r) => setTimeout(r, 900));
+      await stop();
+      // 8 streams over 4 slots: 2 per message, never all 8 at once
+      expect(reports.length).toBeGreaterThanOrEqual(8);
+      expect(Math.max(...reports.map((r) => r.length))).toBe(2);
+      const counts = new Map<string, number>();
+      for (const id of reports.flat()) counts.set(id, (counts.get(id) ?? 0) + 1);
+      for (const p of players) expect(counts.get(p) ?? 0).toBeGreaterThanOrEqual(2);
+      expect(clients.every((c) => c.events[0].type === 'connected' && c.events.some((e) => e.type === 'ping' && e.id === `${LOBBY}:1`))).toBe(true);
+    } finally {
+      clients.forEach((c) => c.close());
+    }
+  });
+});

@@ -1,6 +1,7 @@
 // Open lobby event streams of this gateway. One `lobbies.updates` subscription per gateway (any
 // replica can serve any player); each update is framed once and written to the lobby's open streams.
-// Streams count as presence: they are reported to the lobbies service every `lobbyPresenceMs`.
+// Streams count as presence: they are reported to the lobbies service every `lobbyPresenceMs`. Presence,
+// `ping` and `queue_stats` are spread over time by a StreamWheel, a slice of the streams per tick.
 import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
 import { Bus, Unsubscribe } from '@spawnpoint/messaging';
@@ -8,6 +9,7 @@ import { BUS, CONFIG, PlatformConfig } from '@spawnpoint/platform';
 import { LobbyPresence, LobbyStreamEvent, LobbyUpdate, OpenedLobbyStream, SUBJECTS } from '@spawnpoint/proto';
 import { RecentUpdates } from './recent-updates';
 import { eventId, SSE_HEADERS, sseFrame } from './sse';
+import { StreamWheel, wheelPlan } from './stream-wheel';
 
 /** A client this far behind is dropped (it reconnects with Last-Event-ID and is replayed). */
 const MAX_BUFFERED_BYTES = 1024 * 1024;
@@ -29,17 +31,19 @@ interface Stream {
 export class LobbyStreams implements OnModuleInit, OnApplicationShutdown {
   private readonly byLobby = new Map<string, Set<Stream>>();
   private readonly recent = new RecentUpdates();
+  private readonly plan: ReturnType<typeof wheelPlan<{ presence: number; ping: number; queueStats: number }>>;
+  private readonly wheel: StreamWheel<Stream>;
   private readonly timers: NodeJS.Timeout[] = [];
   private unsubscribe: Unsubscribe | null = null;
 
-  constructor(@Inject(BUS) private readonly bus: Bus, @Inject(CONFIG) private readonly config: PlatformConfig) {}
+  constructor(@Inject(BUS) private readonly bus: Bus, @Inject(CONFIG) private readonly config: PlatformConfig) {
+    this.plan = wheelPlan({ presence: config.lobbyPresenceMs, ping: config.lobbyPingMs, queueStats: config.lobbyQueueStatsMs });
+    this.wheel = new StreamWheel(this.plan.slots);
+  }
 
   async onModuleInit(): Promise<void> {
     this.unsubscribe = await this.bus.listen(SUBJECTS.lobbies.updates, (u: LobbyUpdate) => this.onUpdate(u));
-    this.every(this.config.lobbyPresenceMs, () => this.reportPresence());
-    this.every(this.config.lobbyPingMs, () => this.broadcastFrame((s) => sseFrame(eventId(s.lobbyId, s.revision), 'ping', {})));
-    this.every(this.config.lobbyQueueStatsMs, () => this.broadcastFrame((s) => s.status === 'in_queue'
-      ? sseFrame(eventId(s.lobbyId, s.revision), 'queue_stats', s.queueStats ?? {}) : null));
+    this.every(this.plan.tickMs, () => this.tick());
     this.every(1_000, () => this.recent.prune());
   }
 
@@ -51,9 +55,7 @@ export class LobbyStreams implements OnModuleInit, OnApplicationShutdown {
   }
 
   get size(): number {
-    let n = 0;
-    for (const set of this.byLobby.values()) n += set.size;
-    return n;
+    return this.wheel.size;
   }
 
   /** Takes over `res` (already hijacked from the framework): replay, `connected`, then live updates. */
@@ -71,6 +73,7 @@ export class LobbyStreams implements OnModuleInit, OnApplicationShutdown {
     let set = this.byLobby.get(stream.lobbyId);
     if (!set) this.byLobby.set(stream.lobbyId, (set = new Set()));
     set.add(stream);
+    this.wheel.add(stream);
     res.on('close', () => this.remove(stream));
     // Updates that arrived while the stream was being opened.
     for (const u of this.recent.after(stream.lobbyId, stream.revision)) this.deliver(stream, u, frameOf(u));
@@ -105,25 +108,21 @@ export class LobbyStreams implements OnModuleInit, OnApplicationShutdown {
   }
 
   private remove(s: Stream): void {
+    this.wheel.delete(s);
     const set = this.byLobby.get(s.lobbyId);
     if (!set) return;
     set.delete(s);
     if (set.size === 0) this.byLobby.delete(s.lobbyId);
   }
 
-  private broadcastFrame(make: (s: Stream) => string | null): void {
-    for (const set of this.byLobby.values()) {
-      for (const s of set) {
-        const text = make(s);
-        if (text) s.res.write(text);
-      }
-    }
-  }
-
-  private reportPresence(): void {
-    const entries: LobbyPresence['entries'] = [];
-    for (const set of this.byLobby.values()) for (const s of set) entries.push({ projectId: s.projectId, lobbyId: s.lobbyId, playerId: s.playerId });
-    if (entries.length) void this.bus.broadcast(SUBJECTS.lobbies.presence, { entries } satisfies LobbyPresence).catch(() => undefined);
+  /** One slot of streams: their presence in one message, and the pings and queue stats that are due. */
+  private tick(): void {
+    const due = this.wheel.tick(this.plan.every);
+    for (const s of due.ping) s.res.write(sseFrame(eventId(s.lobbyId, s.revision), 'ping', {}));
+    for (const s of due.queueStats) if (s.status === 'in_queue') s.res.write(sseFrame(eventId(s.lobbyId, s.revision), 'queue_stats', s.queueStats ?? {}));
+    if (!due.presence.length) return;
+    const entries = due.presence.map((s) => ({ projectId: s.projectId, lobbyId: s.lobbyId, playerId: s.playerId }));
+    void this.bus.broadcast(SUBJECTS.lobbies.presence, { entries } satisfies LobbyPresence).catch(() => undefined);
   }
 
   private every(ms: number, fn: () => void): void {
