@@ -107,6 +107,8 @@ async function main() {
     const satRec = recorder('saturation');
     const deadline = Date.now() + DURATION_S * 1000;
     const t0 = performance.now();
+    // CLOCK_MONOTONIC µs, the clock of --cpu-prof sample times: to cut this phase out of a platform profile.
+    console.log(`# saturation from monotonic ${process.hrtime.bigint() / 1000n} us`);
     await runPool(JOINS, CONCURRENCY, async (n) => {
       try {
         const r = await join(`p${n}`, n);
@@ -116,6 +118,7 @@ async function main() {
       }
     }, () => Date.now() >= deadline);
     const sat = summary(satRec.latencies, (performance.now() - t0) / 1000, satRec.statuses, satRec.errors);
+    console.log(`# saturation until monotonic ${process.hrtime.bigint() / 1000n} us`);
 
     // The lobbies read model is written behind the requests: how far behind was it when the last join answered?
     const lagS = await waitForReadModel(agent, p.port, p.clientKey, LOBBIES + WARMUP_JOINS + pacedSummary.ok + sat.ok);
