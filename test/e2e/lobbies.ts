@@ -332,18 +332,27 @@ export function describeLobbies(mode: string, start: () => Promise<Platform>): v
       expect(missing.headers.get('access-control-allow-origin')).toBe('*');
     });
 
-    it('limits player routes per player (x-player-id), not per key', async () => {
+    it('limits player lobby writes per player (x-player-id), reads per key, and event streams not at all', async () => {
       const admin = { authorization: 'Bearer e2e-admin-token', 'content-type': 'application/json' };
       const patch = (limits: object) => fetch(`${p.baseUrl}/admin/projects/${p.projectId}`, { method: 'PATCH', headers: admin, body: JSON.stringify({ rate_limits: limits }) });
       expect((await patch({ read_per_second: 100_000, write_per_second: 100_000, player_per_second: 3 })).status).toBe(200);
       try {
         // the key's principal (and its limits) is cached by the gateway for up to 5 s
         await new Promise((r) => setTimeout(r, 5_500));
-        const burst = await Promise.all(Array.from({ length: 8 }, () => api.get('/v3/lobbies/default', as('greedy'))));
+        const burst = await Promise.all(Array.from({ length: 8 }, () => api.post('/v3/lobbies/default/me/heartbeat', {}, as('greedy'))));
         const limited = burst.filter((r) => r.status === 429);
         expect(limited.length).toBeGreaterThanOrEqual(4);
         expect(limited[0].headers.get('x-ratelimit-limit')).toBe('3');
-        expect((await api.get('/v3/lobbies/default', as('patient'))).status).toBe(200);
+        expect(limited[0].headers.get('retry-after')).toBeTruthy();
+        expect((await api.post('/v3/lobbies/default/me/heartbeat', {}, as('patient'))).status).not.toBe(429);
+        // browse and GET me are reads: the key's read bucket, however often one player asks
+        const reads = await Promise.all(Array.from({ length: 8 }, (_, i) => api.get(i % 2 ? '/v3/lobbies/default' : '/v3/lobbies/default/me', as('greedy'))));
+        expect(reads.filter((r) => r.status === 429)).toHaveLength(0);
+        expect(reads[1].headers.get('x-ratelimit-limit')).toBe('100000');
+        // an event stream draws on no bucket
+        const events = await fetch(`${p.baseUrl}/v3/lobbies/default/me/events?api_key=${p.clientKey}&player_id=greedy`);
+        expect(events.status).toBe(404);
+        expect(events.headers.get('x-ratelimit-limit')).toBeNull();
       } finally {
         expect((await patch({ read_per_second: 100_000, write_per_second: 100_000, player_per_second: 100_000 })).status).toBe(200);
       }

@@ -63,7 +63,7 @@ export class LobbiesController {
   }
 
   @Get(':config')
-  @Access({ auth: 'client', bucket: 'player' })
+  @Access({ auth: 'client', bucket: 'read' })
   @Doc({ summary: 'Browse public lobbies of a configuration (newest first)', tags: ['lobbies'], auth: 'client', params: LobbyConfigParams, query: BrowseLobbiesQuery,
     headers: playerHeaders, responses: { 200: { description: 'A page of lobbies', schema: LobbyPage }, ...errors } })
   async browse(@Req() req: AuthedRequest, @Headers() headers: unknown, @Param() params: unknown, @Query() query: unknown) {
@@ -73,7 +73,7 @@ export class LobbiesController {
   }
 
   @Get(':config/me')
-  @Access({ auth: 'client', bucket: 'player' })
+  @Access({ auth: 'client', bucket: 'read' })
   @Doc({ summary: "The caller's lobby of this configuration", tags: ['lobbies'], auth: 'client', params: LobbyConfigParams, headers: playerHeaders,
     responses: { ...lobbyReply, ...errors } })
   async getMine(@Req() req: AuthedRequest, @Headers() headers: unknown, @Param() params: unknown) {
@@ -81,7 +81,8 @@ export class LobbiesController {
   }
 
   @Get(':config/me/events')
-  @Access({ auth: 'client', bucket: 'player', queryKey: true })
+  // decisions.md: SSE draws on no bucket (a reconnecting client must not be locked out of its events).
+  @Access({ auth: 'client', queryKey: true })
   @Doc({ summary: "Live events of the caller's lobby (server-sent events)", tags: ['lobbies'], auth: 'client', params: LobbyConfigParams, query: LobbyEventsQuery,
     headers: { ...playerHeaders, 'last-event-id': { required: false, description: 'Resume: events after this id are replayed first' } },
     responses: { 200: { description: 'The event stream', schema: LobbyEventStream, contentType: 'text/event-stream' }, ...errors } })
