@@ -133,7 +133,7 @@ export class LobbiesService extends ServiceHost {
   }
 
   async join(r: JoinLobbyRequest): Promise<LobbyView> {
-    if ((r.lobbyId === undefined) === (r.code === undefined)) throw invalid('give exactly one of lobbyId and code');
+    if ((r.lobbyId === undefined) === (r.code === undefined)) throw invalid('give exactly one of lobbyId and code', ['body', r.lobbyId === undefined ? 'lobbyId' : 'code']);
     const config = await this.lobbyConfig(r.projectId, r.config);
     if (jsonBytes(r.state) > MAX_PLAYER_STATE_BYTES) throw tooLarge('state', MAX_PLAYER_STATE_BYTES);
     const lobbyId = r.lobbyId ?? (await this.lobbyWithCode(r.projectId, r.code!));

@@ -11,7 +11,7 @@ export const MAX_BROWSE_LIMIT = 100;
 export async function browseLobbies(db: ReadModels, r: BrowseLobbiesRequest): Promise<LobbyPage<LobbyView>> {
   const limit = r.limit ?? DEFAULT_BROWSE_LIMIT;
   const cursor = r.next_token ? decodeTimeCursor(r.next_token, UUID) : null;
-  if (r.next_token && !cursor) throw invalid('next_token is not a token this service issued');
+  if (r.next_token && !cursor) throw invalid('next_token is not a token this service issued', ['query', 'next_token']);
   const rows = await db.lobby.findMany({
     where: {
       projectId: r.projectId, config: r.config,

@@ -274,7 +274,7 @@ export class ServersService extends ServiceHost {
   async stop(req: StopServerRequest): Promise<ServerView> {
     await this.get(req); // 404 for another project's server
     const reason = (req.reason ?? 'SHUTDOWN_SIGNAL') as StopReason;
-    if (!STOP_REASONS.includes(reason)) throw invalid('invalid shutdown_reason');
+    if (!STOP_REASONS.includes(reason)) throw invalid('invalid shutdown_reason', ['query', 'shutdown_reason'], 'enum');
     await this.command(this.servers, serverStream(req.serverId), { type: 'StopServer', reason, now: this.now() }, { projectId: req.projectId });
     return this.get(req);
   }

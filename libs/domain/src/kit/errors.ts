@@ -20,4 +20,18 @@ export class DomainError extends Error {
 export const notFound = (what: string) => new DomainError('not_found', `${what} not found`);
 export const conflict = (message: string) => new DomainError('conflict', message);
 export const forbidden = (message: string) => new DomainError('forbidden', message);
-export const invalid = (message: string, detail?: unknown) => new DomainError('invalid', message, detail);
+/** One entry of a 422's `detail` (decisions.md: `{loc: ["body"|"query"|"path"|"header", field, ...], msg, type}`). */
+export interface ValidationIssue {
+  loc: (string | number)[];
+  msg: string;
+  type: string;
+}
+
+/**
+ * 422. Every validation error names what was wrong: `where` is the field's loc (e.g. `['body', 'maxPlayers']`,
+ * the detail is then that one issue with `message`) or the issues themselves.
+ */
+export function invalid(message: string, where: (string | number)[] | ValidationIssue[], type = 'value_error'): DomainError {
+  const issues = where.length > 0 && typeof where[0] === 'object' ? (where as ValidationIssue[]) : [{ loc: where as (string | number)[], msg: message, type }];
+  return new DomainError('invalid', message, issues);
+}

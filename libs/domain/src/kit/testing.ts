@@ -24,10 +24,11 @@ export function given<C, E extends DomainEvent, S>(decider: Decider<C, E, S>, hi
           if (error) throw error;
           expect(events).toEqual([]);
         },
-        thenError(code: DomainErrorCode, message?: string | RegExp) {
+        thenError(code: DomainErrorCode, message?: string | RegExp): DomainError {
           expect(error).toBeInstanceOf(DomainError);
           expect((error as DomainError).code).toBe(code);
           if (message) expect((error as DomainError).message).toMatch(message);
+          return error as DomainError;
         },
       };
     },

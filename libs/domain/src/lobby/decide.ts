@@ -29,7 +29,7 @@ function host(state: LobbyState, playerId: string, action: string): LiveLobbySta
 
 function validMaxPlayers(n: number) {
   if (!Number.isInteger(n) || n < MIN_LOBBY_PLAYERS || n > MAX_LOBBY_PLAYERS) {
-    throw invalid(`maxPlayers must be an integer from ${MIN_LOBBY_PLAYERS} to ${MAX_LOBBY_PLAYERS}`);
+    throw invalid(`maxPlayers must be an integer from ${MIN_LOBBY_PLAYERS} to ${MAX_LOBBY_PLAYERS}`, ['body', 'maxPlayers']);
   }
 }
 
@@ -57,7 +57,7 @@ export function decide(command: LobbyCommand, state: LobbyState): LobbyEvent[] {
     case 'CreateLobby': {
       if (state.status !== 'none') throw conflict('lobby already exists');
       validMaxPlayers(command.maxPlayers);
-      if (command.isPrivate && !command.code) throw invalid('a private lobby needs an invite code');
+      if (command.isPrivate && !command.code) throw invalid('a private lobby needs an invite code', ['body', 'isPrivate']);
       return [{
         type: 'LobbyCreated',
         data: {
@@ -93,7 +93,7 @@ export function decide(command: LobbyCommand, state: LobbyState): LobbyEvent[] {
       return departures(live(state), command.playerIds, 'timeout', command.hostLeaveBehavior, at);
     case 'UpdatePlayerState': {
       const lobby = member(state, command.playerId);
-      if (!isObject(command.state)) throw invalid('state must be an object');
+      if (!isObject(command.state)) throw invalid('state must be an object', ['body', 'state'], 'dict_type');
       return [{ type: 'PlayerStateUpdated', data: { lobbyId: lobby.id, playerId: command.playerId, state: command.state, at } }];
     }
     case 'UpdateSettings': {
@@ -103,13 +103,13 @@ export function decide(command: LobbyCommand, state: LobbyState): LobbyEvent[] {
       if (command.maxPlayers !== undefined && command.maxPlayers !== lobby.maxPlayers) {
         validMaxPlayers(command.maxPlayers);
         if (command.maxPlayers < lobby.players.length) {
-          throw invalid(`maxPlayers cannot be below the current player count (${lobby.players.length})`);
+          throw invalid(`maxPlayers cannot be below the current player count (${lobby.players.length})`, ['body', 'maxPlayers'], 'greater_than_equal');
         }
         changes.maxPlayers = command.maxPlayers;
       }
       if (command.isPrivate !== undefined && command.isPrivate !== lobby.isPrivate) {
         if (command.isPrivate) {
-          if (!command.code) throw invalid('a private lobby needs an invite code');
+          if (!command.code) throw invalid('a private lobby needs an invite code', ['body', 'isPrivate']);
           changes.code = command.code;
         } else {
           changes.code = null;
@@ -119,7 +119,7 @@ export function decide(command: LobbyCommand, state: LobbyState): LobbyEvent[] {
       if (command.allowLateJoin !== undefined && command.allowLateJoin !== lobby.allowLateJoin) changes.allowLateJoin = command.allowLateJoin;
       if (command.region !== undefined && command.region !== lobby.region) changes.region = command.region;
       if (command.settings !== undefined) {
-        if (!isObject(command.settings)) throw invalid('settings must be an object');
+        if (!isObject(command.settings)) throw invalid('settings must be an object', ['body', 'settings'], 'dict_type');
         changes.settings = command.settings;
       }
       if (Object.keys(changes).length === 0) return [];
@@ -127,7 +127,7 @@ export function decide(command: LobbyCommand, state: LobbyState): LobbyEvent[] {
     }
     case 'KickPlayer': {
       const lobby = host(state, command.playerId, 'kick players');
-      if (command.targetId === lobby.host) throw invalid('the host cannot kick themselves');
+      if (command.targetId === lobby.host) throw invalid('the host cannot kick themselves', ['body', 'playerId']);
       if (!isMember(lobby, command.targetId)) throw new DomainError('not_found', `player ${command.targetId} is not in this lobby`);
       return [{ type: 'PlayerKicked', data: { lobbyId: lobby.id, playerId: command.targetId, by: command.playerId, at } }];
     }

@@ -194,7 +194,9 @@ describe('UpdateSettings', () => {
   });
 
   it('refuses maxPlayers below the current player count (422)', () => {
-    given(lobbyDecider, [created, bob, carol]).when({ type: 'UpdateSettings', playerId: 'alice', maxPlayers: 2, now: t2 }).thenError('invalid', /player count/);
+    const err = given(lobbyDecider, [created, bob, carol]).when({ type: 'UpdateSettings', playerId: 'alice', maxPlayers: 2, now: t2 }).thenError('invalid', /player count/);
+    // every 422 names its field (decisions.md)
+    expect(err.detail).toEqual([{ loc: ['body', 'maxPlayers'], msg: 'maxPlayers cannot be below the current player count (3)', type: 'greater_than_equal' }]);
   });
 
   it('refuses maxPlayers above 100 (422)', () => {
@@ -238,7 +240,8 @@ describe('KickPlayer', () => {
   });
 
   it('refuses the host kicking themselves (422)', () => {
-    given(lobbyDecider, [created, bob]).when({ type: 'KickPlayer', playerId: 'alice', targetId: 'alice', now: t2 }).thenError('invalid', /host/);
+    const err = given(lobbyDecider, [created, bob]).when({ type: 'KickPlayer', playerId: 'alice', targetId: 'alice', now: t2 }).thenError('invalid', /host/);
+    expect(err.detail).toEqual([{ loc: ['body', 'playerId'], msg: 'the host cannot kick themselves', type: 'value_error' }]);
   });
 });
 
