@@ -2,12 +2,14 @@
 import { SignJWT } from 'jose';
 import { client, eventually } from '../support/http';
 import { Platform, startDistributed, startStandalone } from '../support/processes';
+import { uploadSample } from './server-lifecycle';
 
 type Api = ReturnType<typeof client>;
 const as = (playerId: string) => ({ 'x-player-id': playerId });
 const SECRET = 'e2e-legacy-lobbies-secret-0123456789abcdef';
 const jwtFor = (sub: string) => new SignJWT({ sub }).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime('10m').sign(new TextEncoder().encode(SECRET));
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
+type Listed = { id: string };
 
 function describeLegacyLobbies(mode: string, start: () => Promise<Platform>): void {
   describe(`legacy lobby API (${mode})`, () => {
@@ -131,6 +133,113 @@ function describeLegacyLobbies(mode: string, start: () => Promise<Platform>): vo
       expect(noKey.body).toEqual({ error: 'Invalid or missing API key', status: 401 });
       expect((await legacy.get('/lobbies?name=default', { 'api-key': 'pfclient_nope' })).status).toBe(401);
       expect((await legacy.post('/lobbies?name=no-such-config', { host: 'lg-x' })).status).toBe(404);
+    });
+
+    it('starts the game with PUT status in_game (host only) and ends the match with PUT status waiting', async () => {
+      await uploadSample(server);
+      const created = await legacy.post('/lobbies?name=default', { host: 'lg-game-host', region: 'us-east', settings: { map: 'dust' } });
+      expect(created.status).toBe(201);
+      const id: string = created.body.id;
+      expect((await legacy.post(`/lobbies/${id}/players?name=default`, { playerId: 'lg-game-guest', metadata: { team: 'red' } })).status).toBe(200);
+      const find = async () => {
+        const r = await legacy.get('/lobbies?name=default');
+        return { status: r.status, lobby: (r.body as Listed[]).find((l) => l.id === id) as Record<string, any> | undefined };
+      };
+
+      // a non-host may not start the game (v3 start: host only), and nothing starts
+      const notHost = await legacy.put(`/lobbies/${id}?name=default`, { requesterId: 'lg-game-guest', status: 'in_game' });
+      expect(notHost.status).toBe(403);
+      expect(notHost.body).toMatchObject({ status: 403, error: expect.any(String) });
+      expect((await api.get('/v3/lobbies/default/me', as('lg-game-host'))).body).toMatchObject({ status: 'waiting', server: null });
+
+      const starting = await legacy.put(`/lobbies/${id}?name=default`, { requesterId: 'lg-game-host', status: 'in_game' });
+      expect(starting.status).toBe(200);
+      expect(starting.body).toMatchObject({ id, status: 'waiting' }); // v3 starting, shown as waiting
+      expect((await api.get('/v3/lobbies/default/me', as('lg-game-host'))).body.status).toMatch(/^(starting|in_game)$/);
+      // already starting or in game: nothing to do
+      expect((await legacy.put(`/lobbies/${id}?name=default`, { requesterId: 'lg-game-host', status: 'in_game' })).status).toBe(200);
+
+      const inGame = await eventually(find, (r) => r.status === 200 && r.lobby?.status === 'in_game', 30_000, 'legacy in_game');
+      expect(inGame.lobby).toMatchObject({
+        status: 'in_game', host: 'lg-game-host', players: ['lg-game-host', 'lg-game-guest'],
+        gameServer: { instance_id: expect.any(String), status: 'running', region: 'us-east' },
+      });
+      const serverId: string = inGame.lobby!.gameServer.instance_id;
+      expect((await server.get(`/v3/servers/${serverId}`)).body).toMatchObject({ status: 'running', custom_data: { lobby_id: id } });
+
+      // only the host ends the match
+      const guestEnds = await legacy.put(`/lobbies/${id}?name=default`, { requesterId: 'lg-game-guest', status: 'waiting' });
+      expect(guestEnds.status).toBe(403);
+      expect((await api.get('/v3/lobbies/default/me', as('lg-game-guest'))).body.status).toBe('in_game');
+
+      const ended = await legacy.put(`/lobbies/${id}?name=default`, { requesterId: 'lg-game-host', status: 'waiting' });
+      expect(ended.status).toBe(200);
+      expect(ended.body).toMatchObject({
+        id, status: 'waiting', gameServer: null, host: 'lg-game-host', players: ['lg-game-host', 'lg-game-guest'], settings: { map: 'dust' },
+        lobbyStateRealTime: { 'lg-game-host': {}, 'lg-game-guest': { team: 'red' } },
+      });
+      const listed = await eventually(find, (r) => r.status === 200 && r.lobby?.status === 'waiting', 20_000, 'legacy waiting after end-match');
+      expect(listed.lobby).toMatchObject({ gameServer: null, players: ['lg-game-host', 'lg-game-guest'], settings: { map: 'dust' } });
+      expect((await api.get('/v3/lobbies/default/me', as('lg-game-guest'))).body).toMatchObject({ status: 'waiting', server: null });
+      await eventually(() => server.get(`/v3/servers/${serverId}`), (r) => r.body.status === 'stopped', 20_000, 'server stopped after end-match');
+
+      expect((await legacy.put(`/lobbies/${id}?name=default`, { requesterId: 'lg-game-host', status: 'finished' })).status).toBe(200);
+    });
+
+    it('refuses oversized playerState and settings with 413 {error, status}, changing nothing', async () => {
+      const big = (kib: number) => 'x'.repeat(kib * 1024);
+      // create with settings over 64 KiB: no lobby
+      const hugeCreate = await legacy.post('/lobbies?name=default', { host: 'lg-big', settings: { blob: big(65) } });
+      expect(hugeCreate.status).toBe(413);
+      expect(hugeCreate.body).toEqual({ error: expect.any(String), status: 413 });
+      expect((await api.get('/v3/lobbies/default/me', as('lg-big'))).status).toBe(404);
+
+      const created = await legacy.post('/lobbies?name=default', { host: 'lg-big', settings: { map: 'dust' } });
+      expect(created.status).toBe(201);
+      const id: string = created.body.id;
+      expect((await legacy.put(`/lobbies/${id}?name=default`, { requesterId: 'lg-big', playerState: { a: big(10) } })).status).toBe(200);
+
+      // playerState over 16 KiB after the merge
+      const hugeState = await legacy.put(`/lobbies/${id}?name=default`, { requesterId: 'lg-big', playerState: { b: big(10) } });
+      expect(hugeState.status).toBe(413);
+      expect(hugeState.body).toEqual({ error: expect.any(String), status: 413 });
+      // settings over 64 KiB
+      const hugeSettings = await legacy.put(`/lobbies/${id}?name=default`, { requesterId: 'lg-big', settings: { settings: { blob: big(65) } } });
+      expect(hugeSettings.status).toBe(413);
+      expect(hugeSettings.body).toEqual({ error: expect.any(String), status: 413 });
+      // join metadata (the joining player's initial state) over 16 KiB
+      expect((await legacy.post(`/lobbies/${id}/players?name=default`, { playerId: 'lg-big-guest', metadata: { c: big(17) } })).status).toBe(413);
+
+      const now = await legacy.put(`/lobbies/${id}?name=default`, { requesterId: 'lg-big' });
+      expect(now.status).toBe(200);
+      expect(Object.keys(now.body.lobbyStateRealTime['lg-big'])).toEqual(['a']);
+      expect(now.body).toMatchObject({ settings: { map: 'dust' }, players: ['lg-big'] });
+      const listed = await eventually(() => legacy.get('/lobbies?name=default'), (r) => r.status === 200 && r.body.some((l: Listed) => l.id === id));
+      const lobby = listed.body.find((l: Listed) => l.id === id);
+      expect(lobby.settings).toEqual({ map: 'dust' });
+      expect(Object.keys(lobby.lobbyStateRealTime['lg-big'])).toEqual(['a']);
+      expect(lobby.players).toEqual(['lg-big']);
+    });
+
+    it('creates {isPrivate: false, useInviteCode: true} as a private lobby with an invite code (v3 has no public lobby with a code)', async () => {
+      const created = await legacy.post('/lobbies?name=default', { host: 'lg-code-host', isPrivate: false, useInviteCode: true });
+      expect(created.status).toBe(201);
+      expect(created.body).toMatchObject({ isPrivate: true, useInviteCode: true, inviteCode: expect.stringMatching(/^[A-HJ-NP-Z2-9]{6}$/) });
+      const id: string = created.body.id;
+      expect((await api.get('/v3/lobbies/default/me', as('lg-code-host'))).body).toMatchObject({ id, isPrivate: true, code: created.body.inviteCode });
+      // listed in the full list, but not with publicOnly (and not in the v3 public browse)
+      await eventually(() => legacy.get('/lobbies?name=default'), (r) => r.status === 200 && r.body.some((l: Listed) => l.id === id));
+      const publicOnly = await legacy.get('/lobbies?name=default&publicOnly=true');
+      expect(publicOnly.status).toBe(200);
+      expect(publicOnly.body.map((l: Listed) => l.id)).not.toContain(id);
+      expect((await api.get('/v3/lobbies/default?limit=100', as('lg-browser'))).body.lobbies.map((l: Listed) => l.id)).not.toContain(id);
+      // the code works
+      const joined = await legacy.post(`/lobbies/code/${created.body.inviteCode}/players?name=default`, { playerId: 'lg-code-guest' });
+      expect(joined.status).toBe(200);
+      expect(joined.body).toMatchObject({ id, players: ['lg-code-host', 'lg-code-guest'] });
+      // the same mapping on PUT settings: back to public drops the code
+      const pub = await legacy.put(`/lobbies/${id}?name=default`, { requesterId: 'lg-code-host', settings: { useInviteCode: false } });
+      expect(pub.body).toMatchObject({ isPrivate: false, useInviteCode: false, inviteCode: null });
     });
 
     it('verifies client-auth-token with the project jwt provider', async () => {
