@@ -20,6 +20,9 @@ export interface GetProjectRequest { projectId: string }
 export interface ProjectView { projectId: string; name: string; plan: Plan; settings: ProjectSettings; rateLimits: RateLimits }
 
 export type SettingsView = ProjectSettings & { updated_at: string };
+
+/** What settings answers show in place of an auth_config secret (write-only). */
+export const REDACTED_SECRET = '********';
 export interface UpdateSettingsRequest { projectId: string; patch: Partial<ProjectSettings> }
 
 /** projects.authConfig answers the stored auth_config, secrets included: never send it to a client. */

@@ -1,5 +1,6 @@
 // Request and response schemas of the HTTP API: used to validate requests and to write OpenAPI.
 import { z } from 'zod';
+import { REDACTED_SECRET } from '@spawnpoint/proto';
 import { BUILD_NAME_PATTERN, COMPUTE_SIZE_NAMES, PLANS, REGIONS } from '@spawnpoint/domain';
 
 const nonNegInt = z.number().int().min(0);
@@ -106,10 +107,12 @@ export const PoolConfigSchema = z.strictObject({
 
 // auth_config: how player lobby requests prove x-player-id (see players/). Secrets are write-only.
 const HttpUrl = z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).max(2048);
+/** A settings body read back from GET (secrets shown as REDACTED_SECRET) and posted again must not store the mask. */
+const secret = (s: z.ZodString) => s.refine((v) => !/^\*+$/.test(v), `is the redacted placeholder (${REDACTED_SECRET}) from GET /v3/projects/settings: send the real secret`);
 const JwtAuthConfig = z.strictObject({
   provider: z.literal('jwt'),
   jwks_url: HttpUrl.optional(),
-  secret: z.string().min(32, 'must be at least 32 characters (HS256 needs a 256-bit key)').max(4096).optional(),
+  secret: secret(z.string().min(32, 'must be at least 32 characters (HS256 needs a 256-bit key)').max(4096)).optional(),
   issuer: z.string().min(1).max(1024).optional(),
   audience: z.string().min(1).max(1024).optional(),
   player_id_claim: z.string().min(1).max(128).default('sub'),
@@ -121,13 +124,13 @@ const JwtAuthConfig = z.strictObject({
 const PlayFabAuthConfig = z.strictObject({
   provider: z.literal('playfab'),
   title_id: z.string().regex(/^[A-Za-z0-9]{1,32}$/, 'must be the PlayFab title id (letters and digits)'),
-  secret_key: z.string().min(1).max(1024),
+  secret_key: secret(z.string().min(1).max(1024)),
   base_url: HttpUrl.optional(),
 });
 const SteamAuthConfig = z.strictObject({
   provider: z.literal('steam'),
   app_id: z.union([z.string().regex(/^[1-9][0-9]{0,15}$/, 'must be a Steam app id (digits)'), z.number().int().min(1)]),
-  web_api_key: z.string().min(1).max(1024),
+  web_api_key: secret(z.string().min(1).max(1024)),
   base_url: HttpUrl.optional(),
 });
 export const AuthConfig = z.discriminatedUnion('provider', [

@@ -7,7 +7,7 @@ import { RecordedEvent } from '@spawnpoint/eventstore';
 import { Handlers, Platform, PLATFORM, randomBase62, ServiceHost, sha256, ViewCache } from '@spawnpoint/platform';
 import {
   AuthenticateRequest, ChangePlanRequest, CreatedProject, CreateProjectRequest, GetProjectRequest, Principal,
-  ProjectAdminView, ProjectAuthConfig, ProjectView, RotateKeysRequest, SettingsView, SUBJECTS, UpdateSettingsRequest,
+  ProjectAdminView, ProjectAuthConfig, ProjectView, REDACTED_SECRET, RotateKeysRequest, SettingsView, SUBJECTS, UpdateSettingsRequest,
 } from '@spawnpoint/proto';
 import { projectsProjection } from './projects.projection';
 
@@ -129,6 +129,6 @@ const SECRET_FIELDS = ['secret', 'secret_key', 'web_api_key'];
 /** auth_config secrets never leave the service. */
 export function redactSecrets(settings: SettingsView): SettingsView {
   const auth = { ...settings.auth_config };
-  for (const f of SECRET_FIELDS) if (f in auth) auth[f] = '********';
+  for (const f of SECRET_FIELDS) if (f in auth) auth[f] = REDACTED_SECRET;
   return { ...settings, auth_config: auth };
 }

@@ -45,6 +45,10 @@ describe('auth_config validation', () => {
     [{ provider: 'steam', app_id: 4.5, web_api_key: 'KEY' }, ['body', 'auth_config', 'app_id']],
     [{ provider: 'steam', app_id: 'abc', web_api_key: 'KEY' }, ['body', 'auth_config', 'app_id']],
     [{ provider: 'steam', app_id: 480 }, ['body', 'auth_config', 'web_api_key']],
+    // the mask GET /v3/projects/settings shows, posted back: refused, so it is never stored as the secret
+    [{ provider: 'steam', app_id: 480, web_api_key: '********' }, ['body', 'auth_config', 'web_api_key']],
+    [{ provider: 'playfab', title_id: 'AB12C', secret_key: '********' }, ['body', 'auth_config', 'secret_key']],
+    [{ provider: 'jwt', secret: '*'.repeat(32) }, ['body', 'auth_config', 'secret']],
   ])('refuses %j at %j', (config, loc) => {
     const result = check(config);
     expect(result.issues).toBeDefined();
