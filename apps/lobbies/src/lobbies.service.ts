@@ -1,7 +1,9 @@
 // The lobbies service: the Lobby aggregate over the bus. Capacity and every lobby change are decided on
 // the lobby's stream; "one lobby per player per config" and "one live lobby per invite code" on claim
 // streams of their own (claim.ts), so any number of replicas stay exact. Every change is broadcast on
-// `lobbies.updates` for the gateways' event streams; a missed broadcast is replayed from the store.
+// `lobbies.updates` for the gateways' event streams. A broadcast can be lost (NATS core is at most once):
+// the next update carries the whole lobby, a client that reconnects with Last-Event-ID is replayed from the
+// store, and a lost deletion is repeated once a gateway still reports a stream on the deleted lobby (sweeper).
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import {
@@ -296,6 +298,23 @@ export class LobbiesService extends ServiceHost {
     await this.run(projectId, lobbyId, { type: 'DeleteLobby', reason, now: this.now() });
   }
 
+  async abandonStart(projectId: string, lobbyId: string): Promise<void> {
+    console.error(`lobby ${lobbyId}: starting for over a minute without a server (its launch was lost): back to waiting`);
+    // instanceId '' matches no server: if one was assigned meanwhile (the read model lags), nothing changes.
+    await this.run(projectId, lobbyId, { type: 'ServerStopped', instanceId: '', now: this.now() });
+  }
+
+  /** The deletion update again, for a lobby the store says is deleted (its broadcast was lost); else nothing. */
+  async repeatDeletion(lobbyId: string): Promise<boolean> {
+    const { state, revision } = await this.loadLobby(lobbyId);
+    if (state.status !== 'deleted') return false;
+    const update: LobbyUpdate = {
+      projectId: state.projectId, config: state.config, lobbyId, revision, kind: 'deleted', lobby: null, reason: state.deleteReason, removed: state.players.map((p) => p.id),
+    };
+    await this.bus.broadcast(SUBJECTS.lobbies.updates, update);
+    return true;
+  }
+
   async lobbyConfig(projectId: string, nameOrId: string): Promise<LobbyConfig> {
     const cached = this.settingsCache.get(projectId);
     const project = cached && Date.now() - cached.at < SETTINGS_TTL_MS ? await cached.value : await this.freshSettings(projectId);
@@ -508,7 +527,8 @@ export class LobbiesService extends ServiceHost {
       projectId, config, lobbyId, revision: result.revision, kind: deleted ? 'deleted' : 'updated',
       lobby: isLive(result.state) ? lobbyView(result.state) : null, reason: deleted?.reason, removed,
     };
-    await this.bus.broadcast(SUBJECTS.lobbies.updates, update);
+    // The change is stored: a failed broadcast must not turn it into an error for the caller (see the top).
+    await this.bus.broadcast(SUBJECTS.lobbies.updates, update).catch((err) => console.error(`lobbies: update of ${lobbyId} at ${result.revision} not broadcast: ${(err as Error).message}`));
     return result;
   }
 }

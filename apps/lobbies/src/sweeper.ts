@@ -28,6 +28,10 @@ export function sweepVerdict(row: SweepRow, config: LobbyConfig, now: number, pr
 export interface SweepTarget {
   lobbyConfig(projectId: string, name: string): Promise<LobbyConfig>;
   deleteLobby(projectId: string, lobbyId: string, reason: 'idle'): Promise<void>;
+  /** Broadcasts the deletion again if the store says the lobby is deleted (true), else does nothing (false). */
+  repeatDeletion(lobbyId: string): Promise<boolean>;
+  /** A lobby left `starting` without a server (the replica launching it died): back to waiting. */
+  abandonStart(projectId: string, lobbyId: string): Promise<void>;
   removeStale(projectId: string, lobbyId: string, playerIds: string[], config: LobbyConfig): Promise<void>;
 }
 
@@ -53,11 +57,19 @@ const CANDIDATES = `
 const STILL_LIVE = 'SELECT id::text AS id FROM lobbies WHERE id = ANY($1::uuid[])';
 /** Presence of lobbies deleted elsewhere is dropped every this many sweeps. */
 const RETAIN_EVERY = 30;
+/** At most this many lost deletions are repeated per presence check (each reads one lobby stream). */
+const REPEAT_MAX = 100;
+/** A launch asks the servers service once (seconds); `starting` with no server after this long was abandoned. */
+export const START_ABANDONED_MS = 60_000;
+const ABANDONED_STARTS = `SELECT project_id AS "projectId", id::text AS id FROM lobbies
+  WHERE status = 'starting' AND server_id IS NULL AND updated_at < $1 LIMIT 100`;
 
 export class LobbySweeper {
   private timer: NodeJS.Timeout | null = null;
   private running = false;
   private sweeps = 0;
+  /** Lobbies whose presence was dropped at the last check because they were not in the read model. */
+  private forgotten = new Set<string>();
 
   constructor(private readonly target: SweepTarget, private readonly db: ReadModels, private readonly bus: Bus, private readonly presence: Presence, private readonly everyMs: number) {}
 
@@ -80,10 +92,16 @@ export class LobbySweeper {
       const sql = readModelsPool(this.db);
       if (++this.sweeps % RETAIN_EVERY === 0) {
         const known = this.presence.lobbyIds();
-        if (known.length) {
-          const live = new Set((await sql.query<{ id: string }>(STILL_LIVE, [known])).rows.map((r) => r.id));
-          this.presence.forget(known.filter((id) => !live.has(id)));
-        }
+        const live = new Set(known.length ? (await sql.query<{ id: string }>(STILL_LIVE, [known])).rows.map((r) => r.id) : []);
+        const gone = known.filter((id) => !live.has(id));
+        // Presence again for a lobby dropped at the last check: a gateway still holds a stream on a deleted
+        // lobby, so the deletion's broadcast was lost on the way. Repeat it (the store decides).
+        const lost = gone.filter((id) => this.forgotten.has(id)).slice(0, REPEAT_MAX);
+        this.forgotten = new Set(gone);
+        this.presence.forget(gone);
+        for (const id of lost) await this.target.repeatDeletion(id).catch((err) => console.error(`lobbies: could not repeat the deletion of ${id}: ${(err as Error).message}`));
+        const abandoned = (await sql.query<{ projectId: string; id: string }>(ABANDONED_STARTS, [new Date(now - START_ABANDONED_MS)])).rows;
+        for (const l of abandoned) await this.target.abandonStart(l.projectId, l.id).catch(() => undefined); // moved on meanwhile
       }
       const configs = new Map<string, LobbyConfig>();
       const cutoffs: SweepCutoff[] = [];

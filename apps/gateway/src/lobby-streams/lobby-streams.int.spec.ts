@@ -68,13 +68,13 @@ describe('LobbyStreams (gateway fan-out)', () => {
 
   it('gives a stream opened at an older revision the updates that were in flight meanwhile (recent buffer)', async () => {
     // The service answered openStream at revision 5; updates 6-8 went out before the stream was registered.
-    const carol = lobbyEvents(baseUrl, 'key', 'default', 'carol');
+    const bob = lobbyEvents(baseUrl, 'key', 'default', 'bob');
     try {
-      await carol.next('connected');
-      await carol.next('lobby_updated', (e) => e.id === `${LOBBY}:8`);
-      expect(carol.events.filter((e) => e.type === 'lobby_updated').map((e) => e.id)).toEqual([`${LOBBY}:6`, `${LOBBY}:7`, `${LOBBY}:8`]);
+      await bob.next('connected');
+      await bob.next('lobby_updated', (e) => e.id === `${LOBBY}:8`);
+      expect(bob.events.filter((e) => e.type === 'lobby_updated').map((e) => e.id)).toEqual([`${LOBBY}:6`, `${LOBBY}:7`, `${LOBBY}:8`]);
     } finally {
-      carol.close();
+      bob.close();
     }
   });
 
@@ -101,6 +101,19 @@ describe('LobbyStreams (gateway fan-out)', () => {
       bob.close();
     }
   });
+  it("ends a stream whose player is no longer in the lobby even if the update that removed them never arrived", async () => {
+    const bob = lobbyEvents(baseUrl, 'key', 'default', 'bob', { headers: { 'x-revision': '22' } });
+    try {
+      await bob.next('connected');
+      // revision 23 (bob kicked) was lost on the way; 24 shows the lobby without bob and names nobody as removed
+      await update(24, lobby('waiting', { players: [{ id: 'alice' }] }));
+      expect((await bob.next('lobby_updated')).id).toBe(`${LOBBY}:24`);
+      await bob.ended();
+    } finally {
+      bob.close();
+    }
+  });
+
 });
 
 describe('LobbyStreams periodic work (presence, ping) spread over time', () => {

@@ -14,7 +14,7 @@ import { StreamWheel, wheelPlan } from './stream-wheel';
 /** A client this far behind is dropped (it reconnects with Last-Event-ID and is replayed). */
 const MAX_BUFFERED_BYTES = 1024 * 1024;
 
-type LobbyJson = { status?: string; matchmaking?: { queueStats?: unknown } | null };
+type LobbyJson = { status?: string; players?: { id: string }[]; matchmaking?: { queueStats?: unknown } | null };
 
 interface Stream {
   projectId: string;
@@ -99,7 +99,9 @@ export class LobbyStreams implements OnModuleInit, OnApplicationShutdown {
     if (u.kind === 'updated' && s.status === 'match_found' && !wasMatchFound) {
       s.res.write(sseFrame(eventId(u.lobbyId, u.revision), 'match_found', u.lobby));
     }
-    if (u.kind === 'deleted' || u.removed.includes(s.playerId) || s.res.writableLength > MAX_BUFFERED_BYTES) this.close(s);
+    // Not a member any more, whether this update removed the player or an earlier one that never arrived did.
+    const gone = u.kind === 'deleted' || u.removed.includes(s.playerId) || (lobby?.players !== undefined && !lobby.players.some((p) => p.id === s.playerId));
+    if (gone || s.res.writableLength > MAX_BUFFERED_BYTES) this.close(s);
   }
 
   private close(s: Stream): void {

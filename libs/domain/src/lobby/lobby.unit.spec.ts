@@ -308,6 +308,13 @@ describe('StartGame, server lifecycle', () => {
     given(lobbyDecider, inGame).when({ type: 'ServerStopped', instanceId: 'srv-old', now: t2 }).thenNothing();
     given(lobbyDecider, [created]).when({ type: 'ServerStopped', instanceId: 'srv-1', now: t2 }).thenNothing();
   });
+
+  it("an abandoned start (instanceId '': no server) returns a lobby still without a server to waiting, and leaves one with a server alone", () => {
+    const s = given(lobbyDecider, [created, starting]).when({ type: 'ServerStopped', instanceId: '', now: t2 })
+      .then([{ type: 'GameEnded', data: { lobbyId: L, reason: 'server_stopped', by: null, at: t2 } }]);
+    expect(s).toMatchObject({ status: 'waiting', server: null });
+    given(lobbyDecider, [created, starting, assigned]).when({ type: 'ServerStopped', instanceId: '', now: t2 }).thenNothing();
+  });
 });
 
 describe('EndMatch', () => {

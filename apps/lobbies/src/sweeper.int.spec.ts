@@ -1,0 +1,78 @@
+// The sweeper's repairs, on a real PostgreSQL read model: presence that comes back for a lobby that is not
+// in the read model (a gateway still holds a stream on it) makes the sweeper ask the service to repeat the
+// deletion, presence that does not come back does not; a lobby left `starting` without a server for over
+// a minute (its launch was lost with a replica) is handed back.
+import { InProcessBus } from '@spawnpoint/messaging';
+import { randomUUID } from 'node:crypto';
+import { createProjectionTestBed, ProjectionTestBed } from '../../../test/support/projections';
+import { Presence } from './presence';
+import { readModelsPool } from '@spawnpoint/read-models';
+import { LobbySweeper, START_ABANDONED_MS, SweepTarget } from './sweeper';
+
+const RETAIN_EVERY = 30; // sweeps per presence check (sweeper.ts)
+
+describe('LobbySweeper: lost deletions', () => {
+  let bed: ProjectionTestBed;
+  let bus: InProcessBus;
+
+  beforeAll(async () => {
+    bed = await createProjectionTestBed('lobbysweep');
+    bus = new InProcessBus();
+  });
+  afterAll(async () => {
+    await bus?.close();
+    await bed?.close();
+  });
+
+  it('repeats the deletion of a lobby whose streams are still reported after it was dropped once, at most once per check', async () => {
+    const repeated: string[] = [];
+    const target: SweepTarget = {
+      lobbyConfig: async () => { throw new Error('no configs in use'); },
+      deleteLobby: async () => undefined,
+      removeStale: async () => undefined,
+      repeatDeletion: async (id) => { repeated.push(id); return true; },
+      abandonStart: async () => undefined,
+    };
+    const presence = new Presence();
+    const sweeper = new LobbySweeper(target, bed.models, bus, presence, 1_000);
+    const check = async () => { for (let i = 0; i < RETAIN_EVERY; i++) await sweeper.sweep(); };
+    const [lingering, closed] = [randomUUID(), randomUUID()];
+    const seen = (lobbyId: string) => presence.record([{ projectId: 'p1', lobbyId, playerId: 'alice' }], Date.now());
+
+    seen(lingering);
+    seen(closed);
+    await check();
+    // first check: both dropped (not in the read model), nothing repeated yet: their streams may just have closed
+    expect(repeated).toEqual([]);
+    expect(presence.lobbyIds()).toEqual([]);
+
+    seen(lingering); // a gateway still reports a stream on it
+    await check();
+    expect(repeated).toEqual([lingering]);
+
+    await check(); // nothing reported since
+    expect(repeated).toEqual([lingering]);
+  });
+
+  it('hands back lobbies starting without a server for over a minute, not younger ones nor ones with a server', async () => {
+    const abandoned: string[] = [];
+    const target: SweepTarget = {
+      lobbyConfig: async () => { throw new Error('no configs in use'); },
+      deleteLobby: async () => undefined,
+      removeStale: async () => undefined,
+      repeatDeletion: async () => false,
+      abandonStart: async (_projectId, id) => { abandoned.push(id); },
+    };
+    const now = Date.now();
+    const [old, young, withServer] = [randomUUID(), randomUUID(), randomUUID()];
+    const insert = (id: string, updatedAt: number, serverId: string | null) => readModelsPool(bed.models).query(
+      `INSERT INTO lobbies (id, project_id, config, status, region, is_private, player_count, max_players, server_id, state, created_at, updated_at, activity_at)
+       VALUES ($1, 'p1', 'default', 'starting', 'us-east', false, 1, 8, $2, '{}', $3, $3, $3)`, [id, serverId, new Date(updatedAt)]);
+    await insert(old, now - START_ABANDONED_MS - 5_000, null);
+    await insert(young, now - 5_000, null);
+    await insert(withServer, now - START_ABANDONED_MS - 5_000, 'srv-1');
+    const sweeper = new LobbySweeper(target, bed.models, bus, new Presence(), 1_000);
+    for (let i = 0; i < RETAIN_EVERY; i++) await sweeper.sweep(now);
+    expect(abandoned).toEqual([old]);
+  });
+});
