@@ -6,9 +6,11 @@ import { client } from '../support/http';
 import { startDistributed, startStandalone } from '../support/processes';
 import { describeLobbies } from './lobbies';
 
-describeLobbies('standalone', () => startStandalone({ portRange: '24200-24399' }));
+// `ping` every second (30 s by default) so that a test can see one arrive.
+const PING = { SPAWNPOINT_LOBBY_PING_MS: '1000' };
+describeLobbies('standalone', () => startStandalone({ portRange: '24200-24399', env: PING }));
 // Two gateways and two lobbies services: every guarantee must hold whichever replica serves a request.
-describeLobbies('distributed', () => startDistributed('24400-24599', {}, { gateways: 2, extraServices: ['lobbies'] }));
+describeLobbies('distributed', () => startDistributed('24400-24599', PING, { gateways: 2, extraServices: ['lobbies'] }));
 
 describe('lobbies v3 after a standalone restart', () => {
   jest.setTimeout(180_000);

@@ -8,6 +8,13 @@ import { uploadSample } from './server-lifecycle';
 type Api = ReturnType<typeof client>;
 const as = (playerId: string) => ({ 'x-player-id': playerId });
 const ids = (lobby: { players: { id: string }[] }) => lobby.players.map((p) => p.id);
+/** The revision of an event id `<lobbyId>:<revision>` of this lobby (fails on any other shape). */
+const revisionOf = (lobbyId: string, id: string) => {
+  expect(id).toMatch(new RegExp(`^${lobbyId}:\\d+$`));
+  return Number(id.slice(lobbyId.length + 1));
+};
+/** Wait this long (for timers that must not have fired yet). */
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export function describeLobbies(mode: string, start: () => Promise<Platform>): void {
   describe(`lobbies v3 (${mode})`, () => {
@@ -24,12 +31,16 @@ export function describeLobbies(mode: string, start: () => Promise<Platform>): v
         { name: 'duo', maxPlayers: 2, hostLeaveBehavior: 'close', inviteCodeConfig: { type: 'numeric', length: 4, prefix: 'D-' } },
         { name: 'quick', timeout: 3 },
         { name: 'pulse', heartbeat: true, heartbeatTimeout: 5 },
+        { name: 'linger', timeout: 5 },
       ] });
       expect(settings.status).toBe(200);
     });
     afterAll(async () => {
       await p?.stop();
     });
+    // streams a test could leave open when it fails midway
+    const closeAfter: (() => void)[] = [];
+    afterEach(() => closeAfter.splice(0).forEach((close) => close()));
 
     it('creates, joins by id and code, merges state, promotes on host leave, and is administered with the server key', async () => {
       const created = await api.post('/v3/lobbies/default', { name: 'Friday', settings: { map: 'dust' }, state: { ready: false } }, as('alice'));
@@ -46,7 +57,9 @@ export function describeLobbies(mode: string, start: () => Promise<Platform>): v
       expect((await api.get('/v3/lobbies/default/me', as('bad id!'))).status).toBe(422);
       expect((await api.post('/v3/lobbies/no-such-config', {}, as('zed'))).status).toBe(404);
       expect((await api.post('/v3/lobbies/default', {}, as('alice'))).status).toBe(409);
-      expect((await api.post('/v3/lobbies/default/join', { lobbyId, code: 'ABCDEF' }, as('bob'))).status).toBe(422);
+      const both = await api.post('/v3/lobbies/default/join', { lobbyId, code: 'ABCDEF' }, as('bob'));
+      expect(both.status).toBe(422);
+      expect(both.body.detail).toEqual([{ loc: ['body'], msg: 'Give exactly one of lobbyId and code', type: 'value_error' }]);
       expect((await api.post('/v3/lobbies/default/join', {}, as('bob'))).status).toBe(422);
       expect((await api.post('/v3/lobbies/default/join', { lobbyId: '00000000-0000-4000-8000-000000000000' }, as('bob'))).status).toBe(404);
       expect((await api.post('/v3/lobbies/default/join', { code: 'ZZZZZZ' }, as('bob'))).status).toBe(404);
@@ -95,7 +108,7 @@ export function describeLobbies(mode: string, start: () => Promise<Platform>): v
       expect((await server.post('/v3/projects/settings', { lobby_configs: [{ name: 'x', inviteCodeConfig: { type: 'emoji' } }] })).status).toBe(422);
       expect((await api.post('/v3/projects/settings', { lobby_configs: [] })).status).toBe(403);
       const now = await api.get('/v3/projects/settings');
-      expect(now.body.lobby_configs.map((c: { name: string }) => c.name)).toEqual(['duo', 'quick', 'pulse']);
+      expect(now.body.lobby_configs.map((c: { name: string }) => c.name)).toEqual(['duo', 'quick', 'pulse', 'linger']);
     });
 
     it("uses a project's lobby_configs: maxPlayers, hostLeaveBehavior close, invite codes", async () => {
@@ -134,7 +147,9 @@ export function describeLobbies(mode: string, start: () => Promise<Platform>): v
       expect(priv.status).toBe(200);
       expect(priv.body).toMatchObject({ isPrivate: true, maxPlayers: 4, settings: { map: 'nuke' } });
       expect(priv.body.code).toMatch(/^[A-HJ-NP-Z2-9]{6}$/);
-      expect((await api.patch('/v3/lobbies/default/me/settings', { maxPlayers: 1 }, as('b-host-1'))).status).toBe(422);
+      const tooFew = await api.patch('/v3/lobbies/default/me/settings', { maxPlayers: 1 }, as('b-host-1'));
+      expect(tooFew.status).toBe(422);
+      expect(tooFew.body.detail[0].loc).toEqual(['body', 'maxPlayers']);
       const pub = await api.patch('/v3/lobbies/default/me/settings', { isPrivate: false }, as('b-host-1'));
       expect(pub.body).toMatchObject({ isPrivate: false, code: null });
 
@@ -159,6 +174,49 @@ export function describeLobbies(mode: string, start: () => Promise<Platform>): v
       expect(over.status).toBe(413);
       expect(over.body).toMatchObject({ status: 413, error: expect.any(String) });
       expect(Object.keys((await api.get('/v3/lobbies/default/me', as('big-1'))).body.players[0].state)).toEqual(['a']);
+    });
+
+    it('refuses settings over 64 KiB on PATCH me/settings and a join with state over 16 KiB (413), changing nothing', async () => {
+      const lobby = await api.post('/v3/lobbies/default', { name: 'Small', settings: { map: 'dust' } }, as('big-host'));
+      expect(lobby.status).toBe(201);
+      const tooBig = await api.patch('/v3/lobbies/default/me/settings', { name: 'Huge', settings: { blob: 'x'.repeat(65 * 1024) } }, as('big-host'));
+      expect(tooBig.status).toBe(413);
+      expect(tooBig.body).toEqual({ error: expect.any(String), status: 413 });
+      const still = await api.get('/v3/lobbies/default/me', as('big-host'));
+      expect(still.body).toMatchObject({ name: 'Small', settings: { map: 'dust' } });
+
+      const join = await api.post('/v3/lobbies/default/join', { lobbyId: lobby.body.id, state: { blob: 'x'.repeat(17 * 1024) } }, as('big-joiner'));
+      expect(join.status).toBe(413);
+      expect(join.body).toEqual({ error: expect.any(String), status: 413 });
+      expect((await api.get('/v3/lobbies/default/me', as('big-joiner'))).status).toBe(404);
+      const after = await api.get('/v3/lobbies/default/me', as('big-host'));
+      expect(ids(after.body)).toEqual(['big-host']);
+      // under the limits both go through
+      expect((await api.post('/v3/lobbies/default/join', { lobbyId: lobby.body.id, state: { blob: 'x'.repeat(10 * 1024) } }, as('big-joiner'))).status).toBe(200);
+      expect((await api.patch('/v3/lobbies/default/me/settings', { settings: { blob: 'x'.repeat(40 * 1024) } }, as('big-host'))).status).toBe(200);
+    });
+
+    it('refuses transfer-host and kick by a non-host (403), leaving host and members as they were', async () => {
+      const lobby = await api.post('/v3/lobbies/default', {}, as('nh-host'));
+      await api.post('/v3/lobbies/default/join', { lobbyId: lobby.body.id }, as('nh-guest'));
+      await api.post('/v3/lobbies/default/join', { lobbyId: lobby.body.id }, as('nh-other'));
+      const before = await api.get('/v3/lobbies/default/me', as('nh-host'));
+      expect(before.body).toMatchObject({ host: 'nh-host', currentPlayers: 3 });
+
+      for (const playerId of ['nh-guest', 'nh-other']) {
+        const transfer = await api.post('/v3/lobbies/default/me/transfer-host', { playerId }, as('nh-guest'));
+        expect(transfer.status).toBe(403);
+        expect(transfer.body).toEqual({ error: expect.any(String), status: 403 });
+      }
+      for (const playerId of ['nh-host', 'nh-other']) {
+        const kick = await api.post('/v3/lobbies/default/me/kick', { playerId }, as('nh-guest'));
+        expect(kick.status).toBe(403);
+        expect(kick.body).toEqual({ error: expect.any(String), status: 403 });
+      }
+      const after = await api.get('/v3/lobbies/default/me', as('nh-other'));
+      expect(after.body).toMatchObject({ host: 'nh-host', currentPlayers: 3 });
+      expect(after.body.players).toEqual(before.body.players);
+      expect(after.body.updatedAt).toBe(before.body.updatedAt);
     });
 
     it('decides concurrency on the lobby stream: 100 joins into 8 slots, one player into two lobbies, parallel state patches', async () => {
@@ -235,6 +293,49 @@ export function describeLobbies(mode: string, start: () => Promise<Platform>): v
       expect(none.status).toBe(404);
     });
 
+    it('streams lobby_deleted (host_left) to a member when the host of a close-on-host-leave lobby leaves, then ends the stream', async () => {
+      const lobby = await api.post('/v3/lobbies/duo', {}, as('close-host'));
+      const lobbyId: string = lobby.body.id;
+      expect((await api.post('/v3/lobbies/duo/join', { lobbyId }, as('close-guest'))).status).toBe(200);
+      const guest = lobbyEvents(p.baseUrl, p.clientKey, 'duo', 'close-guest');
+      try {
+        const connected = await guest.next('connected');
+        expect(ids(connected.data)).toEqual(['close-host', 'close-guest']);
+        expect((await api.delete('/v3/lobbies/duo/me', as('close-host'))).status).toBe(200);
+        const deleted = await guest.next('lobby_deleted');
+        expect(deleted.data).toEqual({ id: lobbyId, reason: 'host_left' });
+        expect(revisionOf(lobbyId, deleted.id)).toBeGreaterThan(revisionOf(lobbyId, connected.id));
+        await guest.ended();
+        // one live change, one event: no lobby_updated for the host's departure before it
+        expect(guest.events.filter((e) => e.type !== 'ping').map((e) => e.type)).toEqual(['connected', 'lobby_deleted']);
+      } finally {
+        guest.close();
+      }
+      expect((await api.get('/v3/lobbies/duo/me', as('close-guest'))).status).toBe(404);
+    });
+
+    it('sends ping ({}) on an open stream, carrying the id of the last event sent', async () => {
+      const lobby = await api.post('/v3/lobbies/default', {}, as('ping-host'));
+      const lobbyId: string = lobby.body.id;
+      const host = lobbyEvents(p.baseUrl, p.clientKey, 'default', 'ping-host');
+      try {
+        const connected = await host.next('connected');
+        const first = await host.next('ping', () => true, 5_000);
+        expect(first).toEqual({ type: 'ping', id: connected.id, data: {} });
+        await api.post('/v3/lobbies/default/join', { lobbyId }, as('ping-guest'));
+        const updated = await host.next('lobby_updated');
+        expect(revisionOf(lobbyId, updated.id)).toBeGreaterThan(revisionOf(lobbyId, connected.id));
+        const later = await host.next('ping', () => true, 5_000);
+        expect(later).toEqual({ type: 'ping', id: updated.id, data: {} });
+        // every ping repeats the id of the event before it
+        host.events.forEach((e, i) => {
+          if (e.type === 'ping') expect(e.id).toBe(host.events.slice(0, i).reverse().find((x) => x.type !== 'ping')!.id);
+        });
+      } finally {
+        host.close();
+      }
+    });
+
     // Distributed mode runs two gateway replicas (standalone is one process).
     if (mode === 'distributed') it('serves a player\'s event stream from any gateway replica while writes go through another', async () => {
       const other = p.gatewayUrls![1];
@@ -276,10 +377,45 @@ export function describeLobbies(mode: string, start: () => Promise<Platform>): v
       }
     });
 
+    it('keeps an idle lobby alive while a member holds its event stream open; once closed, deletes it (lobby_deleted reason idle on replay)', async () => {
+      // config `linger`: timeout 5 s; nobody sends a request after the create
+      const lobby = await api.post('/v3/lobbies/linger', {}, as('linger-host'));
+      expect(lobby.status).toBe(201);
+      const lobbyId: string = lobby.body.id;
+      const stream = lobbyEvents(p.baseUrl, p.clientKey, 'linger', 'linger-host');
+      let connectedId: string;
+      try {
+        connectedId = (await stream.next('connected')).id;
+        await sleep(8_000);
+        expect((await server.get(`/v3/lobbies/linger/${lobbyId}`)).status).toBe(200);
+        expect(stream.events.map((e) => e.type)).not.toContain('lobby_deleted');
+        expect(stream.errors).toBe(0);
+      } finally {
+        stream.close();
+      }
+      await eventually(() => server.get(`/v3/lobbies/linger/${lobbyId}`), (r) => r.status === 404, 15_000, 'idle lobby deleted after its stream closed');
+      // what the member missed: lobby_deleted with reason idle, and the stream ends (no lobby, no connected)
+      const again = lobbyEvents(p.baseUrl, p.clientKey, 'linger', 'linger-host', { lastEventId: connectedId });
+      try {
+        const deleted = await again.next('lobby_deleted');
+        expect(deleted.data).toEqual({ id: lobbyId, reason: 'idle' });
+        expect(revisionOf(lobbyId, deleted.id)).toBeGreaterThan(revisionOf(lobbyId, connectedId));
+        await again.ended();
+        expect(again.events.filter((e) => e.type !== 'ping').map((e) => e.type)).toEqual(['lobby_deleted']);
+      } finally {
+        again.close();
+      }
+    });
+
     it('starts a game server for the lobby (starting → in_game), ends the match, and returns to waiting when the server stops on its own', async () => {
       await uploadSample(server);
       const created = await api.post('/v3/lobbies/default', { region: 'us-east', settings: { map: 'dust' } }, as('game-host'));
       await api.post('/v3/lobbies/default/join', { lobbyId: created.body.id, state: { team: 'red' } }, as('game-guest'));
+      // a member's event stream sees the whole cycle (checked after end-match)
+      const watch = lobbyEvents(p.baseUrl, p.clientKey, 'default', 'game-guest');
+      closeAfter.push(() => watch.close());
+      const connected = await watch.next('connected');
+      expect(connected.data.status).toBe('waiting');
       expect((await api.post('/v3/lobbies/default/me/start', undefined, as('game-guest'))).status).toBe(403);
       expect((await api.post('/v3/lobbies/default/me/end-match', undefined, as('game-host'))).status).toBe(409);
       const starting = await api.post('/v3/lobbies/default/me/start', undefined, as('game-host'));
@@ -295,6 +431,19 @@ export function describeLobbies(mode: string, start: () => Promise<Platform>): v
       expect(ended.status).toBe(200);
       expect(ended.body).toMatchObject({ status: 'waiting', server: null, matchmaking: null, settings: { map: 'dust' } });
       expect(ended.body.players).toEqual([{ id: 'game-host', state: {}, isHost: true }, { id: 'game-guest', state: { team: 'red' }, isHost: false }]);
+      await watch.next('lobby_updated', (e) => e.data.status === 'waiting');
+      watch.close();
+      const lobbyId: string = created.body.id;
+      const updates = watch.events.filter((e) => e.type === 'lobby_updated');
+      const revisions = [connected, ...updates].map((e) => revisionOf(lobbyId, e.id));
+      for (let i = 1; i < revisions.length; i++) expect(revisions[i]).toBeGreaterThan(revisions[i - 1]);
+      const statuses = updates.map((e) => e.data.status).filter((st, i, all) => i === 0 || all[i - 1] !== st);
+      expect(statuses).toEqual(['starting', 'in_game', 'waiting']);
+      for (const e of updates.filter((u) => u.data.status === 'starting')) {
+        if (e.data.server !== null) expect(e.data.server).toMatchObject({ instance_id: serverId, status: 'launching' });
+      }
+      expect(updates.find((u) => u.data.status === 'in_game')!.data.server).toMatchObject({ instance_id: serverId, status: 'running', region: 'us-east' });
+      expect(updates[updates.length - 1].data).toMatchObject({ status: 'waiting', server: null, currentPlayers: 2 });
       await eventually(() => server.get(`/v3/servers/${serverId}`), (r) => r.body.status === 'stopped', 20_000, 'server stopped');
 
       // again; this time the server is stopped from outside: the lobby goes back to waiting by itself
