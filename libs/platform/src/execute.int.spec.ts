@@ -10,7 +10,7 @@ type Cmd = { type: 'Add'; n: number };
 const counter: Decider<Cmd, Added, { total: number }> = {
   initialState: { total: 0 },
   decide: (c, s) => {
-    if (c.n <= 0) throw invalid('n must be positive');
+    if (c.n <= 0) throw invalid('n must be positive', ['body', 'n']);
     return [{ type: 'Added', data: { n: c.n, total: s.total + c.n } }];
   },
   evolve: (s, e) => ({ total: s.total + e.data.n }),
