@@ -76,7 +76,7 @@ export class LobbyStreams implements OnModuleInit, OnApplicationShutdown {
     this.wheel.add(stream);
     res.on('close', () => this.remove(stream));
     // Updates that arrived while the stream was being opened.
-    for (const u of this.recent.after(stream.lobbyId, stream.revision)) this.deliver(stream, u, frameOf(u));
+    for (const u of this.recent.after(stream.lobbyId, stream.revision)) this.deliver(stream, u, framed(u));
     void this.bus.broadcast(SUBJECTS.lobbies.presence, { entries: [{ projectId: who.projectId, lobbyId: stream.lobbyId, playerId: who.playerId }] } satisfies LobbyPresence);
   }
 
@@ -84,23 +84,23 @@ export class LobbyStreams implements OnModuleInit, OnApplicationShutdown {
     this.recent.add(u);
     const set = this.byLobby.get(u.lobbyId);
     if (!set) return;
-    const text = frameOf(u);
-    for (const s of set) this.deliver(s, u, text);
+    const f = framed(u);
+    for (const s of set) this.deliver(s, u, f);
   }
 
-  private deliver(s: Stream, u: LobbyUpdate, text: string): void {
+  private deliver(s: Stream, u: LobbyUpdate, f: Framed): void {
     if (u.revision <= s.revision || s.res.writableEnded) return;
     s.revision = u.revision;
     const wasMatchFound = s.status === 'match_found';
     const lobby = u.lobby as LobbyJson | null;
     s.status = lobby?.status;
     s.queueStats = lobby?.matchmaking?.queueStats;
-    s.res.write(text);
+    s.res.write(f.text);
     if (u.kind === 'updated' && s.status === 'match_found' && !wasMatchFound) {
       s.res.write(sseFrame(eventId(u.lobbyId, u.revision), 'match_found', u.lobby));
     }
     // Not a member any more, whether this update removed the player or an earlier one that never arrived did.
-    const gone = u.kind === 'deleted' || u.removed.includes(s.playerId) || (lobby?.players !== undefined && !lobby.players.some((p) => p.id === s.playerId));
+    const gone = u.kind === 'deleted' || u.removed.includes(s.playerId) || (f.members !== null && !f.members.has(s.playerId));
     if (gone || s.res.writableLength > MAX_BUFFERED_BYTES) this.close(s);
   }
 
@@ -136,7 +136,15 @@ export class LobbyStreams implements OnModuleInit, OnApplicationShutdown {
 
 const frame = (e: LobbyStreamEvent) => sseFrame(e.id, e.event, e.data);
 
-function frameOf(u: LobbyUpdate): string {
+/** What every stream of the lobby gets from one update, worked out once: its frame and who is still a member. */
+interface Framed {
+  text: string;
+  members: Set<string> | null;
+}
+
+function framed(u: LobbyUpdate): Framed {
   const id = eventId(u.lobbyId, u.revision);
-  return u.kind === 'deleted' ? sseFrame(id, 'lobby_deleted', { id: u.lobbyId, reason: u.reason }) : sseFrame(id, 'lobby_updated', u.lobby);
+  if (u.kind === 'deleted') return { text: sseFrame(id, 'lobby_deleted', { id: u.lobbyId, reason: u.reason }), members: null };
+  const players = (u.lobby as LobbyJson | null)?.players;
+  return { text: sseFrame(id, 'lobby_updated', u.lobby), members: players ? new Set(players.map((p) => p.id)) : null };
 }
