@@ -7,7 +7,7 @@ import { InProcessBus } from '@spawnpoint/messaging';
 import { loadConfig } from '@spawnpoint/platform';
 import { LobbyUpdate, OpenedLobbyStream, SUBJECTS } from '@spawnpoint/proto';
 import { lobbyEvents } from '../../../../test/support/sse';
-import { LobbyStreams } from './lobby-streams';
+import { LobbyStreams, MAX_STREAMS_PER_MEMBER } from './lobby-streams';
 
 const LOBBY = '11111111-1111-4111-8111-111111111111';
 const lobby = (status: string, extra: object = {}) => ({ id: LOBBY, status, players: [{ id: 'alice' }, { id: 'bob' }], matchmaking: null, ...extra });
@@ -162,3 +162,52 @@ describe('LobbyStreams periodic work (presence, ping) spread over time', () => {
     }
   });
 });
+
+describe('LobbyStreams per-member stream cap', () => {
+  let bus: InProcessBus;
+  let streams: LobbyStreams;
+  let server: http.Server;
+  let baseUrl: string;
+
+  beforeAll(async () => {
+    bus = new InProcessBus();
+    streams = new LobbyStreams(bus, { ...loadConfig({}, 'standalone'), lobbyPingMs: 60_000, lobbyPresenceMs: 60_000 });
+    await streams.onModuleInit();
+    server = http.createServer((req, res) => {
+      streams.open(res, { projectId: 'p1', playerId: String(req.headers['x-player-id']) }, { replay: [], lobbyId: LOBBY, revision: 1, lobby: lobby('waiting') });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await streams?.onApplicationShutdown();
+    await new Promise((resolve) => server?.close(resolve));
+    await bus?.close();
+  });
+
+  it(`keeps at most ${MAX_STREAMS_PER_MEMBER} streams per member: one more ends the oldest, other members are untouched`, async () => {
+    const bob = lobbyEvents(baseUrl, 'key', 'default', 'bob');
+    const alices: ReturnType<typeof lobbyEvents>[] = [];
+    try {
+      await bob.next('connected');
+      for (let i = 0; i <= MAX_STREAMS_PER_MEMBER; i++) {
+        const a = lobbyEvents(baseUrl, 'key', 'default', 'alice');
+        alices.push(a);
+        await a.next('connected');
+      }
+      await alices[0].ended();
+      alices[0].close(); // no reconnect (it would end the next oldest in turn)
+      expect(streams.size).toBe(MAX_STREAMS_PER_MEMBER + 1); // 4 of alice's, bob's
+      await update(bus, 2);
+      for (const a of alices.slice(1)) expect((await a.next('lobby_updated')).id).toBe(`${LOBBY}:2`);
+      expect((await bob.next('lobby_updated')).id).toBe(`${LOBBY}:2`);
+    } finally {
+      bob.close();
+      alices.forEach((a) => a.close());
+    }
+  });
+});
+
+function update(bus: InProcessBus, revision: number): Promise<void> {
+  return bus.broadcast(SUBJECTS.lobbies.updates, { projectId: 'p1', config: 'default', lobbyId: LOBBY, revision, kind: 'updated', lobby: lobby('waiting'), removed: [] } satisfies LobbyUpdate);
+}

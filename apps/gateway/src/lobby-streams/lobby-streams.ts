@@ -13,6 +13,11 @@ import { StreamWheel, wheelPlan } from './stream-wheel';
 
 /** A client this far behind is dropped (it reconnects with Last-Event-ID and is replayed). */
 const MAX_BUFFERED_BYTES = 1024 * 1024;
+/**
+ * Open streams per member of a lobby on one gateway; opening one more ends the oldest. Streams draw on no
+ * rate-limit bucket (decisions.md), so a client stuck in a reconnect loop must not pile them up.
+ */
+export const MAX_STREAMS_PER_MEMBER = 4;
 
 type LobbyJson = { status?: string; players?: { id: string }[]; matchmaking?: { queueStats?: unknown } | null };
 
@@ -72,6 +77,8 @@ export class LobbyStreams implements OnModuleInit, OnApplicationShutdown {
     res.write(sseFrame(eventId(opened.lobbyId, opened.revision), 'connected', opened.lobby));
     let set = this.byLobby.get(stream.lobbyId);
     if (!set) this.byLobby.set(stream.lobbyId, (set = new Set()));
+    const mine = [...set].filter((s) => s.playerId === who.playerId);
+    for (const old of mine.slice(0, Math.max(0, mine.length + 1 - MAX_STREAMS_PER_MEMBER))) this.close(old);
     set.add(stream);
     this.wheel.add(stream);
     res.on('close', () => this.remove(stream));
