@@ -3,13 +3,23 @@
 // deletion, presence that does not come back does not; a lobby left `starting` without a server for over
 // a minute (its launch was lost with a replica) is handed back.
 import { InProcessBus } from '@spawnpoint/messaging';
+import { readModelsPool } from '@spawnpoint/read-models';
 import { randomUUID } from 'node:crypto';
 import { createProjectionTestBed, ProjectionTestBed } from '../../../test/support/projections';
 import { Presence } from './presence';
-import { readModelsPool } from '@spawnpoint/read-models';
 import { LobbySweeper, START_ABANDONED_MS, SweepTarget } from './sweeper';
 
 const RETAIN_EVERY = 30; // sweeps per presence check (sweeper.ts)
+
+/** A service that has no configs in use and acts on nothing but what a test overrides. */
+const target = (over: Partial<SweepTarget>): SweepTarget => ({
+  lobbyConfig: async () => { throw new Error('no configs in use'); },
+  deleteLobby: async () => undefined,
+  removeStale: async () => undefined,
+  repeatDeletion: async () => false,
+  abandonStart: async () => undefined,
+  ...over,
+});
 
 describe('LobbySweeper: lost deletions', () => {
   let bed: ProjectionTestBed;
@@ -26,15 +36,8 @@ describe('LobbySweeper: lost deletions', () => {
 
   it('repeats the deletion of a lobby whose streams are still reported after it was dropped once, at most once per check', async () => {
     const repeated: string[] = [];
-    const target: SweepTarget = {
-      lobbyConfig: async () => { throw new Error('no configs in use'); },
-      deleteLobby: async () => undefined,
-      removeStale: async () => undefined,
-      repeatDeletion: async (id) => { repeated.push(id); return true; },
-      abandonStart: async () => undefined,
-    };
     const presence = new Presence();
-    const sweeper = new LobbySweeper(target, bed.models, bus, presence, 1_000);
+    const sweeper = new LobbySweeper(target({ repeatDeletion: async (id) => { repeated.push(id); return true; } }), bed.models, bus, presence, 1_000);
     const check = async () => { for (let i = 0; i < RETAIN_EVERY; i++) await sweeper.sweep(); };
     const [lingering, closed] = [randomUUID(), randomUUID()];
     const seen = (lobbyId: string) => presence.record([{ projectId: 'p1', lobbyId, playerId: 'alice' }], Date.now());
@@ -56,13 +59,6 @@ describe('LobbySweeper: lost deletions', () => {
 
   it('hands back lobbies starting without a server for over a minute, not younger ones nor ones with a server', async () => {
     const abandoned: string[] = [];
-    const target: SweepTarget = {
-      lobbyConfig: async () => { throw new Error('no configs in use'); },
-      deleteLobby: async () => undefined,
-      removeStale: async () => undefined,
-      repeatDeletion: async () => false,
-      abandonStart: async (_projectId, id) => { abandoned.push(id); },
-    };
     const now = Date.now();
     const [old, young, withServer] = [randomUUID(), randomUUID(), randomUUID()];
     const insert = (id: string, updatedAt: number, serverId: string | null) => readModelsPool(bed.models).query(
@@ -71,7 +67,7 @@ describe('LobbySweeper: lost deletions', () => {
     await insert(old, now - START_ABANDONED_MS - 5_000, null);
     await insert(young, now - 5_000, null);
     await insert(withServer, now - START_ABANDONED_MS - 5_000, 'srv-1');
-    const sweeper = new LobbySweeper(target, bed.models, bus, new Presence(), 1_000);
+    const sweeper = new LobbySweeper(target({ abandonStart: async (_projectId, id) => { abandoned.push(id); } }), bed.models, bus, new Presence(), 1_000);
     for (let i = 0; i < RETAIN_EVERY; i++) await sweeper.sweep(now);
     expect(abandoned).toEqual([old]);
   });

@@ -1,11 +1,11 @@
 // Request validation with zod, reported in the spec's 422 shape:
 // detail: [{loc: ["body"|"query"|"path"|"header", field, ...], msg, type}].
 import { z } from 'zod';
+import type { ValidationIssue } from '@spawnpoint/domain';
 import { RemoteError } from '@spawnpoint/messaging';
 
+export type { ValidationIssue };
 export type Where = 'body' | 'query' | 'path' | 'header';
-
-export interface ValidationIssue { loc: (string | number)[]; msg: string; type: string }
 
 function valueAt(root: unknown, path: PropertyKey[]): unknown {
   let v: unknown = root;

@@ -4,7 +4,7 @@
 import http from 'node:http';
 import { AddressInfo } from 'node:net';
 import { InProcessBus } from '@spawnpoint/messaging';
-import { loadConfig } from '@spawnpoint/platform';
+import { loadConfig, PlatformConfig } from '@spawnpoint/platform';
 import { LobbyUpdate, OpenedLobbyStream, SUBJECTS } from '@spawnpoint/proto';
 import { lobbyEvents } from '../../../../test/support/sse';
 import { LobbyStreams, MAX_STREAMS_PER_MEMBER } from './lobby-streams';
@@ -12,34 +12,53 @@ import { LobbyStreams, MAX_STREAMS_PER_MEMBER } from './lobby-streams';
 const LOBBY = '11111111-1111-4111-8111-111111111111';
 const lobby = (status: string, extra: object = {}) => ({ id: LOBBY, status, players: [{ id: 'alice' }, { id: 'bob' }], matchmaking: null, ...extra });
 
+interface StreamsBed {
+  bus: InProcessBus;
+  streams: LobbyStreams;
+  baseUrl: string;
+  /** Broadcasts an update of LOBBY, as the lobbies service does after a change. */
+  update(revision: number, l: object | null, over?: Partial<LobbyUpdate>): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * LobbyStreams with these timer periods behind a real HTTP server that does what the events route does after
+ * the lobbies service answered openStream: a member of LOBBY at revision `x-revision` (default `revision`).
+ */
+async function startStreams(timers: Partial<Pick<PlatformConfig, 'lobbyPresenceMs' | 'lobbyPingMs' | 'lobbyQueueStatsMs'>>, revision: number): Promise<StreamsBed> {
+  const bus = new InProcessBus();
+  const streams = new LobbyStreams(bus, { ...loadConfig({}, 'standalone'), ...timers });
+  await streams.onModuleInit();
+  const server = http.createServer((req, res) => {
+    const opened: OpenedLobbyStream = { replay: [], lobbyId: LOBBY, revision: Number(req.headers['x-revision'] ?? revision), lobby: lobby('waiting') };
+    streams.open(res, { projectId: 'p1', playerId: String(req.headers['x-player-id']) }, opened);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    bus,
+    streams,
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    update: (rev, l, over = {}) =>
+      bus.broadcast(SUBJECTS.lobbies.updates, { projectId: 'p1', config: 'default', lobbyId: LOBBY, revision: rev, kind: 'updated', lobby: l, removed: [], ...over } satisfies LobbyUpdate),
+    async close() {
+      await streams.onApplicationShutdown();
+      await new Promise((resolve) => server.close(resolve));
+      await bus.close();
+    },
+  };
+}
+
 describe('LobbyStreams (gateway fan-out)', () => {
-  let bus: InProcessBus;
-  let streams: LobbyStreams;
-  let server: http.Server;
+  let bed: StreamsBed;
   let baseUrl: string;
-  const update = (revision: number, l: object | null, over: Partial<LobbyUpdate> = {}): Promise<void> =>
-    bus.broadcast(SUBJECTS.lobbies.updates, { projectId: 'p1', config: 'default', lobbyId: LOBBY, revision, kind: 'updated', lobby: l, removed: [], ...over } satisfies LobbyUpdate);
+  let streams: LobbyStreams;
+  let update: StreamsBed['update'];
 
   beforeAll(async () => {
-    bus = new InProcessBus();
-    const config = { ...loadConfig({}, 'standalone'), lobbyQueueStatsMs: 200, lobbyPingMs: 60_000, lobbyPresenceMs: 60_000 };
-    streams = new LobbyStreams(bus, config);
-    await streams.onModuleInit();
-    // What the events route does after the lobbies service answered openStream.
-    server = http.createServer((req, res) => {
-      const playerId = String(req.headers['x-player-id']);
-      const revision = Number(req.headers['x-revision'] ?? 5);
-      const opened: OpenedLobbyStream = { replay: [], lobbyId: LOBBY, revision, lobby: lobby('waiting') };
-      streams.open(res, { projectId: 'p1', playerId }, opened);
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    bed = await startStreams({ lobbyQueueStatsMs: 200, lobbyPingMs: 60_000, lobbyPresenceMs: 60_000 }, 5);
+    ({ baseUrl, streams, update } = bed);
   });
-  afterAll(async () => {
-    await streams?.onApplicationShutdown();
-    await new Promise((resolve) => server?.close(resolve));
-    await bus?.close();
-  });
+  afterAll(() => bed?.close());
 
   it('sends queue_stats while the lobby is in_queue, match_found once on the transition, and no stale or repeated update', async () => {
     const alice = lobbyEvents(baseUrl, 'key', 'default', 'alice');
@@ -113,40 +132,22 @@ describe('LobbyStreams (gateway fan-out)', () => {
       bob.close();
     }
   });
-
 });
 
 describe('LobbyStreams periodic work (presence, ping) spread over time', () => {
-  let bus: InProcessBus;
-  let streams: LobbyStreams;
-  let server: http.Server;
-  let baseUrl: string;
+  let bed: StreamsBed;
 
-  beforeAll(async () => {
-    bus = new InProcessBus();
-    // presence every 400 ms (the turn: 4 slots of 100 ms), ping every 800 ms
-    const config = { ...loadConfig({}, 'standalone'), lobbyPresenceMs: 400, lobbyPingMs: 800, lobbyQueueStatsMs: 60_000 };
-    streams = new LobbyStreams(bus, config);
-    await streams.onModuleInit();
-    server = http.createServer((req, res) => {
-      streams.open(res, { projectId: 'p1', playerId: String(req.headers['x-player-id']) }, { replay: [], lobbyId: LOBBY, revision: 1, lobby: lobby('waiting') });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  });
-  afterAll(async () => {
-    await streams?.onApplicationShutdown();
-    await new Promise((resolve) => server?.close(resolve));
-    await bus?.close();
-  });
+  // presence every 400 ms (the turn: 4 slots of 100 ms), ping every 800 ms
+  beforeAll(async () => { bed = await startStreams({ lobbyPresenceMs: 400, lobbyPingMs: 800, lobbyQueueStatsMs: 60_000 }, 1); });
+  afterAll(() => bed?.close());
 
   it('reports every stream each turn in slices (not all in one message) and pings every stream', async () => {
     const players = Array.from({ length: 8 }, (_, i) => `p${i}`);
-    const clients = players.map((p) => lobbyEvents(baseUrl, 'key', 'default', p));
+    const clients = players.map((p) => lobbyEvents(bed.baseUrl, 'key', 'default', p));
     try {
       await Promise.all(clients.map((c) => c.next('connected')));
       const reports: string[][] = [];
-      const stop = await bus.listen(SUBJECTS.lobbies.presence, (m: { entries: { playerId: string }[] }) => { reports.push(m.entries.map((e) => e.playerId)); });
+      const stop = await bed.bus.listen(SUBJECTS.lobbies.presence, (m: { entries: { playerId: string }[] }) => { reports.push(m.entries.map((e) => e.playerId)); });
       await Promise.all(clients.map((c) => c.next('ping', undefined, 3_000)));
       await new Promise((r) => setTimeout(r, 900));
       await stop();
@@ -164,41 +165,25 @@ describe('LobbyStreams periodic work (presence, ping) spread over time', () => {
 });
 
 describe('LobbyStreams per-member stream cap', () => {
-  let bus: InProcessBus;
-  let streams: LobbyStreams;
-  let server: http.Server;
-  let baseUrl: string;
+  let bed: StreamsBed;
 
-  beforeAll(async () => {
-    bus = new InProcessBus();
-    streams = new LobbyStreams(bus, { ...loadConfig({}, 'standalone'), lobbyPingMs: 60_000, lobbyPresenceMs: 60_000 });
-    await streams.onModuleInit();
-    server = http.createServer((req, res) => {
-      streams.open(res, { projectId: 'p1', playerId: String(req.headers['x-player-id']) }, { replay: [], lobbyId: LOBBY, revision: 1, lobby: lobby('waiting') });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  });
-  afterAll(async () => {
-    await streams?.onApplicationShutdown();
-    await new Promise((resolve) => server?.close(resolve));
-    await bus?.close();
-  });
+  beforeAll(async () => { bed = await startStreams({ lobbyPingMs: 60_000, lobbyPresenceMs: 60_000 }, 1); });
+  afterAll(() => bed?.close());
 
   it(`keeps at most ${MAX_STREAMS_PER_MEMBER} streams per member: one more ends the oldest, other members are untouched`, async () => {
-    const bob = lobbyEvents(baseUrl, 'key', 'default', 'bob');
+    const bob = lobbyEvents(bed.baseUrl, 'key', 'default', 'bob');
     const alices: ReturnType<typeof lobbyEvents>[] = [];
     try {
       await bob.next('connected');
       for (let i = 0; i <= MAX_STREAMS_PER_MEMBER; i++) {
-        const a = lobbyEvents(baseUrl, 'key', 'default', 'alice');
+        const a = lobbyEvents(bed.baseUrl, 'key', 'default', 'alice');
         alices.push(a);
         await a.next('connected');
       }
       await alices[0].ended();
       alices[0].close(); // no reconnect (it would end the next oldest in turn)
-      expect(streams.size).toBe(MAX_STREAMS_PER_MEMBER + 1); // 4 of alice's, bob's
-      await update(bus, 2);
+      expect(bed.streams.size).toBe(MAX_STREAMS_PER_MEMBER + 1); // 4 of alice's, bob's
+      await bed.update(2, lobby('waiting'));
       for (const a of alices.slice(1)) expect((await a.next('lobby_updated')).id).toBe(`${LOBBY}:2`);
       expect((await bob.next('lobby_updated')).id).toBe(`${LOBBY}:2`);
     } finally {
@@ -207,7 +192,3 @@ describe('LobbyStreams per-member stream cap', () => {
     }
   });
 });
-
-function update(bus: InProcessBus, revision: number): Promise<void> {
-  return bus.broadcast(SUBJECTS.lobbies.updates, { projectId: 'p1', config: 'default', lobbyId: LOBBY, revision, kind: 'updated', lobby: lobby('waiting'), removed: [] } satisfies LobbyUpdate);
-}
