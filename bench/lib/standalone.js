@@ -29,11 +29,14 @@ function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 }
 
-async function waitFor(fn, what, timeoutMs, child, log) {
+/** Polls `fn` until it gives a value; fails early when one of `children` (a child or a list) has exited. */
+async function waitFor(fn, what, timeoutMs, children, log) {
   const until = Date.now() + timeoutMs;
+  const watched = [children ?? []].flat();
   while (Date.now() < until) {
-    if (child && (child.exitCode !== null || child.signalCode !== null)) {
-      throw new Error(`${what}: the standalone process exited early (${child.exitCode ?? child.signalCode})\n${log.join('')}`);
+    const dead = watched.find((c) => c.exitCode !== null || c.signalCode !== null);
+    if (dead) {
+      throw new Error(`${what}: a platform process exited early (${dead.exitCode ?? dead.signalCode})\n${log.join('')}`);
     }
     const v = await fn().catch(() => undefined);
     if (v) return v;
@@ -60,6 +63,46 @@ function nodeArgsFromEnv() {
   ];
 }
 
+/** SIGTERM, SIGKILL after 10 s; resolves once the child has exited. */
+function stopChild(child) {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.once('exit', () => { clearTimeout(kill); resolve(); });
+    child.kill('SIGTERM');
+  });
+}
+
+/** A bench that throws or is interrupted must not leave the platform (and its PostgreSQL) behind. Returns the un-registration. */
+function stopOnInterrupt(stop) {
+  const onSignal = () => { void stop().finally(() => process.exit(130)); };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  return () => {
+    process.removeListener('SIGINT', onSignal);
+    process.removeListener('SIGTERM', onSignal);
+  };
+}
+
+/** JSON over fetch: `route` is absolute or relative to `baseUrl`; a Buffer body is sent as it is. Returns { status, headers, body }. */
+function jsonApi(baseUrl) {
+  return async function api(method, route, { key, body, headers = {} } = {}) {
+    const h = { ...headers };
+    if (key) h['api-key'] = key;
+    let payload;
+    if (Buffer.isBuffer(body)) payload = body;
+    else if (body !== undefined) {
+      h['content-type'] ??= 'application/json';
+      payload = JSON.stringify(body);
+    }
+    const res = await fetch(route.startsWith('http') ? route : `${baseUrl}${route}`, { method, headers: h, body: payload });
+    const text = await res.text();
+    let parsed = text;
+    try { parsed = text ? JSON.parse(text) : null; } catch { /* not JSON */ }
+    return { status: res.status, headers: res.headers, body: parsed };
+  };
+}
+
 /**
  * Starts the platform. Options: { portRange: '19000-19499', uploadBuild: true, env: {}, nodeArgs: [] }
  * (nodeArgs go before main.js, followed by those of nodeArgsFromEnv(), for every bench).
@@ -79,43 +122,19 @@ async function startStandalone(options = {}) {
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...nodeArgsFromEnv(), main], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout.on('data', (d) => log.push(String(d)));
   child.stderr.on('data', (d) => log.push(String(d)));
-  const exited = new Promise((resolve) => child.once('exit', resolve));
 
   let stopped = false;
   async function stop() {
     if (stopped) return;
     stopped = true;
-    process.removeListener('SIGINT', onSignal);
-    process.removeListener('SIGTERM', onSignal);
-    if (child.exitCode === null && child.signalCode === null) {
-      const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      child.kill('SIGTERM');
-      await exited;
-      clearTimeout(kill);
-    }
+    unguard();
+    await stopChild(child);
     rmSync(dataDir, { recursive: true, force: true });
   }
-  // A bench that throws or is interrupted must not leave the platform (and its PostgreSQL) behind.
-  const onSignal = () => { void stop().finally(() => process.exit(130)); };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  const unguard = stopOnInterrupt(stop);
 
   const baseUrl = `http://127.0.0.1:${port}/api`;
-  async function api(method, route, { key, body, headers = {} } = {}) {
-    const h = { ...headers };
-    if (key) h['api-key'] = key;
-    let payload;
-    if (Buffer.isBuffer(body)) payload = body;
-    else if (body !== undefined) {
-      h['content-type'] ??= 'application/json';
-      payload = JSON.stringify(body);
-    }
-    const res = await fetch(route.startsWith('http') ? route : `${baseUrl}${route}`, { method, headers: h, body: payload });
-    const text = await res.text();
-    let parsed = text;
-    try { parsed = text ? JSON.parse(text) : null; } catch { /* not JSON */ }
-    return { status: res.status, body: parsed };
-  }
+  const api = jsonApi(baseUrl);
 
   try {
     await waitFor(async () => /Client key:/.test(log.join('')), 'standalone start', 120_000, child, log);
@@ -161,4 +180,4 @@ async function startServer(p, name = 'bench', region = 'us-east') {
   throw new Error(`server ${id} not running within 30 s`);
 }
 
-module.exports = { startStandalone, startServer, freePort, percentile, sleep, ADMIN_TOKEN };
+module.exports = { startStandalone, startServer, freePort, percentile, sleep, waitFor, stopChild, stopOnInterrupt, jsonApi, sampleZip, ADMIN_TOKEN };

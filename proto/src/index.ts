@@ -5,3 +5,4 @@ export * from './builds';
 export * from './servers';
 export * from './logs';
 export * from './lobbies';
+export * from './parked';

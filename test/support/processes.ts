@@ -20,8 +20,24 @@ export interface Platform {
   serverKey: string;
   clientKey: string;
   dataDir: string;
+  /** Distributed mode: the platform's database (event store and read models). */
+  databaseUrl?: string;
   output: () => string;
   stop(): Promise<void>;
+  /** Distributed mode: end one service app's process with `signal` (kill -9 by default) and start it again. */
+  restartApp?(app: string, signal?: NodeJS.Signals): Promise<void>;
+  /** Send `signal` to one app's process (standalone: `standalone`) and wait for it to end. */
+  kill(app: string, signal: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Distributed: start that app again with the same environment and wait until it is ready. */
+  relaunch(app: string): Promise<void>;
+}
+
+function killChild(child: ChildProcess, signal: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve({ code: child.exitCode, signal: child.signalCode });
+    child.once('exit', (code, sig) => resolve({ code, signal: sig }));
+    child.kill(signal);
+  });
 }
 
 export async function freePort(): Promise<number> {
@@ -109,6 +125,10 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
       await stopAll([child]);
       if (!keep) rmSync(dataDir, { recursive: true, force: true });
     },
+    kill: (_app, signal) => killChild(child, signal),
+    async relaunch() {
+      throw new Error('standalone: start it again with startStandalone({ dataDir })');
+    },
   };
 }
 
@@ -122,10 +142,13 @@ export async function startDistributed(portRange = '17500-17999', extraEnv: Node
   const env = { ...baseEnv(dataDir, port, portRange, legacyPort), DATABASE_URL: db.url, NATS_URL, ...extraEnv };
   // Services first (they create the schema), then the gateway.
   // extraServices: more replicas of a service (they share its bus subjects as a queue group).
-  const children = ['projects', 'builds', 'servers', 'lobbies', ...(options.extraServices ?? [])].map((app) => launch(app, env, log));
+  // names[i]: the app of children[i] (for kill and relaunch).
+  const names = ['projects', 'builds', 'servers', 'lobbies', ...(options.extraServices ?? [])];
+  const children = names.map((app) => launch(app, env, log));
   const services = children.length;
   await waitFor(async () => (log.join('').match(/service ready/g) ?? []).length === services, 'services ready', log, 60_000, children);
   children.push(launch('gateway', env, log));
+  names.push('gateway');
   const baseUrl = `http://127.0.0.1:${port}/api`;
   await waitFor(async () => (await fetch(`${baseUrl}/health`)).status === 200, 'gateway healthy', log, 60_000, children);
   // More gateway replicas: any of them serves any request (and any player's event stream).
@@ -133,6 +156,7 @@ export async function startDistributed(portRange = '17500-17999', extraEnv: Node
   for (let i = 1; i < (options.gateways ?? 1); i++) {
     const extraPort = await freePort();
     children.push(launch('gateway', { ...env, PORT: String(extraPort), LEGACY_PORT: String(await freePort()) }, log));
+    names.push(`gateway-${i + 1}`);
     gatewayUrls.push(`http://127.0.0.1:${extraPort}/api`);
     await waitFor(async () => (await fetch(`${gatewayUrls[i]}/health`)).status === 200, `gateway ${i + 1} healthy`, log, 60_000, children);
   }
@@ -142,8 +166,22 @@ export async function startDistributed(portRange = '17500-17999', extraEnv: Node
   if (res.status !== 201) throw new Error(`admin create project: ${res.status} ${await res.text()}\n${log.join('')}`);
   const project = (await res.json()) as { project_id: string; server_key: string; client_key: string };
   await raiseLimits(baseUrl, project.project_id);
+  async function relaunch(app: string): Promise<void> {
+    const ready = new RegExp(`spawnpoint ${app} service ready`, 'g');
+    const before = (log.join('').match(ready) ?? []).length;
+    const child = launch(app, env, log);
+    children[names.indexOf(app)] = child;
+    await waitFor(async () => (log.join('').match(ready) ?? []).length > before, `${app} ready again`, log, 60_000, [child]);
+  }
   return {
-    baseUrl, gatewayUrls, legacyUrl: `http://127.0.0.1:${legacyPort}`, projectId: project.project_id, serverKey: project.server_key, clientKey: project.client_key, dataDir, output: () => log.join(''),
+    baseUrl, gatewayUrls, legacyUrl: `http://127.0.0.1:${legacyPort}`, projectId: project.project_id, serverKey: project.server_key, clientKey: project.client_key, dataDir, databaseUrl: db.url, output: () => log.join(''),
+    kill: (app, signal) => killChild(children[names.indexOf(app)], signal),
+    relaunch,
+    /** kill -9 (by default) one service app and start it again. */
+    async restartApp(app: string, signal: NodeJS.Signals = 'SIGKILL') {
+      await killChild(children[names.indexOf(app)], signal);
+      await relaunch(app);
+    },
     async stop() {
       await stopAll(children);
       await db.drop();

@@ -6,6 +6,8 @@ import { createTestDatabase } from './databases';
 export interface ProjectionTestBed {
   store: PostgresEventStore;
   models: ReadModels;
+  /** The test database's connection string. */
+  url: string;
   close(): Promise<void>;
 }
 
@@ -18,6 +20,7 @@ export async function createProjectionTestBed(prefix: string): Promise<Projectio
   return {
     store,
     models,
+    url: db.url,
     async close() {
       await closeReadModels(models);
       await store.close();

@@ -13,14 +13,18 @@ import {
 } from '@spawnpoint/proto';
 import { toBuildView } from './build-view';
 import { buildsProjection } from './builds.projection';
+import { UploadSweeper } from './upload-sweeper';
 import { BuildRejected, processZip } from './zip/process-zip';
 
 export const UPLOAD_URL_TTL_MS = 60 * 60 * 1000;
+/** How often expired upload tickets and abandoned upload files are cleaned up (upload-sweeper.ts). */
+export const UPLOAD_SWEEP_MS = 60 * 1000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 @Injectable()
 export class BuildsService extends ServiceHost {
   private readonly processing = new Set<Promise<void>>();
+  private sweeper: UploadSweeper | null = null;
 
   constructor(@Inject(PLATFORM) platform: Platform) {
     super(platform, 'builds', ['build', 'buildseries']);
@@ -45,10 +49,19 @@ export class BuildsService extends ServiceHost {
 
   protected override async starting(): Promise<void> {
     await this.resumeInterrupted();
+    this.sweeper = new UploadSweeper(this.store, this.db, path.join(this.config.dataDir, 'uploads'), this.clock, { ticketTtlMs: UPLOAD_URL_TTL_MS });
+    this.sweeper.start(UPLOAD_SWEEP_MS);
   }
 
   protected override async stopping(): Promise<void> {
+    await this.sweeper?.stop();
     await Promise.allSettled([...this.processing]);
+  }
+
+  /** Expire overdue upload tickets and remove abandoned upload files now (also runs every minute). */
+  sweepUploads() {
+    if (!this.sweeper) throw new Error('builds service not started');
+    return this.sweeper.sweep();
   }
 
   artifactDir(projectId: string, buildId: string): string {

@@ -5,6 +5,7 @@ import { BuildsController } from './controllers/builds.controller';
 import { DocsController } from './controllers/docs.controller';
 import { HealthController } from './controllers/health.controller';
 import { LobbiesController } from './controllers/lobbies.controller';
+import { ParkedEventsController } from './controllers/parked-events.controller';
 import { ProjectsController } from './controllers/projects.controller';
 import { ServerLogsController } from './controllers/server-logs.controller';
 import { ServersController } from './controllers/servers.controller';
@@ -12,11 +13,12 @@ import { V2Controller } from './controllers/v2.controller';
 import { KeyAuthenticator } from './http/auth';
 import { ErrorFilter } from './http/error-filter';
 import { AccessGuard } from './http/guard';
+import { RateLimits } from './http/rate-limits';
 import { LobbyStreams } from './lobby-streams';
 import { PlayerIdentity } from './players';
 
 @Module({
-  controllers: [HealthController, DocsController, AdminController, ProjectsController, BuildsController, ServersController, ServerLogsController, LobbiesController, V2Controller],
-  providers: [KeyAuthenticator, AccessGuard, PlayerIdentity, LobbyStreams, { provide: APP_FILTER, useClass: ErrorFilter }],
+  controllers: [HealthController, DocsController, AdminController, ProjectsController, BuildsController, ServersController, ServerLogsController, LobbiesController, V2Controller, ParkedEventsController],
+  providers: [KeyAuthenticator, RateLimits, AccessGuard, PlayerIdentity, LobbyStreams, { provide: APP_FILTER, useClass: ErrorFilter }],
 })
 export class GatewayModule {}

@@ -6,10 +6,11 @@ import type { FastifyInstance } from 'fastify';
 import { installRequestHooks, LISTENER_OPTIONS } from './http/request-hooks';
 import { recordRoute } from './http/route-table';
 
-const ALLOWED_HEADERS = 'api-key, content-type, x-player-id, x-player-token, client-auth-token, last-event-id, x-request-id, traceparent';
-const EXPOSED_HEADERS = 'x-request-id, x-ratelimit-limit, x-ratelimit-remaining, retry-after';
+const ALLOWED_HEADERS = 'api-key, content-type, x-player-id, x-player-token, client-auth-token, last-event-id, x-request-id, traceparent, idempotency-key';
+const EXPOSED_HEADERS = 'x-request-id, x-ratelimit-limit, x-ratelimit-remaining, retry-after, idempotent-replayed';
 
-export async function createHttpApp(root: Type<unknown>): Promise<NestFastifyApplication> {
+/** `shutdownHooks: false`: the caller handles signals (standalone closes its database after the app). */
+export async function createHttpApp(root: Type<unknown>, options: { shutdownHooks?: boolean } = {}): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter(LISTENER_OPTIONS);
   const fastify = adapter.getInstance();
   fastify.addHook('onRoute', (route) => recordRoute(route.method as string | string[], route.url));
@@ -17,7 +18,8 @@ export async function createHttpApp(root: Type<unknown>): Promise<NestFastifyApp
   installRequestHooks(fastify as unknown as FastifyInstance, { methods: 'GET, POST, PUT, PATCH, DELETE', allowedHeaders: ALLOWED_HEADERS, exposedHeaders: EXPOSED_HEADERS });
   // Uploads arrive as raw streams; the upload handler counts and caps the bytes itself.
   fastify.addContentTypeParser(['application/zip', 'application/octet-stream', 'application/x-zip-compressed'], (_req, payload, done) => done(null, payload));
-  const app = await NestFactory.create<NestFastifyApplication>(root, adapter, { logger: ['error', 'warn'] });
-  app.enableShutdownHooks();
+  // bodyParser off: Fastify's own JSON parser stays, and Nest adds no form parser (a form is not JSON: 415).
+  const app = await NestFactory.create<NestFastifyApplication>(root, adapter, { logger: ['error', 'warn'], bodyParser: false, abortOnError: false });
+  if (options.shutdownHooks !== false) app.enableShutdownHooks();
   return app;
 }

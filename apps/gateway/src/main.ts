@@ -1,7 +1,7 @@
 // Distributed mode: the HTTP gateway alone; every service is reached over NATS.
 import 'reflect-metadata';
 import { Module } from '@nestjs/common';
-import { loadConfig, PlatformModule, setupTracing } from '@spawnpoint/platform';
+import { exitOnShutdownSignals, loadConfig, PlatformModule, setupTracing } from '@spawnpoint/platform';
 import { GatewayModule } from './gateway.module';
 import { createHttpApp } from './http-app';
 import { legacyLobbyApiFor, legacyPort } from './legacy';
@@ -11,7 +11,8 @@ async function main(): Promise<void> {
   const config = loadConfig(process.env, 'distributed');
   @Module({ imports: [PlatformModule.forRoot(config, 'gateway'), GatewayModule] })
   class GatewayRoot {}
-  const app = await createHttpApp(GatewayRoot);
+  const app = await createHttpApp(GatewayRoot, { shutdownHooks: false });
+  exitOnShutdownSignals('gateway', () => app.close());
   const legacy = legacyLobbyApiFor(app, { port: legacyPort(process.env, config), host: config.host });
   await app.listen(config.port, config.host);
   const legacyApi = await legacy.start();
@@ -19,7 +20,7 @@ async function main(): Promise<void> {
   if (legacyApi) console.log(`legacy lobby API listening on port ${legacyApi.port}`);
 }
 
-void main().catch((err) => {
-  console.error(err);
+void main().catch((err: unknown) => {
+  console.error(`spawnpoint gateway: could not start: ${err instanceof Error ? err.message : String(err)}`);
   process.exit(1);
 });

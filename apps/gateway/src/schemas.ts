@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { REDACTED_SECRET } from '@spawnpoint/proto';
 import { BUILD_NAME_PATTERN, COMPUTE_SIZE_NAMES, PLANS, REGIONS } from '@spawnpoint/domain';
+import { ProjectionHealth } from './parked-schemas';
 
 const nonNegInt = z.number().int().min(0);
 export const Region = z.enum(REGIONS);
@@ -200,7 +201,10 @@ export const RotatedKeys = z.object({ project_id: z.string(), server_key: z.stri
 export const ProjectAdmin = z.object({ project_id: z.string(), name: z.string(), plan: z.string(), rate_limits: RateLimits, created_at: z.string(), updated_at: z.string() });
 
 export const ErrorBody = z.object({ error: z.string(), status: z.number().int(), detail: z.union([z.string(), z.array(z.object({ loc: z.array(z.union([z.string(), z.number()])), msg: z.string(), type: z.string() }))]).optional() });
-export const Health = z.object({ status: z.enum(['ok', 'degraded']), version: z.string(), checks: z.record(z.string(), z.object({ ok: z.boolean(), detail: z.string().optional() })) });
+export const Health = z.object({
+  status: z.enum(['ok', 'degraded']), version: z.string(), checks: z.record(z.string(), z.object({ ok: z.boolean(), detail: z.string().optional() })),
+  projections: z.array(ProjectionHealth).optional().describe('read models: parked events and lag (degraded with 200 when one has parked events or lags over 30 s)'),
+});
 export { nonNegInt };
 
 // Server logs, log histogram and metrics. Times are checked by the servers service (they depend on its `now`).

@@ -10,14 +10,15 @@ import {
   ClaimCommand, claimDecider, ClaimState, DomainError, LobbyConfig, resolveLobbyConfig, invalid, LiveLobbyState, lobbyCodeStream, LobbyCommand, lobbyDecider, LobbyEvent, lobbyMemberStream, LobbyState,
   lobbyStream, lobbyView, LobbyView, notFound,
 } from '@spawnpoint/domain';
-import { RemoteError, Unsubscribe } from '@spawnpoint/messaging';
-import { Handlers, Platform, PLATFORM, ServiceHost, StateCache } from '@spawnpoint/platform';
+import { currentCommand, RemoteError, Unsubscribe } from '@spawnpoint/messaging';
+import { appliedBy, Handlers, idFromCommand, Platform, PLATFORM, ServiceHost, StateCache } from '@spawnpoint/platform';
 import {
   AdminLobbyRequest, BrowseLobbiesRequest, CreateLobbyRequest, DeletedLobby, JoinLobbyRequest, LeftLobby, LobbyPage, LobbyPresence,
   LobbyStreamEvent, LobbyUpdate, OpenedLobbyStream, OpenLobbyStreamRequest, PlayerLobbyRequest, ProjectView, ServerView, SUBJECTS,
   TargetPlayerRequest, UpdateLobbySettingsRequest, UpdatePlayerStateRequest,
 } from '@spawnpoint/proto';
 import { lobbiesProjection } from './lobbies.projection';
+import { lobbyServerStart } from './lobby-server';
 import { inviteCode } from './invite-code';
 import { browseLobbies } from './lobby-queries';
 import { Presence } from './presence';
@@ -90,7 +91,7 @@ export class LobbiesService extends ServiceHost {
   }
 
   protected override async stopping(): Promise<void> {
-    this.sweeper?.stop();
+    await this.sweeper?.stop();
     for (const u of this.unsubscribes.splice(0)) await u().catch(() => undefined);
   }
 
@@ -101,7 +102,15 @@ export class LobbiesService extends ServiceHost {
     const b = r.body;
     if (jsonBytes(b.state) > MAX_PLAYER_STATE_BYTES) throw tooLarge('state', MAX_PLAYER_STATE_BYTES);
     if (jsonBytes(b.settings) > MAX_SETTINGS_BYTES) throw tooLarge('settings', MAX_SETTINGS_BYTES);
-    const lobbyId = randomUUID();
+    // Created by a command with an id: the lobby's id is derived from it, so a create sent again after its
+    // answer was lost (even across a restart) answers the lobby it created.
+    const commandId = currentCommand()?.commandId;
+    const lobbyId = commandId ? idFromCommand('lobby', r.projectId, commandId) : randomUUID();
+    if (commandId) {
+      const { state } = await this.loadLobby(lobbyId);
+      if (isLive(state) && state.players.some((p) => p.id === r.playerId)) return lobbyView(state);
+      if (state.status !== 'none') throw new DomainError('conflict', 'the lobby this request created is closed or was left');
+    }
     const isPrivate = b.isPrivate ?? false;
     await this.claimMembership(r.projectId, config.name, r.playerId, lobbyId);
     let code: string | null = null;
@@ -149,8 +158,19 @@ export class LobbiesService extends ServiceHost {
       return lobbyView(ran.state);
     } catch (err) {
       if (claimedNow) await this.release(lobbyMemberStream(r.projectId, config.name, r.playerId), lobbyId);
+      const first = await this.joinedBefore(err, lobbyId);
+      if (first) return first;
       throw err;
     }
+  }
+
+  /** A join sent again (same command id) after its answer was lost, even across a restart: the lobby, not a 409. */
+  private async joinedBefore(err: unknown, lobbyId: string): Promise<LobbyView | null> {
+    const commandId = currentCommand()?.commandId;
+    if (!commandId || !(err instanceof DomainError && err.code === 'conflict')) return null;
+    if (!(await appliedBy(this.store, lobbyStream(lobbyId), commandId))) return null;
+    const { state } = await this.loadLobby(lobbyId);
+    return isLive(state) ? lobbyView(state) : null;
   }
 
   async leave(r: PlayerLobbyRequest): Promise<LeftLobby> {
@@ -202,8 +222,7 @@ export class LobbiesService extends ServiceHost {
     const config = await this.lobbyConfig(r.projectId, r.config);
     const { lobbyId } = await this.myLobby(r, false);
     const ran = await this.run(r.projectId, lobbyId, { type: 'StartGame', playerId: r.playerId, now: this.now() });
-    void this.launch(r.projectId, lobbyId, config);
-    return lobbyView(ran.state);
+    return lobbyView((await this.launch(r.projectId, lobbyId, config)) ?? ran.state);
   }
 
   async heartbeat(r: PlayerLobbyRequest): Promise<Record<string, never>> {
@@ -334,34 +353,48 @@ export class LobbiesService extends ServiceHost {
     return value;
   }
 
-  private async launch(projectId: string, lobbyId: string, config: LobbyConfig): Promise<void> {
+  /**
+   * Starts the lobby's server and assigns it; the answer is the lobby then (still `starting`). A refusal
+   * (the plan's active-server cap, no ready build, the servers service unreachable) puts the lobby back
+   * to `waiting` and is the start's own answer, so the host learns why (403 for a full free plan).
+   */
+  private async launch(projectId: string, lobbyId: string, config: LobbyConfig): Promise<LobbyState | null> {
+    let server: ServerView;
     try {
       const { state } = await this.loadLobby(lobbyId);
-      if (!isLive(state) || state.status !== 'starting') return;
+      if (!isLive(state) || state.status !== 'starting') return null;
       const project = await this.freshSettings(projectId);
-      const s = config.serverSettings;
-      const server = await this.bus.request<ServerView>(SUBJECTS.servers.start, {
-        projectId, plan: project.plan,
-        body: {
-          name: `lobby-${lobbyId}`, region: state.region, version_tag: s.version_tag, version: s.version, compute_size: s.compute_size, ttl: s.ttl,
-          startup_args: s.startup_args, environment_variables: s.environment_variables, service_type: s.service_type as never,
-          custom_data: { lobby_id: lobbyId, lobby_config: config.name }, match_id: lobbyId,
-        },
-      });
-      try {
-        await this.run(projectId, lobbyId, { type: 'ServerAssigned', server: server as never, now: this.now() });
-      } catch (err) {
-        // The lobby moved on (deleted, host ended it) while the server launched: nobody needs it.
-        void this.stopServer(projectId, server.instance_id);
-        throw err;
-      }
-      // The server may have come up before the assignment was visible to the server-event consumer: ask
-      // for a view that shows every server event committed so far (the consumer saw none it could place).
-      const now = await this.bus.request<ServerView>(SUBJECTS.servers.get, { projectId, serverId: server.instance_id, fresh: true });
-      if (now.status !== 'launching') await this.onServerEvent(now.status === 'running' ? 'ServerRunning' : 'ServerStopped', server.instance_id);
+      server = await this.bus.request<ServerView>(SUBJECTS.servers.start, lobbyServerStart(projectId, project.plan, lobbyId, state.region, config));
     } catch (err) {
-      if (!(err instanceof DomainError)) console.error(`lobby ${lobbyId}: could not start its game server: ${(err as Error).message}`);
+      if (!(err instanceof DomainError || (err instanceof RemoteError && err.body.status < 500))) {
+        console.error(`lobby ${lobbyId}: could not start its game server: ${(err as Error).message}`);
+      }
       await this.run(projectId, lobbyId, { type: 'ServerStopped', now: this.now() }).catch(() => undefined);
+      throw err;
+    }
+    let assigned: Ran;
+    try {
+      assigned = await this.run(projectId, lobbyId, { type: 'ServerAssigned', server: server as never, now: this.now() });
+    } catch (err) {
+      // The lobby moved on (deleted, host ended it) while the server launched: nobody needs it.
+      void this.stopServer(projectId, server.instance_id);
+      throw err;
+    }
+    void this.followServer(projectId, lobbyId, server.instance_id);
+    return assigned.state;
+  }
+
+  /**
+   * The server may have come up before the assignment was visible to the server-event consumer: ask for a
+   * view that shows every server event committed so far (the consumer saw none it could place).
+   */
+  private async followServer(projectId: string, lobbyId: string, serverId: string): Promise<void> {
+    try {
+      const now = await this.bus.request<ServerView>(SUBJECTS.servers.get, { projectId, serverId, fresh: true });
+      if (now.status !== 'launching') await this.onServerEvent(now.status === 'running' ? 'ServerRunning' : 'ServerStopped', serverId);
+    } catch (err) {
+      if (!(err instanceof DomainError)) console.error(`lobby ${lobbyId}: could not follow its game server: ${(err as Error).message}`);
+      await this.run(projectId, lobbyId, { type: 'ServerStopped', instanceId: serverId, now: this.now() }).catch(() => undefined);
     }
   }
 

@@ -67,6 +67,8 @@ const ABANDONED_STARTS = `SELECT project_id AS "projectId", id::text AS id FROM 
 export class LobbySweeper {
   private timer: NodeJS.Timeout | null = null;
   private running = false;
+  /** The sweep under way, which stop() lets finish (the database closes after the service). */
+  private current: Promise<void> = Promise.resolve();
   private sweeps = 0;
   /** Lobbies whose presence was dropped at the last check because they were not in the read model. */
   private forgotten = new Set<string>();
@@ -74,13 +76,16 @@ export class LobbySweeper {
   constructor(private readonly target: SweepTarget, private readonly db: ReadModels, private readonly bus: Bus, private readonly presence: Presence, private readonly everyMs: number) {}
 
   start(): void {
-    this.timer = setInterval(() => void this.sweep(), this.everyMs);
+    this.timer = setInterval(() => {
+      if (!this.running) this.current = this.sweep();
+    }, this.everyMs);
     this.timer.unref();
   }
 
-  stop(): void {
+  async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    await this.current.catch(() => undefined);
   }
 
   async sweep(now = Date.now()): Promise<void> {

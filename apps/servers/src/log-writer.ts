@@ -2,6 +2,7 @@
 // Each batch also adds its per-minute counts to log_minutes (the histogram's rollup), in the same
 // transaction: the rollup never disagrees with log_lines.
 import type { ReadModels } from '@spawnpoint/read-models';
+import { storableText } from '@spawnpoint/platform';
 import { LogEntry } from '@spawnpoint/runtime';
 
 type BufferedEntry = LogEntry & { projectId: string };
@@ -14,7 +15,8 @@ export class LogWriter {
   constructor(private readonly db: ReadModels, private readonly intervalMs = 200, private readonly maxBatch = 1000) {}
 
   add(projectId: string, entry: LogEntry): void {
-    this.buffer.push({ ...entry, projectId });
+    // A game may print NUL bytes; one such line must not fail its whole batch (PostgreSQL text refuses NUL).
+    this.buffer.push({ ...entry, message: storableText(entry.message), projectId });
     if (this.buffer.length >= this.maxBatch) void this.flush();
     else if (!this.timer) this.timer = setTimeout(() => void this.flush(), this.intervalMs);
   }

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { Module } from '@nestjs/common';
 import { CONFIG, PlatformConfig } from '@spawnpoint/platform';
 import { GameRuntime, KubernetesRuntime, ProcessRuntime } from '@spawnpoint/runtime';
@@ -12,7 +13,11 @@ import { RUNTIME, ServersService } from './servers.service';
       useFactory: async (config: PlatformConfig): Promise<GameRuntime> =>
         config.runtime === 'kubernetes'
           ? KubernetesRuntime.fromEnvironment()
-          : new ProcessRuntime({ portRange: config.portRange, tcpHost: config.tcpHost, udpHost: config.udpHost, startupTimeoutMs: config.startupTimeoutMs }),
+          : new ProcessRuntime({
+            portRange: config.portRange, tcpHost: config.tcpHost, udpHost: config.udpHost, startupTimeoutMs: config.startupTimeoutMs,
+            // Each game's pid, start time and spec: a restart after a crash adopts them (docs/adr/0006-crash-recovery.md).
+            stateDir: path.join(config.dataDir, 'machines'),
+          }),
     },
     ServersService,
   ],

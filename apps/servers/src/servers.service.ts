@@ -6,7 +6,8 @@ import {
   applyPlan, conflict, DomainError, invalid, NetworkPort, notFound, PLAN_LIMITS, serverDecider, ServerCommand, ServerEvent, ServerLaunch, ServerState, serverStream, STOP_REASONS, StopReason, ttlDeadline,
 } from '@spawnpoint/domain';
 import { RecordedEvent } from '@spawnpoint/eventstore';
-import { decodeTimeCursor, encodeTimeCursor, Handlers, KeyedLane, Platform, PLATFORM, ServiceHost, StateCache, ViewCache } from '@spawnpoint/platform';
+import { COMMAND_ID_HEADER } from '@spawnpoint/messaging';
+import { decodeTimeCursor, encodeTimeCursor, Handlers, idFromCommand, KeyedLane, Platform, PLATFORM, ServiceHost, StateCache, ViewCache } from '@spawnpoint/platform';
 import {
   GetServerRequest, ListServersRequest, ProjectView, ResolvedBuild, RestartServerRequest, ServerList, ServerView, signArtifactUrl, StartServerRequest,
   StopServerRequest, SUBJECTS, UpdateServerRequest, UsesBuildRequest,
@@ -15,7 +16,9 @@ import { AllocatedPort, buildGameEnv, GameRuntime, MachineEvent, MachineSpec, Po
 import { LogAttribution } from './log-attribution';
 import { LogWriter } from './log-writer';
 import { logHandlers } from './logs/logs.handlers';
+import { PlanAdmission } from './plan-admission';
 import { PoolHost, PoolManager } from './pools/pool-manager';
+import { reconcileMachines, recordShutdown } from './reconcile-machines';
 import { stateView, toServerView } from './server-view';
 import { serversProjection } from './servers.projection';
 import { TtlTimers } from './ttl-timers';
@@ -42,6 +45,7 @@ export class ServersService extends ServiceHost {
   private readonly machines = new Map<string, MachineSpec>();
   private readonly pools: PoolManager;
   private readonly logOwners: LogAttribution;
+  private readonly admission: PlanAdmission;
   private unwatch: (() => void) | null = null;
 
   constructor(@Inject(PLATFORM) platform: Platform, @Inject(RUNTIME) private readonly runtime: GameRuntime) {
@@ -53,6 +57,7 @@ export class ServersService extends ServiceHost {
     );
     this.logs = new LogWriter(platform.db);
     this.pools = new PoolManager(this.poolHost(), platform.db, platform.bus);
+    this.admission = new PlanAdmission(platform.config.databaseUrl);
   }
 
   protected readModels() {
@@ -61,7 +66,7 @@ export class ServersService extends ServiceHost {
 
   protected handlers(): Handlers {
     return {
-      [SUBJECTS.servers.start]: (r: StartServerRequest) => this.start(r),
+      [SUBJECTS.servers.start]: (r: StartServerRequest, ctx) => this.start(r, ctx.headers[COMMAND_ID_HEADER]),
       [SUBJECTS.servers.get]: (r: GetServerRequest) => this.get(r),
       [SUBJECTS.servers.list]: (r: ListServersRequest) => this.list(r),
       [SUBJECTS.servers.stop]: (r: StopServerRequest) => this.stop(r),
@@ -82,13 +87,28 @@ export class ServersService extends ServiceHost {
     this.pools.stop();
     this.ttl.clearAll();
     this.unwatch?.();
+    // Local games end with this process (pods outlive it and are adopted): recorded stopped, not left running.
+    if (this.runtime.kind === 'process') await recordShutdown(this.runtime.running(), (id) => this.servers.execute(serverStream(id), { type: 'StopServer', reason: 'SHUTDOWN_SIGNAL', now: this.now() }, {}, { optimistic: true }));
     await this.runtime.close();
     await this.logs.flush();
+    await this.admission.close();
   }
 
-  async start(req: StartServerRequest): Promise<ServerView> {
-    const body = req.body;
+  /**
+   * `commandId` (a gateway write's): the new server's id is derived from it, so a start sent again after
+   * its answer was lost (the service even restarted meanwhile) answers the server it started, not a second one.
+   */
+  async start(req: StartServerRequest, commandId?: string): Promise<ServerView> {
+    const serverId = commandId ? idFromCommand('server', req.projectId, commandId) : randomUUID();
+    if (commandId && (await this.servers.load(serverStream(serverId))).state.status !== 'none') return this.get({ projectId: req.projectId, serverId, fresh: true });
     const project = await this.project(req.projectId);
+    // A capped plan counts active servers: its starts run one at a time (PlanAdmission).
+    if (PLAN_LIMITS[project.plan].maxActiveServers === null) return this.startAdmitted(req, project, serverId);
+    return this.admission.run(project.projectId, () => this.startAdmitted(req, project, serverId));
+  }
+
+  private async startAdmitted(req: StartServerRequest, project: ProjectView, serverId: string): Promise<ServerView> {
+    const body = req.body;
     const computeSize = body.compute_size ?? 'small';
     const ttl = applyPlan({ plan: project.plan, computeSize, ttl: body.ttl ?? null, activeServers: await this.activeCount(project) });
     const matchId = body.match_id ?? randomUUID();
@@ -101,11 +121,11 @@ export class ServersService extends ServiceHost {
     }
     const versionTag = body.version_tag ?? 'default';
     const build = await this.resolveBuild(req.projectId, versionTag, body.version ?? null);
-    const { serverId, position } = await this.createServer(project, build, body.port_configs ?? project.settings.port_configs, {
+    const { position } = await this.createServer(project, build, body.port_configs ?? project.settings.port_configs, {
       name: body.name, region: body.region, computeSize, versionTag, startupArgs: body.startup_args ?? null, serviceType: body.service_type ?? 'match_based',
       autoRestart: body.auto_restart ?? false, customData: body.custom_data ?? null, ttl, matchId, environmentVariables: body.environment_variables ?? {},
       isPoolServer: false,
-    });
+    }, serverId);
     await this.projections.waitFor(position, serverStream(serverId));
     return this.get({ projectId: req.projectId, serverId });
   }
@@ -116,8 +136,8 @@ export class ServersService extends ServiceHost {
     build: ResolvedBuild,
     ports: { name: string; internal_port: number; protocol: 'udp' | 'tcp'; tls_enabled?: boolean }[],
     fields: Omit<ServerLaunch, 'serverId' | 'projectId' | 'networkPorts' | 'buildId' | 'version'>,
+    serverId: string = randomUUID(),
   ): Promise<{ serverId: string; position: bigint | null }> {
-    const serverId = randomUUID();
     const allocated = await this.runtime.allocatePorts(serverId, portSpecs(ports), fields.region);
     const launch: ServerLaunch = {
       ...fields, serverId, projectId: project.projectId, networkPorts: networkPorts(allocated), buildId: build.buildId, version: build.version,
@@ -164,15 +184,25 @@ export class ServersService extends ServiceHost {
     };
   }
 
-  /** Same instance id, a new machine with new ports; overrides apply, the rest stays. */
+  /**
+   * Same instance id, a new machine with new ports; overrides apply, the rest stays. The whole restart
+   * (old machine down, ports, the event, the new machine) is one step of the server's lane, decided on
+   * the state read inside it: overlapping restarts run one after the other, each on the machine the
+   * previous one left, so exactly one machine runs at the end.
+   */
   async restart(req: RestartServerRequest): Promise<ServerView> {
     await this.get(req); // 404 for another project's server
+    const project = await this.project(req.projectId);
+    await this.lane.run(req.serverId, () => this.restartInLane(req, project));
+    return this.get(req);
+  }
+
+  private async restartInLane(req: RestartServerRequest, project: ProjectView): Promise<void> {
     const stream = serverStream(req.serverId);
     const { state } = await this.servers.load(stream);
     if (state.status === 'none') throw notFound('server');
     if (state.isPoolServer) throw conflict('pool servers cannot be restarted; stop it and start a new one');
     const o = req.body;
-    const project = await this.project(req.projectId);
     const ttl = applyPlan({
       plan: project.plan, computeSize: state.computeSize, ttl: o.ttl !== undefined ? o.ttl : state.ttl,
       activeServers: state.status === 'stopped' ? await this.activeCount(project) : 0,
@@ -182,31 +212,28 @@ export class ServersService extends ServiceHost {
     const version = o.version !== undefined ? o.version : o.version_tag !== undefined ? null : state.version;
     const build = await this.resolveBuild(req.projectId, versionTag, version);
     const ports = o.port_configs ?? state.networkPorts.map((p) => ({ name: p.name, internal_port: p.internal_port, protocol: p.protocol, tls_enabled: p.tls_enabled }));
-    const restarted = await this.lane.run(req.serverId, async () => {
-      await this.teardownMachine(req.serverId);
-      const allocated = await this.runtime.allocatePorts(req.serverId, portSpecs(ports), state.region);
-      try {
-        const { state: next } = await this.command(this.servers, stream, {
-          type: 'RestartServer', networkPorts: networkPorts(allocated), buildId: build.buildId, version: build.version, now: this.now(),
-          overrides: {
-            ...(o.name !== undefined ? { name: o.name } : {}),
-            ...(o.startup_args !== undefined ? { startupArgs: o.startup_args } : {}),
-            ...(o.version_tag !== undefined ? { versionTag } : {}),
-            ...(ttl !== state.ttl ? { ttl } : {}),
-            ...(o.auto_restart !== undefined ? { autoRestart: o.auto_restart } : {}),
-            ...(o.custom_data !== undefined ? { customData: o.custom_data } : {}),
-            ...(o.match_id !== undefined ? { matchId: o.match_id } : {}),
-            ...(o.environment_variables !== undefined ? { environmentVariables: o.environment_variables } : {}),
-          },
-        }, { projectId: req.projectId });
-        return { next, allocated };
-      } catch (err) {
-        await this.runtime.releasePorts(req.serverId);
-        throw err;
-      }
-    });
-    await this.lane.run(req.serverId, () => this.launchMachine(restarted.next as ServerLaunch, build, restarted.allocated, project));
-    return this.get(req);
+    await this.teardownMachine(req.serverId);
+    const allocated = await this.runtime.allocatePorts(req.serverId, portSpecs(ports), state.region);
+    let next: ServerState;
+    try {
+      ({ state: next } = await this.command(this.servers, stream, {
+        type: 'RestartServer', networkPorts: networkPorts(allocated), buildId: build.buildId, version: build.version, now: this.now(),
+        overrides: {
+          ...(o.name !== undefined ? { name: o.name } : {}),
+          ...(o.startup_args !== undefined ? { startupArgs: o.startup_args } : {}),
+          ...(o.version_tag !== undefined ? { versionTag } : {}),
+          ...(ttl !== state.ttl ? { ttl } : {}),
+          ...(o.auto_restart !== undefined ? { autoRestart: o.auto_restart } : {}),
+          ...(o.custom_data !== undefined ? { customData: o.custom_data } : {}),
+          ...(o.match_id !== undefined ? { matchId: o.match_id } : {}),
+          ...(o.environment_variables !== undefined ? { environmentVariables: o.environment_variables } : {}),
+        },
+      }, { projectId: req.projectId }));
+    } catch (err) {
+      await this.runtime.releasePorts(req.serverId);
+      throw err;
+    }
+    await this.launchMachine(next as ServerLaunch, build, allocated, project);
   }
 
   async update(req: UpdateServerRequest): Promise<ServerView> {
@@ -292,7 +319,10 @@ export class ServersService extends ServiceHost {
     this.pools.onEvent(e);
     if (e.type === 'ServerStopped') {
       this.ttl.clear(serverId);
-      void this.lane.run(serverId, () => this.teardownMachine(serverId)).catch((err) => console.error(`servers: teardown of ${serverId} failed`, err));
+      // Only if still stopped when its turn comes: a restart queued before it may have started a new machine.
+      void this.lane.run(serverId, async () => {
+        if ((await this.servers.load(serverStream(serverId), event.revision)).state.status === 'stopped') await this.teardownMachine(serverId);
+      }).catch((err) => console.error(`servers: teardown of ${serverId} failed`, err));
     } else if (TTL_EVENTS.has(e.type)) {
       void this.refreshTtl(serverId, event.revision);
     }
@@ -366,6 +396,9 @@ export class ServersService extends ServiceHost {
         const spec = this.machines.get(event.serverId);
         if (events[0]?.type === 'ServerCrashed' && spec) {
           await this.lane.run(event.serverId, () => this.runtime.start(spec)).catch(() => this.recordExit(event.serverId, 'START_FAILED', null));
+        } else if (events[0]?.type === 'ServerCrashed') {
+          // An adopted machine whose spec this process never knew cannot be started again: stopped, never stuck launching.
+          await this.servers.execute(serverStream(event.serverId), { type: 'StopServer', reason: 'PROCESS_EXITED', now: this.now() }, {}, { optimistic: true });
         }
       }
     } catch (err) {
@@ -377,16 +410,19 @@ export class ServersService extends ServiceHost {
     return this.servers.execute(serverStream(serverId), { type: 'RecordExit', reason, exitCode, now: at.toISOString() }, {}, { optimistic: true });
   }
 
-  /** After a restart of this service: servers whose machine is gone are stopped; TTL timers are rebuilt. */
+  /** After a restart of this service: machines adopted or torn down, lost servers stopped, TTL timers rebuilt (reconcile-machines.ts). */
   private async reconcile(): Promise<void> {
-    const live = new Set(this.runtime.running());
-    const active = await this.db.server.findMany({ where: { status: { in: ACTIVE } }, select: { id: true } });
-    for (const { id } of active) {
-      const { state } = await this.servers.load(serverStream(id));
-      if (state.status !== 'launching' && state.status !== 'running') continue;
-      if (!live.has(id)) await this.recordExit(id, 'PROCESS_EXITED', null);
-      else this.ttl.set(id, ttlDeadline(state));
-    }
+    await reconcileMachines({
+      runtime: this.runtime,
+      activeServerIds: async () => (await this.db.server.findMany({ where: { status: { in: ACTIVE } }, select: { id: true } })).map((s) => s.id),
+      load: async (id) => (await this.servers.load(serverStream(id))).state,
+      recordLost: async (id) => void (await this.recordExit(id, 'MACHINE_LOST', null)),
+      adopted: (id, spec, state) => {
+        if (spec) this.machines.set(id, spec);
+        this.ttl.set(id, ttlDeadline(state));
+      },
+      log: (projectId, entry) => this.logs.add(projectId, entry),
+    });
   }
 
   private project(projectId: string): Promise<ProjectView> {

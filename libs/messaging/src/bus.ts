@@ -55,6 +55,11 @@ export interface ConsumerOptions {
   durable: string;
   /** Event type filters, e.g. ['server.*'] or ['build.BuildReady']: subject tokens after `events.`. */
   filters: string[];
+  /**
+   * Deliveries of an event whose handler fails (other than for an infrastructure failure) before it is
+   * parked: logged and not delivered to this consumer again. Default MAX_HANDLER_ATTEMPTS (10).
+   */
+  maxAttempts?: number;
 }
 
 export interface Unsubscribe {

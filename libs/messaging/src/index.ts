@@ -3,3 +3,6 @@ export { NatsBus, type NatsBusOptions } from './nats/nats-bus';
 export { InProcessBus, type InProcessBusOptions } from './in-process/in-process-bus';
 export { EventRelay, type EventRelayOptions } from './relay/event-relay';
 export { integrationHeaders, toIntegrationEvent } from './relay/to-integration-event';
+export { isInfrastructureError } from './infrastructure-error';
+export { MAX_HANDLER_ATTEMPTS } from './handler-failures';
+export * from './command-context';

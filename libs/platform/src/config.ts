@@ -29,6 +29,8 @@ export interface PlatformConfig {
   lobbyPingMs: number;
   /** `queue_stats` on the event streams of lobbies in matchmaking. */
   lobbyQueueStatsMs: number;
+  /** An upload PUT that receives no data this long is cut and its partial file removed. */
+  uploadIdleMs: number;
   /**
    * HMAC key of signed build artifact URLs (SPAWNPOINT_ARTIFACT_SECRET). Unset: random per process, which
    * only works when one process both signs and serves them (standalone); distributed mode must set the same
@@ -37,6 +39,8 @@ export interface PlatformConfig {
   artifactSecret: string;
   /** Base URL of the artifact URLs handed to game pods (SPAWNPOINT_ARTIFACT_BASE_URL, default publicUrl). */
   artifactBaseUrl: string;
+  /** SPAWNPOINT_RATE_LIMITS: gateway counters in memory (`local`, standalone's default) or shared by replicas (`shared`). */
+  rateLimits?: 'local' | 'shared';
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, mode: PlatformConfig['mode'] = 'distributed'): PlatformConfig {
@@ -46,6 +50,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, mode: PlatformC
   const runtime = env.RUNTIME ?? 'process';
   const publicUrl = (env.SPAWNPOINT_PUBLIC_URL ?? `http://127.0.0.1:${port}`).replace(/\/$/, '');
   if (runtime !== 'process' && runtime !== 'kubernetes') throw new Error(`RUNTIME must be process or kubernetes, not "${runtime}"`);
+  const rateLimits = env.SPAWNPOINT_RATE_LIMITS ?? (mode === 'standalone' ? 'local' : 'shared');
+  if (rateLimits !== 'local' && rateLimits !== 'shared') throw new Error(`SPAWNPOINT_RATE_LIMITS must be local or shared, not "${rateLimits}"`);
   return {
     mode,
     runtime,
@@ -67,7 +73,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, mode: PlatformC
     lobbyPresenceMs: Number(env.SPAWNPOINT_LOBBY_PRESENCE_MS ?? 2_000),
     lobbyPingMs: Number(env.SPAWNPOINT_LOBBY_PING_MS ?? 30_000),
     lobbyQueueStatsMs: Number(env.SPAWNPOINT_LOBBY_QUEUE_STATS_MS ?? 10_000),
+    uploadIdleMs: Number(env.SPAWNPOINT_UPLOAD_IDLE_MS ?? 60_000),
     artifactSecret: env.SPAWNPOINT_ARTIFACT_SECRET || randomBytes(32).toString('hex'),
     artifactBaseUrl: (env.SPAWNPOINT_ARTIFACT_BASE_URL || publicUrl).replace(/\/$/, ''),
+    rateLimits,
   };
 }

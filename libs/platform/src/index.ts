@@ -14,3 +14,8 @@ export * from './service-host';
 export * from './keyed-lane';
 export * from './time-cursor';
 export * from './state-cache';
+export * from './parked-events';
+export * from './text';
+export * from './command-context';
+export * from './known-outcome';
+export * from './shutdown';

@@ -71,7 +71,7 @@ describe('ProjectionRunner', () => {
     expect(await rows('rb')).toEqual(afterResume);
   });
 
-  it('applies a burst in few transactions, and after a failed batch resumes from its checkpoint with nothing lost or doubled', async () => {
+  it('applies a burst in few transactions, and after a failed batch applies its events again one at a time with nothing lost or doubled', async () => {
     let failOnce = true;
     const applied: string[] = [];
     const flaky: Projection = {

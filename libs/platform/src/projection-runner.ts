@@ -4,8 +4,17 @@
 // commit for many events: this is what lets read models keep up with bursts); under a steady stream a
 // projection commits at most every `minBatchIntervalMs` unless a reply waits for it. waitFor(position)
 // is how a command's reply waits for its own write to be readable.
+//
+// One event never stops a projection: when a batch fails for a reason other than the database (see
+// isInfrastructureError), its events are applied one at a time; one that still fails alone is retried
+// with backoff `poisonAttempts` times, then parked (parked_events, with its error) and skipped, and its
+// position counts as reached. A database failure is retried from the checkpoint until it passes and
+// never parks anything. An admin replay re-applies a parked event (replay()).
+import { conflict, notFound } from '@spawnpoint/domain';
 import { categoryOf, EventStore, RecordedEvent, Subscription } from '@spawnpoint/eventstore';
+import { isInfrastructureError, RemoteError } from '@spawnpoint/messaging';
 import { readModelsPool, ReadModels } from '@spawnpoint/read-models';
+import { findParked, insertParked, parkedPositions, recordReplayFailure, registerProjection, storableError } from './parked-events';
 
 export type Tx = Parameters<Parameters<ReadModels['$transaction']>[0]>[0];
 
@@ -41,7 +50,9 @@ const CHECKPOINT_SQL = `INSERT INTO checkpoints (name, position, updated_at) VAL
   ON CONFLICT (name) DO UPDATE SET position = EXCLUDED.position, updated_at = EXCLUDED.updated_at`;
 /** Past this many pending events the subscription waits (catch-up over a long history stays bounded). */
 const HIGH_WATER = 5_000;
+/** After a database failure: resubscribe after 1 s, doubling up to 15 s while it lasts. */
 const RETRY_MS = 1_000;
+const MAX_RETRY_MS = 15_000;
 
 interface Running {
   projection: Projection;
@@ -56,6 +67,10 @@ interface Running {
   lastCommitAt: number;
   /** Ends a linger early (a reply is waiting for this read model, or the runner stops). */
   hurry: (() => void) | null;
+  /** Failed resubscriptions in a row (the retry delay grows with them). */
+  failures: number;
+  /** A replay waits: the flush loop ends after its current batch instead of running on under load. */
+  yielding: boolean;
 }
 
 export interface ProjectionRunnerOptions {
@@ -65,6 +80,19 @@ export interface ProjectionRunnerOptions {
    * applied at once. Default 100; 0 applies every batch as soon as the previous one committed.
    */
   minBatchIntervalMs?: number;
+  /** Attempts at an event that fails on its own before it is parked. Default 5. */
+  poisonAttempts?: number;
+  /** Wait before the second attempt, doubling after each. Default 100 ms (5 attempts take ~1.5 s). */
+  poisonBackoffMs?: number;
+}
+
+/** A replayed parked event: what was applied again. */
+export interface ReplayResult {
+  id: string;
+  projection: string;
+  position: string;
+  /** Events of its stream applied again with it (the later ones, already applied, so the row ends current). */
+  reapplied: number;
 }
 
 export class ProjectionRunner {
@@ -75,6 +103,8 @@ export class ProjectionRunner {
   private live = false;
 
   private readonly minBatchIntervalMs: number;
+  private readonly poisonAttempts: number;
+  private readonly poisonBackoffMs: number;
 
   constructor(
     private readonly store: EventStore,
@@ -83,11 +113,19 @@ export class ProjectionRunner {
     options: ProjectionRunnerOptions = {},
   ) {
     this.minBatchIntervalMs = options.minBatchIntervalMs ?? 100;
+    this.poisonAttempts = Math.max(1, options.poisonAttempts ?? 5);
+    this.poisonBackoffMs = options.poisonBackoffMs ?? 100;
+  }
+
+  /** The names of the projections this runner runs (each may have parked events to replay). */
+  get names(): string[] {
+    return this.projections.map((p) => p.name);
   }
 
   async start(): Promise<void> {
     for (const projection of this.projections) {
-      const entry: Running = { projection, subscription: null, position: 0n, pending: [], flushing: null, generation: 0, lastCommitAt: -Infinity, hurry: null };
+      await registerProjection(this.db, projection.name, projection.categories);
+      const entry: Running = { projection, subscription: null, position: 0n, pending: [], flushing: null, generation: 0, lastCommitAt: -Infinity, hurry: null, failures: 0, yielding: false };
       this.running.push(entry);
       await this.subscribe(entry);
     }
@@ -161,18 +199,23 @@ export class ProjectionRunner {
     entry.flushing ??= (async () => {
       const generation = entry.generation;
       try {
-        while (entry.pending.length > 0 && generation === entry.generation && !this.stopped) {
+        while (entry.pending.length > 0 && generation === entry.generation && !this.stopped && !entry.yielding) {
           await this.linger(entry);
           if (generation !== entry.generation || this.stopped) return;
           const batch = entry.pending.slice(0, MAX_BATCH);
           const last = batch[batch.length - 1];
-          await this.applyBatch(entry.projection, batch, last.position);
+          try {
+            await this.applyBatch(entry.projection, batch, last.position);
+          } catch (err) {
+            if (isInfrastructureError(err)) throw err;
+            // Some event of the batch fails: find it by applying them one at a time.
+            console.error(`projection ${entry.projection.name}: a batch of ${batch.length} event(s) failed; applying them one at a time:`, (err as Error).message ?? err);
+            entry.projection.reset?.();
+            await this.isolate(entry, batch, generation);
+            continue;
+          }
           if (generation !== entry.generation) return;
-          entry.pending.splice(0, batch.length);
-          entry.position = last.position;
-          entry.lastCommitAt = performance.now();
-          for (const event of batch) entry.projection.applied?.(event);
-          this.wake();
+          this.advance(entry, batch, true);
         }
       } catch (err) {
         this.fail(entry, generation, err);
@@ -181,6 +224,138 @@ export class ProjectionRunner {
       }
     })();
     return entry.flushing;
+  }
+
+  /** The events at the head of `pending` are committed (applied, or parked when `applied` is false). */
+  private advance(entry: Running, events: RecordedEvent[], applied: boolean): void {
+    entry.pending.splice(0, events.length);
+    entry.position = events[events.length - 1].position;
+    entry.lastCommitAt = performance.now();
+    entry.failures = 0;
+    if (applied) for (const event of events) entry.projection.applied?.(event);
+    this.wake();
+  }
+
+  /** Applies a failed batch's events one at a time; one that keeps failing on its own is parked. */
+  private async isolate(entry: Running, batch: RecordedEvent[], generation: number): Promise<void> {
+    for (const event of batch) {
+      const applied = await this.applyAlone(entry, event, generation);
+      if (generation !== entry.generation) return;
+      this.advance(entry, [event], applied);
+    }
+  }
+
+  /** true: applied; false: parked. Throws on a database failure (the caller resubscribes from the checkpoint). */
+  private async applyAlone(entry: Running, event: RecordedEvent, generation: number): Promise<boolean> {
+    const { projection } = entry;
+    let firstFailedAt: Date | null = null;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.applyBatch(projection, [event], event.position);
+        return true;
+      } catch (err) {
+        if (isInfrastructureError(err)) throw err;
+        projection.reset?.();
+        firstFailedAt ??= new Date();
+        if (attempt >= this.poisonAttempts) {
+          // A database that fails in a way not recognised above must not get an event parked either.
+          await this.db.$queryRaw`SELECT 1`;
+          await this.park(projection, event, err, attempt, firstFailedAt);
+          return false;
+        }
+        console.error(`projection ${projection.name}: event ${event.type} at position ${event.position} (${event.streamId}) failed, attempt ${attempt} of ${this.poisonAttempts}:`, (err as Error).message ?? err);
+        await this.pause(entry, this.poisonBackoffMs * 2 ** (attempt - 1));
+        if (generation !== entry.generation || this.stopped) throw new Error(`projection ${projection.name} stopped while retrying an event`);
+      }
+    }
+  }
+
+  /** Sleeps, but a stopping runner does not wait it out. */
+  private pause(entry: Running, ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const hurry = () => { if (this.stopped) done(); };
+      const done = () => {
+        clearTimeout(timer);
+        if (entry.hurry === hurry) entry.hurry = null;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      entry.hurry = hurry;
+    });
+  }
+
+  /** Stores the event with its error and moves the checkpoint past it, in one transaction. */
+  private async park(projection: Projection, event: RecordedEvent, err: unknown, attempts: number, firstFailedAt: Date): Promise<void> {
+    const error = storableError(err);
+    await this.inTransaction(async (sql) => {
+      await insertParked(sql, projection.name, event, error, attempts, firstFailedAt);
+      await sql.query({ name: 'spawnpoint_checkpoint_save', text: CHECKPOINT_SQL }, [projection.name, String(event.position)]);
+    });
+    console.error(`projection ${projection.name}: PARKED event ${event.id} (${event.type}) at position ${event.position} of ${event.streamId} after ${attempts} attempts; `
+      + `the projection moves on. Replay it with POST /api/admin/parked-events/{id}/replay once fixed. Error: ${error}`);
+  }
+
+  private async inTransaction(fn: (sql: SqlTx) => Promise<void>): Promise<void> {
+    const client = await readModelsPool(this.db).connect();
+    let unusable: Error | undefined;
+    try {
+      await client.query('BEGIN');
+      await fn(client);
+      await client.query('COMMIT');
+    } catch (err) {
+      await client.query('ROLLBACK').catch((e: Error) => (unusable = e));
+      throw err;
+    } finally {
+      client.release(unusable);
+    }
+  }
+
+  /**
+   * Re-applies a parked event to its projection and removes it from the park, in one transaction. The
+   * later events of its stream that the projection already applied are applied again after it (every
+   * projection is idempotent), so the row ends as current as it was, not rolled back to the parked event.
+   * Other parked events of the stream stay parked. Runs between batches, never beside one.
+   */
+  async replay(id: string): Promise<ReplayResult> {
+    const row = await findParked(this.db, id);
+    const entry = row && this.running.find((r) => r.projection.name === row.projection);
+    if (!row || !entry) throw notFound('parked event');
+    const position = BigInt(row.position);
+    return this.exclusive(entry, async () => {
+      const others = await parkedPositions(this.db, row.projection, row.stream_id);
+      const { events } = await this.store.readStream(row.stream_id);
+      const replayed = events.filter((e) => e.position === position || (e.position > position && e.position <= entry.position && !others.has(e.position)));
+      if (replayed[0]?.position !== position) throw conflict(`parked event at position ${position} is no longer in stream ${row.stream_id}`);
+      try {
+        await this.applyBatch(entry.projection, replayed, null, (sql) => sql.query('DELETE FROM parked_events WHERE id = $1', [row.id]).then(() => undefined));
+      } catch (err) {
+        entry.projection.reset?.();
+        if (isInfrastructureError(err)) throw new RemoteError({ error: 'Read models unavailable; try again', status: 503, detail: storableError(err) });
+        const error = storableError(err);
+        await recordReplayFailure(this.db, row.id, error);
+        throw conflict(`replay of parked event ${row.id} failed again: ${error}`);
+      }
+      for (const event of replayed) entry.projection.applied?.(event);
+      console.error(`projection ${row.projection}: replayed parked event ${row.id} at position ${position} (${replayed.length} event(s) applied)`);
+      return { id: row.id, projection: row.projection, position: row.position, reapplied: replayed.length - 1 };
+    });
+  }
+
+  /** Runs `fn` while no batch of the projection runs; batches that arrive meanwhile wait for it. */
+  private async exclusive<T>(entry: Running, fn: () => Promise<T>): Promise<T> {
+    entry.yielding = true;
+    entry.hurry?.();
+    while (entry.flushing) await entry.flushing.catch(() => undefined);
+    let release!: () => void;
+    entry.flushing = new Promise<void>((resolve) => (release = resolve));
+    try {
+      return await fn();
+    } finally {
+      entry.yielding = false;
+      entry.flushing = null;
+      release();
+      if (entry.pending.length > 0) void this.flush(entry);
+    }
   }
 
   /** Waits out the rest of the minimum batch interval, unless a full batch is pending or a reply waits. */
@@ -199,15 +374,19 @@ export class ProjectionRunner {
     });
   }
 
-  /** The batch and the checkpoint in one transaction. */
-  private async applyBatch(projection: Projection, batch: RecordedEvent[], position: bigint): Promise<void> {
+  /**
+   * The batch and the checkpoint in one transaction (no checkpoint when `position` is null: a replay
+   * behind it). `also` runs last in the same transaction.
+   */
+  private async applyBatch(projection: Projection, batch: RecordedEvent[], position: bigint | null, also?: (sql: SqlTx) => Promise<void>): Promise<void> {
     if (projection.applySql) {
       const client = await readModelsPool(this.db).connect();
       let unusable: Error | undefined;
       try {
         await client.query('BEGIN');
         const committed = await projection.applySql(batch, client);
-        await client.query({ name: 'spawnpoint_checkpoint_save', text: CHECKPOINT_SQL, values: [projection.name, String(position)] });
+        if (position !== null) await client.query({ name: 'spawnpoint_checkpoint_save', text: CHECKPOINT_SQL, values: [projection.name, String(position)] });
+        await also?.(client);
         await client.query('COMMIT');
         committed?.();
       } catch (err) {
@@ -222,18 +401,28 @@ export class ProjectionRunner {
     await this.db.$transaction(async (tx) => {
       if (projection.applyBatch) await projection.applyBatch(batch, tx);
       else if (projection.apply) for (const event of batch) await projection.apply(event, tx);
-      await tx.$executeRaw`INSERT INTO checkpoints (name, position, updated_at) VALUES (${projection.name}, ${position}, now())
-        ON CONFLICT (name) DO UPDATE SET position = EXCLUDED.position, updated_at = EXCLUDED.updated_at`;
+      if (position !== null) {
+        await tx.$executeRaw`INSERT INTO checkpoints (name, position, updated_at) VALUES (${projection.name}, ${position}, now())
+          ON CONFLICT (name) DO UPDATE SET position = EXCLUDED.position, updated_at = EXCLUDED.updated_at`;
+      }
+      await also?.({
+        query: async (query, values = []) => ({ rows: [], rowCount: await tx.$executeRawUnsafe(typeof query === 'string' ? query : query.text, ...values) }),
+      });
     }, { timeout: 60_000 });
   }
 
-  /** A failed batch is never skipped: drop what is pending and read again from the checkpoint. */
+  /**
+   * The database (or the subscription) failed: nothing is parked, drop what is pending and read again
+   * from the checkpoint, sooner at first, then less often while the failure lasts.
+   */
   private fail(entry: Running, generation: number, err: unknown): void {
     if (generation !== entry.generation || this.stopped) return;
     entry.generation++;
     entry.pending = [];
     entry.projection.reset?.();
-    console.error(`projection ${entry.projection.name} failed; resubscribing from its checkpoint:`, err);
+    const delay = Math.min(RETRY_MS * 2 ** entry.failures, MAX_RETRY_MS);
+    entry.failures++;
+    console.error(`projection ${entry.projection.name} failed; resubscribing from its checkpoint in ${delay} ms:`, err);
     const old = entry.subscription;
     setTimeout(() => {
       void (async () => {
@@ -245,7 +434,7 @@ export class ProjectionRunner {
           this.fail(entry, entry.generation, e);
         }
       })();
-    }, RETRY_MS).unref();
+    }, delay).unref();
   }
 
   private async idle(entry: Running): Promise<void> {

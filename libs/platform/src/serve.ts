@@ -1,15 +1,24 @@
 // Registers bus request handlers for a service; every failure leaves as the spec's error body.
-import { Bus, RequestContext, Unsubscribe } from '@spawnpoint/messaging';
+// A request carrying a command id runs once per id and payload (RecentCommands): a caller that timed
+// out and asks again gets the outcome of the first run, not a second run.
+import { Bus, COMMAND_ID_HEADER, currentCommand, RequestContext, runInCommand, Unsubscribe } from '@spawnpoint/messaging';
+import { RecentCommands } from './command-context';
 import { asRemote } from './errors';
 
 export type Handlers = Record<string, (payload: any, ctx: RequestContext) => Promise<unknown> | unknown>;
+
+const recent = new RecentCommands();
 
 export async function serve(bus: Bus, handlers: Handlers): Promise<Unsubscribe[]> {
   return Promise.all(
     Object.entries(handlers).map(([subject, fn]) =>
       bus.handle(subject, async (payload, ctx) => {
+        const commandId = ctx.headers[COMMAND_ID_HEADER];
+        // The handler's own requests are commands of their own: the id is recorded, not passed on.
+        // (In process the caller's context would reach the handler: it is replaced, or cleared.)
+        const run = async () => (commandId || currentCommand() ? runInCommand(commandId ? { commandId, outbound: false } : null, async () => fn(payload, ctx)) : fn(payload, ctx));
         try {
-          return await fn(payload, ctx);
+          return await (commandId ? recent.run(subject, commandId, payload, run) : run());
         } catch (err) {
           throw asRemote(err);
         }

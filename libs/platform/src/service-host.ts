@@ -9,6 +9,7 @@ import type { ReadModels } from '@spawnpoint/read-models';
 import { PlatformConfig } from './config';
 import { execute, Executed } from './execute';
 import { Projection, ProjectionRunner } from './projection-runner';
+import { replayHandlers } from './replay-handlers';
 import { startRelay } from './relay-host';
 import { StateCache } from './state-cache';
 import { Handlers, serve } from './serve';
@@ -32,6 +33,7 @@ export abstract class ServiceHost implements OnModuleInit, OnApplicationShutdown
   protected readonly config: PlatformConfig;
   projections!: ProjectionRunner;
   private relay: EventRelay | null = null;
+  private served: (() => Promise<void>)[] = [];
 
   protected constructor(private readonly platform: Platform, private readonly serviceName: string, private readonly categories: string[]) {
     ({ store: this.store, bus: this.bus, db: this.db, clock: this.clock, config: this.config } = platform);
@@ -50,12 +52,16 @@ export abstract class ServiceHost implements OnModuleInit, OnApplicationShutdown
     await this.projections.start();
     this.relay = await startRelay(this.store, this.bus, this.platform.checkpoints, this.serviceName, this.categories);
     await this.starting();
-    await serve(this.bus, this.handlers());
+    this.served = await serve(this.bus, { ...this.handlers(), ...replayHandlers(this.projections) });
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.relay?.stop();
+    // No new requests (another replica takes them); the service's own work (timers, sweeps, consumers, games),
+    // whose last events the relay still publishes; the relay and its checkpoint; the read models. The
+    // database closes after all of them (PlatformModule, then standalone's PostgreSQL).
+    for (const unsubscribe of this.served.splice(0)) await unsubscribe().catch(() => undefined);
     await this.stopping();
+    await this.relay?.stop();
     await this.projections?.stop();
   }
 

@@ -36,7 +36,8 @@ export class StateCache<C, E extends DomainEvent, S> {
    * as a stale state's append fails on its revision and a refusal is decided again on a read.
    */
   async execute(streamId: string, command: C | ((state: S) => C), metadata: EventMetadata = {}, options: { optimistic?: boolean } = {}): Promise<Executed<S, E>> {
-    const known = options.optimistic ? (this.entries.get(streamId) ?? { state: this.decider.initialState, revision: -1 }) : { ...(await this.load(streamId)), fresh: true };
+    // Asked once the stream's lane is ours: the cached state then includes the previous command's append.
+    const known = options.optimistic ? () => this.entries.get(streamId) ?? { state: this.decider.initialState, revision: -1 } : undefined;
     const result = await execute(this.store, this.decider, streamId, command, metadata, { known, read: () => this.load(streamId) });
     this.remember(streamId, result);
     return result;

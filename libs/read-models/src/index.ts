@@ -1,3 +1,5 @@
 export * from './migrate';
 export * from './prisma';
 export * from './generated/client';
+export * from './rate-limit-buckets';
+export * from './advisory-locks';

@@ -66,6 +66,12 @@ export interface MachineMetrics {
   sampled_at: string;
 }
 
+/** A machine the runtime runs after recovery; `spec` when the runtime knows what it was started with. */
+export interface RecoveredMachine {
+  serverId: string;
+  spec: MachineSpec | null;
+}
+
 export interface GameRuntime {
   readonly kind: 'process' | 'kubernetes';
   /** Reserve ports for a server about to start; they stay reserved until release(). */
@@ -79,6 +85,11 @@ export interface GameRuntime {
   watch(listener: (event: MachineEvent) => void): () => void;
   /** Servers this runtime currently runs. */
   running(): string[];
+  /**
+   * Find the machines an earlier instance started (before a crash or restart) and watch them again, like
+   * its own: ports, exit, logs. Once, before the first start. Resolves with every machine it now runs.
+   */
+  recover(): Promise<RecoveredMachine[]>;
   metrics(serverId: string): Promise<MachineMetrics | null>;
   close(): Promise<void>;
 }

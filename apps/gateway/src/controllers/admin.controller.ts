@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Inject, Param, Patch, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, HttpCode, Inject, Param, Patch, Post, UseGuards, UseInterceptors } from '@nestjs/common';
 import { Bus } from '@spawnpoint/messaging';
 import { BUS } from '@spawnpoint/platform';
 import { SUBJECTS } from '@spawnpoint/proto';
@@ -7,14 +7,17 @@ import { Access, AccessGuard } from '../http/guard';
 import { parse } from '../http/validation';
 import { Doc } from '../openapi/doc';
 import { CreatedProject, CreateProjectBody, ErrorBody, PatchProjectBody, ProjectAdmin, ProjectIdParams, RotatedKeys } from '../schemas';
+import { InputLimitsGuard } from '../http/input-limits.guard';
+import { IdempotencyInterceptor } from '../http/idempotency';
 
 const bearer = { authorization: { required: true, description: 'Bearer $SPAWNPOINT_ADMIN_TOKEN' } };
 
 @Controller('api/admin/projects')
-@UseGuards(AccessGuard)
+@UseGuards(AccessGuard, InputLimitsGuard)
 export class AdminController {
   constructor(@Inject(BUS) private readonly bus: Bus, private readonly keys: KeyAuthenticator) {}
 
+  @UseInterceptors(IdempotencyInterceptor)
   @Post()
   @Access({ auth: 'admin' })
   @Doc({ summary: 'Create a project; the only time its keys are shown', tags: ['admin'], auth: 'admin', headers: bearer, body: CreateProjectBody,
@@ -24,6 +27,7 @@ export class AdminController {
     return this.bus.request(SUBJECTS.projects.create, { name: b.name, plan: b.plan ?? 'free' });
   }
 
+  @UseInterceptors(IdempotencyInterceptor)
   @Post(':id/keys/rotate')
   @HttpCode(200)
   @Access({ auth: 'admin' })
@@ -36,6 +40,7 @@ export class AdminController {
     return result;
   }
 
+  @UseInterceptors(IdempotencyInterceptor)
   @Patch(':id')
   @Access({ auth: 'admin' })
   @Doc({ summary: "Change a project's plan or rate limits", tags: ['admin'], auth: 'admin', headers: bearer, params: ProjectIdParams, body: PatchProjectBody,

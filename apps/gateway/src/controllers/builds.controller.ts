@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Query, Req, StreamableFile, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Query, Req, StreamableFile, UseGuards, UseInterceptors } from '@nestjs/common';
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createWriteStream, existsSync } from 'node:fs';
@@ -10,12 +10,14 @@ import { Bus, RemoteError } from '@spawnpoint/messaging';
 import { BUS, CONFIG, PlatformConfig } from '@spawnpoint/platform';
 import { ArtifactPath, BuildView, signArtifactUrl, SUBJECTS, UploadTicket, verifyArtifact } from '@spawnpoint/proto';
 import { Access, AccessGuard, AuthedRequest } from '../http/guard';
+import { InputLimitsGuard, RawBody } from '../http/input-limits.guard';
 import { parse } from '../http/validation';
 import { Doc } from '../openapi/doc';
 import {
   ArtifactArchive, ArtifactQuery, ArtifactUrl, Build, BuildDeleted, BuildIdParams, BuildList, DockerImageBody, ErrorBody, ListBuildsQuery, UploadParams, UploadUrl,
   UploadUrlQuery,
 } from '../schemas';
+import { IdempotencyInterceptor } from '../http/idempotency';
 
 export const MAX_UPLOAD_BYTES = 2 * 1024 ** 3;
 const notFound = { 404: { description: 'No such build in this project', schema: ErrorBody } };
@@ -45,10 +47,11 @@ async function tarGz(dir: string): Promise<Readable> {
 }
 
 @Controller('api/v3/builds')
-@UseGuards(AccessGuard)
+@UseGuards(AccessGuard, InputLimitsGuard)
 export class BuildsController {
   constructor(@Inject(BUS) private readonly bus: Bus, @Inject(CONFIG) private readonly config: PlatformConfig) {}
 
+  @UseInterceptors(IdempotencyInterceptor)
   @Post('upload-url')
   @HttpCode(200)
   @Access({ auth: 'server', bucket: 'write' })
@@ -66,6 +69,7 @@ export class BuildsController {
 
   @Put('uploads/:token')
   @Access({ auth: 'none' })
+  @RawBody()
   @Doc({ summary: 'Upload the ZIP to a URL from upload-url (the URL is the credential)', tags: ['builds'], auth: 'upload-token', params: UploadParams,
     bodyContentType: 'application/zip',
     responses: { 200: { description: 'Build, processing', schema: Build }, 403: { description: 'Expired, used or unknown URL', schema: ErrorBody }, 413: { description: 'Over 2 GiB', schema: ErrorBody } } })
@@ -77,9 +81,13 @@ export class BuildsController {
     await mkdir(dir, { recursive: true });
     const file = path.join(dir, `${randomUUID()}.zip`);
     let size = 0;
+    // A client that stops sending without closing would hold the connection and the partial file for good.
+    const idleMs = this.config.uploadIdleMs;
+    const idle = setTimeout(() => source.destroy(new RemoteError({ error: `Upload stalled: no data for ${idleMs / 1000} s`, status: 408 })), idleMs);
     try {
       await pipeline(source, new Transform({
         transform(chunk: Buffer, _enc, cb) {
+          idle.refresh();
           size += chunk.length;
           if (size > MAX_UPLOAD_BYTES) cb(new RemoteError({ error: 'Upload exceeds 2 GiB', status: 413 }));
           else cb(null, chunk);
@@ -88,11 +96,14 @@ export class BuildsController {
     } catch (err) {
       await rm(file, { force: true });
       throw err;
+    } finally {
+      clearTimeout(idle);
     }
     // The builds service takes ownership of the file (and removes it) from here on.
     return this.bus.request(SUBJECTS.builds.receiveUpload, { token, path: file, sizeBytes: size }, { timeoutMs: 30_000 });
   }
 
+  @UseInterceptors(IdempotencyInterceptor)
   @Post(':id/artifact-url')
   @HttpCode(200)
   @Access({ auth: 'server', bucket: 'write' })
@@ -130,6 +141,7 @@ export class BuildsController {
     return new StreamableFile(await tarGz(dir), { type: 'application/gzip', disposition: `attachment; filename="${id}.tar.gz"` });
   }
 
+  @UseInterceptors(IdempotencyInterceptor)
   @Post('docker-image')
   @Access({ auth: 'server', bucket: 'write' })
   @Doc({ summary: 'Register a container image as a new version of the named build (ready at once)', tags: ['builds'], auth: 'server', body: DockerImageBody,
@@ -155,6 +167,7 @@ export class BuildsController {
     return this.bus.request(SUBJECTS.builds.get, { projectId: req.principal!.projectId, buildId: id });
   }
 
+  @UseInterceptors(IdempotencyInterceptor)
   @Delete(':id')
   @Access({ auth: 'server', bucket: 'write' })
   @Doc({ summary: 'Delete a build version (not while an active server uses it)', tags: ['builds'], auth: 'server', params: BuildIdParams,

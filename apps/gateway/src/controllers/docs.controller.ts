@@ -1,11 +1,13 @@
-import { Controller, Get, Header } from '@nestjs/common';
+import { Controller, Get, Header, UseGuards } from '@nestjs/common';
 import { Access } from '../http/guard';
 import { Doc } from '../openapi/doc';
 import { generateOpenApi } from '../openapi/generate';
 import { renderDocsPage } from '../openapi/page';
+import { InputLimitsGuard } from '../http/input-limits.guard';
 
 const VERSION: string = require('../../package.json').version;
 
+@UseGuards(InputLimitsGuard)
 @Controller('api')
 export class DocsController {
   private document: Record<string, unknown> | null = null;

@@ -1,6 +1,6 @@
 // Lobbies (v3): player routes (x-player-id, client or server key, x-player-token when the project
 // verifies players) and the server-key admin routes. Player routes share the per-player rate limit.
-import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Patch, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Patch, Post, Query, Req, Res, UseGuards, UseInterceptors } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { Bus } from '@spawnpoint/messaging';
 import { BUS } from '@spawnpoint/platform';
@@ -14,6 +14,8 @@ import {
   BrowseLobbiesQuery, CreateLobbyBody, DeletedLobby, ErrorBody, JoinLobbyBody, LeftLobby, Lobby, LobbyConfigParams, LobbyEventsQuery, LobbyEventStream,
   LobbyIdParams, LobbyPage, LobbySettingsBody, PlayerIdHeader, PlayerStateBody, TargetPlayerBody,
 } from '../schemas';
+import { InputLimitsGuard } from '../http/input-limits.guard';
+import { IdempotencyInterceptor } from '../http/idempotency';
 
 const playerHeaders = {
   'x-player-id': { required: true, description: 'The player: 1-128 characters of [A-Za-z0-9_.:@-]' },
@@ -38,7 +40,7 @@ const lobbyReply = { 200: { description: 'Lobby', schema: Lobby } };
 type Who = { projectId: string; config: string; playerId: string };
 
 @Controller('api/v3/lobbies')
-@UseGuards(AccessGuard)
+@UseGuards(AccessGuard, InputLimitsGuard)
 export class LobbiesController {
   constructor(@Inject(BUS) private readonly bus: Bus, private readonly identity: PlayerIdentity, private readonly streams: LobbyStreams) {}
 
@@ -52,6 +54,7 @@ export class LobbiesController {
     return { projectId, config, playerId };
   }
 
+  @UseInterceptors(IdempotencyInterceptor)
   @Post(':config')
   @Access({ auth: 'client', bucket: 'player' })
   @Doc({ summary: 'Create a lobby; the caller is its host', tags: ['lobbies'], auth: 'client', params: LobbyConfigParams, headers: playerHeaders, body: CreateLobbyBody,
@@ -101,6 +104,7 @@ export class LobbiesController {
     this.streams.open(reply.raw, who, opened);
   }
 
+  @UseInterceptors(IdempotencyInterceptor)
   @Post(':config/join')
   @HttpCode(200)
   @Access({ auth: 'client', bucket: 'player' })
@@ -118,6 +122,7 @@ export class LobbiesController {
     return this.bus.request(SUBJECTS.lobbies.join, { ...who, ...b });
   }
 
+  @UseInterceptors(IdempotencyInterceptor)
   @Patch(':config/me')
   @Access({ auth: 'client', bucket: 'player' })
   @Doc({ summary: "Merge into the caller's player state", tags: ['lobbies'], auth: 'client', params: LobbyConfigParams, headers: playerHeaders, body: PlayerStateBody,
@@ -128,6 +133,7 @@ export class LobbiesController {
     return this.bus.request(SUBJECTS.lobbies.updateMyState, { ...who, state });
   }
 
+  @UseInterceptors(IdempotencyInterceptor)
   @Delete(':config/me')
   @Access({ auth: 'client', bucket: 'player' })
   @Doc({ summary: "Leave the caller's lobby (host leave and last-player rules apply)", tags: ['lobbies'], auth: 'client', params: LobbyConfigParams, headers: playerHeaders,
@@ -136,6 +142,7 @@ export class LobbiesController {
     return this.bus.request(SUBJECTS.lobbies.leave, await this.player(req, headers, params));
   }
 
+  @UseInterceptors(IdempotencyInterceptor)
   @Patch(':config/me/settings')
   @Access({ auth: 'client', bucket: 'player' })
   @Doc({ summary: 'Change the lobby settings (host)', tags: ['lobbies'], auth: 'client', params: LobbyConfigParams, headers: playerHeaders, body: LobbySettingsBody,
@@ -146,6 +153,7 @@ export class LobbiesController {
     return this.bus.request(SUBJECTS.lobbies.updateSettings, { ...who, changes });
   }
 
+  @UseInterceptors(IdempotencyInterceptor)
   @Post(':config/me/kick')
   @HttpCode(200)
   @Access({ auth: 'client', bucket: 'player' })
@@ -157,6 +165,7 @@ export class LobbiesController {
     return this.bus.request(SUBJECTS.lobbies.kick, { ...who, targetId: playerId });
   }
 
+  @UseInterceptors(IdempotencyInterceptor)
   @Post(':config/me/transfer-host')
   @HttpCode(200)
   @Access({ auth: 'client', bucket: 'player' })
@@ -168,6 +177,7 @@ export class LobbiesController {
     return this.bus.request(SUBJECTS.lobbies.transferHost, { ...who, targetId: playerId });
   }
 
+  @UseInterceptors(IdempotencyInterceptor)
   @Post(':config/me/start')
   @HttpCode(200)
   @Access({ auth: 'client', bucket: 'player' })
@@ -177,15 +187,17 @@ export class LobbiesController {
     return this.bus.request(SUBJECTS.lobbies.start, await this.player(req, headers, params));
   }
 
+  @UseInterceptors(IdempotencyInterceptor)
   @Post(':config/me/heartbeat')
   @HttpCode(204)
-  @Access({ auth: 'client', bucket: 'player' })
+  @Access({ auth: 'client', bucket: 'player', keyBucket: false })
   @Doc({ summary: 'Tell the lobby the caller is still there (an open event stream does the same)', tags: ['lobbies'], auth: 'client', params: LobbyConfigParams,
     headers: playerHeaders, responses: { 204: { description: 'Seen' }, ...errors } })
   async heartbeat(@Req() req: AuthedRequest, @Headers() headers: unknown, @Param() params: unknown): Promise<void> {
     await this.bus.request(SUBJECTS.lobbies.heartbeat, await this.player(req, headers, params));
   }
 
+  @UseInterceptors(IdempotencyInterceptor)
   @Post(':config/me/end-match')
   @HttpCode(200)
   @Access({ auth: 'client', bucket: 'player' })
@@ -204,6 +216,7 @@ export class LobbiesController {
     return this.bus.request(SUBJECTS.lobbies.adminGet, { projectId: req.principal!.projectId, config, lobbyId: id });
   }
 
+  @UseInterceptors(IdempotencyInterceptor)
   @Delete(':config/:id')
   @Access({ auth: 'server', bucket: 'write' })
   @Doc({ summary: 'Delete a lobby (server key); its players get lobby_deleted', tags: ['lobbies'], auth: 'server', params: LobbyIdParams,

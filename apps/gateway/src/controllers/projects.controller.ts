@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Inject, Post, Req, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Post, Req, UseGuards, UseInterceptors } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { Bus, RemoteError } from '@spawnpoint/messaging';
 import { BUS } from '@spawnpoint/platform';
@@ -9,9 +9,11 @@ import { parse } from '../http/validation';
 import { PlayerIdentity } from '../players';
 import { Doc } from '../openapi/doc';
 import { ErrorBody, Settings, SettingsPatch } from '../schemas';
+import { InputLimitsGuard } from '../http/input-limits.guard';
+import { IdempotencyInterceptor } from '../http/idempotency';
 
 @Controller('api/v3/projects/settings')
-@UseGuards(AccessGuard)
+@UseGuards(AccessGuard, InputLimitsGuard)
 export class ProjectsController {
   constructor(@Inject(BUS) private readonly bus: Bus, private readonly keys: KeyAuthenticator, private readonly players: PlayerIdentity) {}
 
@@ -22,6 +24,7 @@ export class ProjectsController {
     return this.bus.request(SUBJECTS.projects.getSettings, { projectId: req.principal!.projectId });
   }
 
+  @UseInterceptors(IdempotencyInterceptor)
   @Post()
   @HttpCode(200)
   @Access({ auth: 'server', bucket: 'write' })

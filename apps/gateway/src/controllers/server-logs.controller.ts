@@ -8,13 +8,14 @@ import { Access, AccessGuard, AuthedRequest } from '../http/guard';
 import { parse } from '../http/validation';
 import { Doc } from '../openapi/doc';
 import { ErrorBody, LogHistogram, LogHistogramQuery, LogPage, LogsQuery, ServerIdParams, ServerMetrics } from '../schemas';
+import { InputLimitsGuard } from '../http/input-limits.guard';
 
 const errors = { 401: { description: 'Missing or unknown api-key', schema: ErrorBody }, 404: { description: 'No such server in this project', schema: ErrorBody }, 422: { description: 'Invalid request', schema: ErrorBody } };
 /** A search over a long window may scan many lines: more than the bus's default 5 s. */
 const SCAN_TIMEOUT_MS = 30_000;
 
 @Controller('api/v3/servers/:instance_id')
-@UseGuards(AccessGuard)
+@UseGuards(AccessGuard, InputLimitsGuard)
 export class ServerLogsController {
   constructor(@Inject(BUS) private readonly bus: Bus) {}
 

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Query, Req, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Query, Req, UseGuards, UseInterceptors } from '@nestjs/common';
 import { Bus } from '@spawnpoint/messaging';
 import { BUS } from '@spawnpoint/platform';
 import { ServerView, StartServerBody as StartBody, SUBJECTS } from '@spawnpoint/proto';
@@ -6,14 +6,17 @@ import { Access, AccessGuard, AuthedRequest } from '../http/guard';
 import { parse } from '../http/validation';
 import { Doc } from '../openapi/doc';
 import { ErrorBody, ListServersQuery, RestartServerBody, Server, ServerIdParams, ServerList, StartServerBody, StopServerQuery, UpdateServerBody } from '../schemas';
+import { InputLimitsGuard } from '../http/input-limits.guard';
+import { IdempotencyInterceptor } from '../http/idempotency';
 
 const errors = { 401: { description: 'Missing or unknown api-key', schema: ErrorBody }, 404: { description: 'No such server in this project', schema: ErrorBody }, 422: { description: 'Invalid request', schema: ErrorBody } };
 
 @Controller('api/v3/servers')
-@UseGuards(AccessGuard)
+@UseGuards(AccessGuard, InputLimitsGuard)
 export class ServersController {
   constructor(@Inject(BUS) private readonly bus: Bus) {}
 
+  @UseInterceptors(IdempotencyInterceptor)
   @Post('start')
   @Access({ auth: 'client', bucket: 'write', serverControl: true })
   @Doc({ summary: 'Start a game server from the latest ready build under version_tag (or the pinned version)', tags: ['servers'], auth: 'client', body: StartServerBody,
@@ -39,6 +42,7 @@ export class ServersController {
     return this.bus.request(SUBJECTS.servers.get, { projectId: req.principal!.projectId, serverId: instance_id });
   }
 
+  @UseInterceptors(IdempotencyInterceptor)
   @Delete(':instance_id')
   @Access({ auth: 'client', bucket: 'write', serverControl: true })
   @Doc({ summary: 'Stop a server; network_ports becomes empty', tags: ['servers'], auth: 'client', params: ServerIdParams, query: StopServerQuery,
@@ -49,6 +53,7 @@ export class ServersController {
     return this.bus.request(SUBJECTS.servers.stop, { projectId: req.principal!.projectId, serverId: instance_id, reason: q.shutdown_reason });
   }
 
+  @UseInterceptors(IdempotencyInterceptor)
   @Post(':instance_id/restart')
   @HttpCode(200)
   @Access({ auth: 'client', bucket: 'write', serverControl: true })
@@ -61,6 +66,7 @@ export class ServersController {
     return this.bus.request(SUBJECTS.servers.restart, { projectId: req.principal!.projectId, serverId: instance_id, body: b }, { timeoutMs: 30_000 });
   }
 
+  @UseInterceptors(IdempotencyInterceptor)
   @Post(':instance_id/update')
   @HttpCode(200)
   @Access({ auth: 'client', bucket: 'write', serverControl: true })

@@ -1,5 +1,5 @@
 // The legacy v2 start: same behaviour as v3, the older response shape.
-import { Body, Controller, Inject, Post, Req, UseGuards } from '@nestjs/common';
+import { Body, Controller, Inject, Post, Req, UseGuards, UseInterceptors } from '@nestjs/common';
 import { Bus } from '@spawnpoint/messaging';
 import { BUS } from '@spawnpoint/platform';
 import { ServerView, SUBJECTS } from '@spawnpoint/proto';
@@ -7,12 +7,15 @@ import { Access, AccessGuard, AuthedRequest } from '../http/guard';
 import { parse } from '../http/validation';
 import { Doc } from '../openapi/doc';
 import { ErrorBody, V2Server, V2StartServerBody } from '../schemas';
+import { InputLimitsGuard } from '../http/input-limits.guard';
+import { IdempotencyInterceptor } from '../http/idempotency';
 
 @Controller('api/v2/servers')
-@UseGuards(AccessGuard)
+@UseGuards(AccessGuard, InputLimitsGuard)
 export class V2Controller {
   constructor(@Inject(BUS) private readonly bus: Bus) {}
 
+  @UseInterceptors(IdempotencyInterceptor)
   @Post('start')
   @Access({ auth: 'client', bucket: 'write', serverControl: true })
   @Doc({ summary: 'Legacy server start', tags: ['legacy'], auth: 'client', body: V2StartServerBody,

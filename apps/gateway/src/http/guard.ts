@@ -7,12 +7,15 @@ import { RemoteError } from '@spawnpoint/messaging';
 import { CONFIG, PlatformConfig, sha256 } from '@spawnpoint/platform';
 import { Principal } from '@spawnpoint/proto';
 import { KeyAuthenticator } from './auth';
-import { BucketKind, RateLimiter } from './rate-limiter';
+import { BucketKind } from './rate-limiter';
+import { Draw, drawAll, lobbyKeyLimit, RateLimits } from './rate-limits';
 
 export interface AccessRule {
   /** who may call: none (health, docs, signed upload URLs), client (either key), server (server key only), admin (operator token). */
   auth: 'none' | 'client' | 'server' | 'admin';
   bucket?: BucketKind;
+  /** Player lobby writes also draw on the key's lobby bucket (ADR-0008), except cheap ones (heartbeat) that set this false. */
+  keyBucket?: boolean;
   /** Server lifecycle mutations that a project can restrict to the server key (client_key_server_control). */
   serverControl?: boolean;
   /** Also accept `api_key` as a query parameter (lobby event streams: a browser EventSource sends no headers). */
@@ -28,11 +31,10 @@ const unauthorized = () => new RemoteError({ error: 'Invalid or missing API key'
 
 @Injectable()
 export class AccessGuard implements CanActivate {
-  private readonly limiter = new RateLimiter();
-
   constructor(
     private readonly reflector: Reflector,
     private readonly keys: KeyAuthenticator,
+    private readonly limiter: RateLimits,
     @Inject(CONFIG) private readonly config: PlatformConfig,
   ) {}
 
@@ -55,8 +57,7 @@ export class AccessGuard implements CanActivate {
     }
     req.principal = principal;
     if (rule.bucket) {
-      const { key, limit } = this.bucket(rule.bucket, principal, keyHash, req);
-      const take = this.limiter.take(key, limit);
+      const take = await drawAll(this.limiter, this.buckets(rule, principal, keyHash, req));
       void reply.header('X-RateLimit-Limit', String(take.limit)).header('X-RateLimit-Remaining', String(take.remaining));
       if (!take.allowed) {
         void reply.header('Retry-After', String(take.retryAfterSeconds));
@@ -66,13 +67,19 @@ export class AccessGuard implements CanActivate {
     return true;
   }
 
-  /** Read and write buckets are per API key; player buckets per project and x-player-id (a missing id is refused later). */
-  private bucket(kind: BucketKind, principal: Principal, keyHash: string, req: FastifyRequest): { key: string; limit: number } {
+  /**
+   * Read and write buckets are per API key; player buckets per project and x-player-id (a missing id is
+   * refused later), and player lobby writes also per key (all players of a game together).
+   */
+  private buckets(rule: AccessRule, principal: Principal, keyHash: string, req: FastifyRequest): Draw[] {
+    const kind = rule.bucket as BucketKind;
     if (kind === 'player') {
       const player = req.headers['x-player-id'] ?? (req.query as Record<string, unknown> | undefined)?.player_id;
-      return { key: `${principal.projectId}:player:${String(player)}`, limit: principal.rateLimits.player_per_second };
+      const draws = [{ key: `${principal.projectId}:player:${String(player)}`, limit: principal.rateLimits.player_per_second }];
+      if (rule.keyBucket !== false) draws.push({ key: `${keyHash}:lobby`, limit: lobbyKeyLimit(principal.rateLimits) });
+      return draws;
     }
-    return { key: `${keyHash}:${kind}`, limit: kind === 'read' ? principal.rateLimits.read_per_second : principal.rateLimits.write_per_second };
+    return [{ key: `${keyHash}:${kind}`, limit: kind === 'read' ? principal.rateLimits.read_per_second : principal.rateLimits.write_per_second }];
   }
 
   private admin(req: FastifyRequest): boolean {

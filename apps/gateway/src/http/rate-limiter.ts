@@ -1,5 +1,5 @@
 // Token buckets per (key, bucket kind): capacity = the per-second limit, refilled continuously.
-// Held in this gateway's memory: with N gateway replicas a key can draw N times the limit (docs/api).
+// Held in this gateway's memory: standalone's limiter, and the local fallback of the shared one (shared-rate-limiter.ts, ADR-0008).
 export type BucketKind = 'read' | 'write' | 'player';
 
 interface Bucket { tokens: number; at: number }

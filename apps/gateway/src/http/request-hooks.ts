@@ -2,23 +2,31 @@
 // its options, the request id, CORS with answered preflights, and the request's trace span.
 import type { FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
+import { checkUrl, clientErrorHandler, frameworkErrors, lingerAfterTooLarge, MAX_URL_BYTES } from './framework-errors';
 import { endRequestSpan, enterRequestContext, startRequestSpan } from './tracing-hooks';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/** Fastify options shared by the listeners: body limit, the client's x-request-id when valid, trailing slashes. */
+/**
+ * Fastify options shared by the listeners: body limit, the client's x-request-id when valid, trailing slashes,
+ * refusals before routing in the Error body; path parameters as long as the URL (their schemas limit them: 422).
+ */
 export const LISTENER_OPTIONS = {
   bodyLimit: 1024 * 1024,
   genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => {
     const given = req.headers['x-request-id'];
     return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
   },
-  routerOptions: { ignoreTrailingSlash: true },
+  routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_URL_BYTES },
+  clientErrorHandler,
+  frameworkErrors,
 };
 
 export interface CorsPolicy { methods: string; allowedHeaders: string; exposedHeaders: string }
 
 export function installRequestHooks(fastify: FastifyInstance, cors: CorsPolicy): void {
+  // JSON is the only text the API reads: a text/plain body is 415, not a string for the schemas to refuse.
+  fastify.removeContentTypeParser('text/plain');
   fastify.addHook('onRequest', (req, reply, done) => {
     void reply.header('x-request-id', req.id);
     // CORS: browser game clients (WebGL builds, web lobbies) call the API from their own origin. The
@@ -31,6 +39,8 @@ export function installRequestHooks(fastify: FastifyInstance, cors: CorsPolicy):
     }
     done();
   });
+  fastify.addHook('onRequest', checkUrl);
+  lingerAfterTooLarge(fastify);
   fastify.addHook('onRequest', (req, reply, done) => startRequestSpan(req, (k, v) => void reply.header(k, v), done));
   fastify.addHook('preHandler', (req, _reply, done) => enterRequestContext(req, done));
   fastify.addHook('onResponse', (req, reply, done) => {

@@ -48,9 +48,12 @@ export function validationError(detail: ValidationIssue[]): RemoteError {
   return new RemoteError({ error: 'Validation error', status: 422, detail });
 }
 
-/** Parse or throw the spec's 422. */
+/**
+ * Parse or throw the spec's 422. A request without a body reads as `{}`, so a body whose fields are all
+ * optional may be left out (the OpenAPI document says so); a JSON `null` body never gets here (input limits).
+ */
 export function parse<S extends z.ZodType>(schema: S, input: unknown, where: Where): z.output<S> {
-  const result = schema.safeParse(input ?? (where === 'body' ? undefined : {}));
+  const result = schema.safeParse(input ?? {});
   if (result.success) return result.data;
   throw validationError(toIssues(result.error, where, input));
 }

@@ -10,7 +10,9 @@ import { BUS } from '@spawnpoint/platform';
 import { LobbyPage, Principal, SUBJECTS } from '@spawnpoint/proto';
 import { KeyAuthenticator } from '../http/auth';
 import { httpErrorBody } from '../http/error-filter';
+import { checkRequestInputs } from '../http/input-limits';
 import { RateLimiter } from '../http/rate-limiter';
+import { drawAll, Draw, Limiter, lobbyKeyLimit, RateLimits } from '../http/rate-limits';
 import { installRequestHooks, LISTENER_OPTIONS } from '../http/request-hooks';
 import { parse } from '../http/validation';
 import { PlayerIdentity, PLAYER_TOKEN_HEADER, TtlCache } from '../players';
@@ -33,6 +35,8 @@ export interface LegacyLobbyApiOptions {
   bus: Bus;
   keys: KeyAuthenticator;
   identity: PlayerIdentity;
+  /** The gateway's counters (shared by replicas in distributed mode); this listener's keys are its own. Default: in memory. */
+  limiter?: Limiter;
   port: number;
   host: string;
 }
@@ -65,23 +69,26 @@ type Ctx = { projectId: string; config: string };
 
 /** The route handlers, over the bus. */
 class LegacyLobbies {
-  private readonly limiter = new RateLimiter();
+  private readonly limiter: Limiter;
   private readonly lobbyConfigs = new TtlCache<unknown>(10_000);
 
-  constructor(private readonly o: LegacyLobbyApiOptions) {}
+  constructor(private readonly o: LegacyLobbyApiOptions) {
+    this.limiter = o.limiter ?? new RateLimiter();
+  }
 
-  /** api-key → principal (401 when missing or unknown). */
+  /** api-key → principal (401 when missing or unknown); then the input limits (422), as on the main listener. */
   async authenticate(req: FastifyRequest): Promise<{ principal: Principal; keyHash: string }> {
     const apiKey = req.headers['api-key'];
     if (typeof apiKey !== 'string' || apiKey.length === 0 || apiKey.length > 200) throw unauthorized();
     const { principal, keyHash } = await this.o.keys.principal(apiKey);
     if (!principal) throw unauthorized();
+    checkRequestInputs(req);
     return { principal, keyHash };
   }
 
   /** The same buckets as v3: reads per key, player writes per project and player (this listener's own counters). */
-  limit(reply: FastifyReply, key: string, limit: number): void {
-    const take = this.limiter.take(key, limit);
+  async limit(reply: FastifyReply, ...draws: Draw[]): Promise<void> {
+    const take = await drawAll(this.limiter, draws.map((d) => ({ ...d, key: `legacy:${d.key}` })));
     void reply.header('X-RateLimit-Limit', String(take.limit)).header('X-RateLimit-Remaining', String(take.remaining));
     if (!take.allowed) {
       void reply.header('Retry-After', String(take.retryAfterSeconds));
@@ -91,7 +98,9 @@ class LegacyLobbies {
 
   /** A player write: rate limit per player, then client-auth-token verified as `playerId` when the project has a provider. */
   async player(req: FastifyRequest, reply: FastifyReply, principal: Principal, playerId: string): Promise<void> {
-    this.limit(reply, `${principal.projectId}:player:${playerId}`, principal.rateLimits.player_per_second);
+    // Per player, and all players of the key together (ADR-0008).
+    await this.limit(reply, { key: `${principal.projectId}:player:${playerId}`, limit: principal.rateLimits.player_per_second },
+      { key: `${principal.projectId}:${principal.kind}:lobby`, limit: lobbyKeyLimit(principal.rateLimits) });
     const token = req.headers[LEGACY_TOKEN_HEADER];
     try {
       await this.o.identity.verify(principal.projectId, playerId, typeof token === 'string' ? token : undefined);
@@ -231,7 +240,7 @@ export function buildLegacyLobbyApp(o: LegacyLobbyApiOptions): FastifyInstance {
 
   app.get('/lobbies', async (req, reply) => {
     const { principal, keyHash } = await h.authenticate(req);
-    h.limit(reply, `${keyHash}:read`, principal.rateLimits.read_per_second);
+    await h.limit(reply, { key: `${keyHash}:read`, limit: principal.rateLimits.read_per_second });
     const q = parse(LegacyListQuery, req.query, 'query');
     return h.list({ projectId: principal.projectId, config: q.name }, q.publicOnly ?? false);
   });
@@ -309,7 +318,7 @@ export function legacyLobbyApiFor(app: NestFastifyApplication, listen: { port: n
   return {
     async start() {
       if (closed || !Number.isInteger(listen.port) || listen.port < 0) return null;
-      running ??= await startLegacyLobbyApi({ bus: app.get<Bus>(BUS), keys: app.get(KeyAuthenticator), identity: app.get(PlayerIdentity), ...listen });
+      running ??= await startLegacyLobbyApi({ bus: app.get<Bus>(BUS), keys: app.get(KeyAuthenticator), identity: app.get(PlayerIdentity), limiter: app.get(RateLimits), ...listen });
       return running;
     },
   };

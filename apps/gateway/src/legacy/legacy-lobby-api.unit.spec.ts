@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { LobbyView } from '@spawnpoint/domain';
 import { RemoteError } from '@spawnpoint/messaging';
 import { SUBJECTS } from '@spawnpoint/proto';
+import { RateLimiter } from '../http/rate-limiter';
 import { buildLegacyLobbyApp } from './legacy-lobby-api';
 
 const ID = '6f0c6f5e-0000-4000-8000-000000000001';
@@ -90,6 +91,22 @@ describe('legacy lobby API routes', () => {
     expect((await send('POST', '/lobbies?name=default', { name: 'x' })).json().detail[0].loc).toEqual(['body', 'host']);
     expect((await send('POST', '/lobbies?name=default', { host: 'a', maxPlayers: 101 })).statusCode).toBe(422);
     expect((await send('POST', '/lobbies?name=default', { host: 'a', extra: 1 })).json().detail[0].type).toBe('extra_forbidden');
+  });
+
+  it('player writes of one key draw on a per-key bucket of 10 × player_per_second as well as the per-player one', async () => {
+    // On a clock that stands still, nothing refills: 150 players creating a lobby each.
+    await app.close();
+    const bus = { request: async (subject: string) => (subject === SUBJECTS.lobbies.create ? lobby() : { lobby_configs: [] }) };
+    const keys = { principal: async () => ({ principal, keyHash: 'h' }) };
+    const identity = { verify: async () => undefined };
+    app = buildLegacyLobbyApp({ bus: bus as never, keys: keys as never, identity: identity as never, limiter: new RateLimiter(() => 0), port: 0, host: '127.0.0.1' });
+    const all = await Promise.all(Array.from({ length: 150 }, (_, i) => send('POST', '/lobbies?name=default', { host: `p${i}` })));
+    const answersByStatus: Record<number, number> = {};
+    for (const res of all) answersByStatus[res.statusCode] = (answersByStatus[res.statusCode] ?? 0) + 1;
+    const refused = all.find((res) => res.statusCode === 429);
+    expect(answersByStatus).toEqual({ 201: 100, 429: 50 });
+    expect(refused!.headers['x-ratelimit-limit']).toBe('100');
+    expect(refused!.json()).toEqual({ error: 'Rate limit exceeded', status: 429 });
   });
 
   it('a rejected client-auth-token is 401 and names the legacy header', async () => {

@@ -41,7 +41,7 @@ async function startStreams(timers: Partial<Pick<PlatformConfig, 'lobbyPresenceM
     update: (rev, l, over = {}) =>
       bus.broadcast(SUBJECTS.lobbies.updates, { projectId: 'p1', config: 'default', lobbyId: LOBBY, revision: rev, kind: 'updated', lobby: l, removed: [], ...over } satisfies LobbyUpdate),
     async close() {
-      await streams.onApplicationShutdown();
+      await streams.beforeApplicationShutdown();
       await new Promise((resolve) => server.close(resolve));
       await bus.close();
     },

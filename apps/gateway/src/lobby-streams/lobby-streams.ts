@@ -2,7 +2,7 @@
 // replica can serve any player); each update is framed once and written to the lobby's open streams.
 // Streams count as presence: they are reported to the lobbies service every `lobbyPresenceMs`. Presence,
 // `ping` and `queue_stats` are spread over time by a StreamWheel, a slice of the streams per tick.
-import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
 import { Bus, Unsubscribe } from '@spawnpoint/messaging';
 import { BUS, CONFIG, PlatformConfig } from '@spawnpoint/platform';
@@ -33,7 +33,7 @@ interface Stream {
 }
 
 @Injectable()
-export class LobbyStreams implements OnModuleInit, OnApplicationShutdown {
+export class LobbyStreams implements OnModuleInit, BeforeApplicationShutdown {
   private readonly byLobby = new Map<string, Set<Stream>>();
   private readonly recent = new RecentUpdates();
   private readonly plan: ReturnType<typeof wheelPlan<{ presence: number; ping: number; queueStats: number }>>;
@@ -52,9 +52,11 @@ export class LobbyStreams implements OnModuleInit, OnApplicationShutdown {
     this.every(1_000, () => this.recent.prune());
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /** Before the HTTP listener closes: it waits for every open connection, and a stream stays open until ended. */
+  async beforeApplicationShutdown(): Promise<void> {
     for (const t of this.timers) clearInterval(t);
     await this.unsubscribe?.();
+    this.unsubscribe = null;
     for (const set of this.byLobby.values()) for (const s of set) s.res.end();
     this.byLobby.clear();
   }

@@ -18,6 +18,13 @@ function parameters(where: 'path' | 'query', schema?: z.ZodObject) {
   }));
 }
 
+/** Every write may carry Idempotency-Key (apps/gateway/src/http/idempotency.ts). */
+const IDEMPOTENT_VERBS = new Set(['post', 'patch', 'delete']);
+const IDEMPOTENCY_KEY = {
+  name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7e]+$' },
+  description: 'Retry safely: within 24 h the same key with the same request answers the first answer again (another request: 422; still running: 409).',
+};
+
 export function generateOpenApi(version: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const { target, method, spec } of docRecords) {
@@ -33,9 +40,10 @@ export function generateOpenApi(version: string): Record<string, unknown> {
       operationId: `${(target as { name: string }).name.replace(/Controller$/, '')}_${method}`,
       ...(security.length ? { security } : { security: [] }),
       ...(spec.auth === 'server' ? { description: 'Requires the server key (pf_…); a client key gets 403.' } : {}),
-      parameters: [...parameters('path', spec.params), ...parameters('query', spec.query), ...headers],
+      parameters: [...parameters('path', spec.params), ...parameters('query', spec.query), ...headers, ...(IDEMPOTENT_VERBS.has(verb) ? [IDEMPOTENCY_KEY] : [])],
       ...(spec.body
-        ? { requestBody: { required: true, content: { [spec.bodyContentType ?? 'application/json']: { schema: jsonSchema(spec.body) } } } }
+        // A body whose fields are all optional may be left out (it reads as {}).
+        ? { requestBody: { required: !(spec.body as z.ZodType).safeParse({}).success, content: { [spec.bodyContentType ?? 'application/json']: { schema: jsonSchema(spec.body) } } } }
         : spec.bodyContentType
           ? { requestBody: { required: true, content: { [spec.bodyContentType]: { schema: { type: 'string', format: 'binary' } } } } }
           : {}),

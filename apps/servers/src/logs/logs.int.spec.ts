@@ -75,6 +75,11 @@ describe('server logs in PostgreSQL', () => {
       expect((await logs({ serverId: id })).logs).toHaveLength(5);
     });
 
+    it('stores a line holding NUL or a lone surrogate (as U+FFFD) with the rest of its batch', async () => {
+      const id = await serverWith([['2026-11-21T11:40:00Z', 'info', 'before'], ['2026-11-21T11:40:01Z', 'info', 'a\u0000b\ud800'], ['2026-11-21T11:40:02Z', 'info', 'after']]);
+      expect((await logs({ serverId: id })).logs.map((l) => l.message)).toEqual(['before', 'a\ufffdb\ufffd', 'after']);
+    });
+
     it('pages through lines with the same timestamp without skipping or repeating one', async () => {
       const id = await serverWith(Array.from({ length: 7 }, (_, i) => ['2026-11-21T11:30:00.000Z', 'info', `same ${i}`] as [string, LogLevel, string]));
       const seen: string[] = [];

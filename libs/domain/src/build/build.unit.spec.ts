@@ -1,5 +1,5 @@
 import { given } from '../kit/testing';
-import { buildDecider, BuildEvent, buildSeriesDecider } from '.';
+import { buildDecider, BuildEvent, buildSeriesDecider, UPLOAD_EXPIRED } from '.';
 
 const t0 = '2026-11-21T10:00:00.000Z';
 const t1 = '2026-11-21T10:05:00.000Z';
@@ -33,6 +33,16 @@ describe('Build', () => {
     expect(given(buildDecider, [requested, received]).when({ type: 'CompleteProcessing', executablePath: 'server', sizeBytes: 4000, now: t1 }).then([ready]).status).toBe('ready');
     given(buildDecider, [requested, received]).when({ type: 'FailProcessing', error: 'not a valid ZIP archive', now: t1 })
       .then([{ type: 'BuildFailed', data: { buildId: 'b1', error: 'not a valid ZIP archive', at: t1 } }]);
+  });
+
+  it('fails an upload whose URL expired with no ZIP; before expiry, or once the ZIP arrived, nothing happens', () => {
+    const s = given(buildDecider, [requested]).when({ type: 'ExpireUpload', now: late })
+      .then([{ type: 'BuildFailed', data: { buildId: 'b1', error: UPLOAD_EXPIRED, at: late } }]);
+    expect(s.status).toBe('failed');
+    given(buildDecider, [requested]).when({ type: 'ExpireUpload', now: t1 }).then([]);
+    given(buildDecider, [requested, received]).when({ type: 'ExpireUpload', now: late }).then([]);
+    given(buildDecider, [requested, received, ready]).when({ type: 'ExpireUpload', now: late }).then([]);
+    given(buildDecider).when({ type: 'ExpireUpload', now: late }).then([]);
   });
 
   it('only finishes processing from processing', () => {

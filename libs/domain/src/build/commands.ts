@@ -3,6 +3,8 @@ export type BuildCommand =
   | { type: 'ReceiveUpload'; tokenHash: string; sizeBytes: number; uploadPath: string; now: string }
   | { type: 'CompleteProcessing'; executablePath: string; sizeBytes: number; now: string }
   | { type: 'FailProcessing'; error: string; now: string }
+  /** The upload URL's time is up and no ZIP arrived: the build fails (a sweep sends it; anything else is a no-op). */
+  | { type: 'ExpireUpload'; now: string }
   | { type: 'RegisterImage'; buildId: string; projectId: string; name: string; version: number; image: string; now: string }
   /** `inUse`: whether an active server runs this build (asked of the servers service by the handler). */
   | { type: 'DeleteBuild'; inUse: boolean; now: string };

@@ -3,6 +3,8 @@ import { BuildCommand } from './commands';
 import { BuildEvent } from './events';
 import { BuildState } from './state';
 
+export const UPLOAD_EXPIRED = 'the upload URL expired before a ZIP was uploaded; request a new upload URL';
+
 export function decide(command: BuildCommand, state: BuildState): BuildEvent[] {
   switch (command.type) {
     case 'RequestUpload': {
@@ -28,6 +30,10 @@ export function decide(command: BuildCommand, state: BuildState): BuildEvent[] {
     case 'FailProcessing':
       if (state.status !== 'processing') throw conflict(`build is ${state.status}, not processing`);
       return [{ type: 'BuildFailed', data: { buildId: state.buildId, error: command.error, at: command.now } }];
+    case 'ExpireUpload':
+      // Idempotent: a build that moved on, or whose URL is still valid, is left alone.
+      if (state.status !== 'uploading' || command.now <= state.expiresAt) return [];
+      return [{ type: 'BuildFailed', data: { buildId: state.buildId, error: UPLOAD_EXPIRED, at: command.now } }];
     case 'DeleteBuild':
       if (state.status === 'none' || state.status === 'deleted') throw notFound('build');
       if (command.inUse) throw new DomainError('conflict', 'build is used by an active server');

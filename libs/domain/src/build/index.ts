@@ -6,6 +6,7 @@ import { evolve } from './evolve';
 import { BuildState } from './state';
 
 export * from './commands';
+export { UPLOAD_EXPIRED } from './decide';
 export * from './events';
 export * from './series';
 export * from './state';

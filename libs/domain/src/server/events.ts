@@ -11,8 +11,9 @@ export interface NetworkPort {
 
 export type ServiceType = 'match_based' | 'persistent_world';
 
-export type StopReason = 'SHUTDOWN_SIGNAL' | 'PROCESS_EXITED' | 'TTL_EXPIRED' | 'STARTUP_FAILURE_TIMEOUT' | 'START_FAILED';
-export const STOP_REASONS: readonly StopReason[] = ['SHUTDOWN_SIGNAL', 'PROCESS_EXITED', 'TTL_EXPIRED', 'STARTUP_FAILURE_TIMEOUT', 'START_FAILED'];
+/** MACHINE_LOST: the servers service restarted (after a crash) and found the server's machine gone. */
+export type StopReason = 'SHUTDOWN_SIGNAL' | 'PROCESS_EXITED' | 'TTL_EXPIRED' | 'STARTUP_FAILURE_TIMEOUT' | 'START_FAILED' | 'MACHINE_LOST';
+export const STOP_REASONS: readonly StopReason[] = ['SHUTDOWN_SIGNAL', 'PROCESS_EXITED', 'TTL_EXPIRED', 'STARTUP_FAILURE_TIMEOUT', 'START_FAILED', 'MACHINE_LOST'];
 
 /** Everything a server was started with: the machine spec is rebuilt from this alone. */
 export interface ServerLaunch {

@@ -1,6 +1,7 @@
 // The bus in memory, for the standalone single-process mode. Same semantics as NATS, except durability:
 // publish resolves only once every matching consumer handled the event, so the relay's checkpoint
-// (not a stream) is what makes delivery at-least-once.
+// (not a stream) is what makes delivery at-least-once. A consumer that keeps failing on one event parks
+// it after maxAttempts publishes (handler-failures.ts) instead of holding up the relay for good.
 import { SpanKind } from '@opentelemetry/api';
 import {
   BusUnavailable,
@@ -12,9 +13,11 @@ import {
   type RequestHandler,
   type Unsubscribe,
 } from '../bus';
+import { logParked, shouldPark } from '../handler-failures';
 import { jsonCopy } from '../json';
 import { serveLocally, unwrap } from '../reply';
 import { EVENTS_PREFIX, eventTopic, subjectMatches } from '../subjects';
+import { withCommandId } from '../command-context';
 import { inSpan, withTraceContext } from '../tracing';
 import { RecentIds } from './recent-ids';
 
@@ -31,6 +34,7 @@ interface Responder {
 interface ConsumerMember {
   filters: string[];
   handler: IntegrationHandler;
+  maxAttempts?: number;
 }
 
 interface Listener {
@@ -51,6 +55,8 @@ export class InProcessBus implements Bus {
   private readonly groupTurns = new Map<string, number>();
   private readonly listeners: Listener[] = [];
   private readonly published = new RecentIds(REMEMBERED_IDS);
+  /** Failed deliveries so far per durable and event id (the relay's retries are the redeliveries). */
+  private readonly failures = new Map<string, number>();
   private readonly requestTimeoutMs: number;
   private closed = false;
 
@@ -76,7 +82,7 @@ export class InProcessBus implements Bus {
     const candidates = this.closed ? [] : this.respondersFor(subject);
     if (candidates.length === 0) throw new BusUnavailable(subject, 'no responders');
     const responder = candidates[this.nextTurn(this.turns, subject) % candidates.length];
-    const headers = withTraceContext(options.headers);
+    const headers = withTraceContext(withCommandId(options.headers));
     const reply = inSpan(`bus ${responder.subject}`, SpanKind.SERVER, headers, () =>
       serveLocally(responder.handler, jsonCopy(payload), { subject, headers: { ...headers } }),
     );
@@ -104,7 +110,7 @@ export class InProcessBus implements Bus {
       const matching = members.filter((m) => m.filters.some((f) => subjectMatches(f, topic)));
       if (matching.length === 0) return [];
       const member = matching[this.nextTurn(this.groupTurns, durable) % matching.length];
-      return [inSpan(`bus ${subject}`, SpanKind.CONSUMER, carried, async () => member.handler(jsonCopy(event), { headers: { ...carried } }))];
+      return [this.deliver(durable, member, event, subject, carried)];
     });
     // Wait for every group, then fail if any failed: the publisher retries, and groups that succeeded
     // see the event again (at-least-once), but no group is still busy with it when the retry comes.
@@ -114,8 +120,27 @@ export class InProcessBus implements Bus {
     this.published.add(event.id);
   }
 
+  /** One delivery; an event its handler keeps failing on is parked after maxAttempts (handler-failures.ts). */
+  private async deliver(durable: string, member: ConsumerMember, event: IntegrationEvent, subject: string, carried: Headers): Promise<void> {
+    const key = `${durable} ${event.id}`;
+    try {
+      await inSpan(`bus ${subject}`, SpanKind.CONSUMER, carried, async () => member.handler(jsonCopy(event), { headers: { ...carried } }));
+      this.failures.delete(key);
+    } catch (err) {
+      const attempts = (this.failures.get(key) ?? 0) + 1;
+      if (shouldPark(err, attempts, member.maxAttempts)) {
+        this.failures.delete(key);
+        logParked(durable, event, attempts, err);
+        return;
+      }
+      if (this.failures.size >= REMEMBERED_IDS) this.failures.clear();
+      this.failures.set(key, attempts);
+      throw err;
+    }
+  }
+
   async consume(options: ConsumerOptions, handler: IntegrationHandler): Promise<Unsubscribe> {
-    const member = { filters: options.filters, handler };
+    const member: ConsumerMember = { filters: options.filters, handler, maxAttempts: options.maxAttempts };
     const members = this.groups.get(options.durable) ?? [];
     members.push(member);
     this.groups.set(options.durable, members);

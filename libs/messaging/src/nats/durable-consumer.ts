@@ -5,9 +5,12 @@
 // filter_subject per consumer, per-filter consumers would lose the order between filters and deliver an
 // event twice when filters overlap, and 2.9 cannot change a durable's filter, so a service could never add
 // a filter without losing its position. The cost is that each durable receives every event.
+// A handler that keeps failing on one event parks it after `maxAttempts` deliveries (handler-failures.ts);
+// infrastructure failures are redelivered for as long as they last.
 import { AckPolicy, DeliverPolicy, type JetStreamClient, type JetStreamManager, type JsMsg } from 'nats';
 import { SpanKind } from '@opentelemetry/api';
 import type { ConsumerOptions, IntegrationEvent, IntegrationHandler } from '../bus';
+import { logParked, shouldPark } from '../handler-failures';
 import { decode } from '../json';
 import { subjectMatches } from '../subjects';
 import { inSpan } from '../tracing';
@@ -56,8 +59,13 @@ export async function startDurableConsumer(
       await inSpan(`bus ${msg.subject}`, SpanKind.CONSUMER, headers, async () => handler(event, { headers }));
       msg.ack();
     } catch (err) {
-      console.error(`bus: consumer ${options.durable} failed on event ${event.id} (${event.type}); will retry`, err);
-      msg.nak(retryDelayMs(msg.info.redeliveryCount));
+      const attempts = msg.info.redeliveryCount;
+      if (shouldPark(err, attempts, options.maxAttempts)) {
+        logParked(options.durable, event, attempts, err);
+        return msg.term();
+      }
+      console.error(`bus: consumer ${options.durable} failed on event ${event.id} (${event.type}), delivery ${attempts}; will retry`, err);
+      msg.nak(retryDelayMs(attempts));
     }
   };
 

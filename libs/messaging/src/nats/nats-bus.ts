@@ -14,6 +14,7 @@ import {
 import { decode, encode } from '../json';
 import { serveRequest, unwrapReply } from '../reply';
 import { EVENTS_PREFIX, eventTopic } from '../subjects';
+import { withCommandId } from '../command-context';
 import { inSpan, withTraceContext } from '../tracing';
 import { startDurableConsumer } from './durable-consumer';
 import { ensureEventStream } from './event-stream';
@@ -89,7 +90,7 @@ export class NatsBus implements Bus {
     payload: unknown,
     options: { timeoutMs?: number; headers?: Headers } = {},
   ): Promise<Res> {
-    const headers = toNatsHeaders(withTraceContext(options.headers));
+    const headers = toNatsHeaders(withTraceContext(withCommandId(options.headers)));
     let reply: Msg;
     try {
       reply = await this.nc.request(subject, encode(payload), { timeout: options.timeoutMs ?? this.requestTimeoutMs, headers });

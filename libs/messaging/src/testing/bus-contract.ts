@@ -161,6 +161,51 @@ export function describeBusContract(name: string, factory: () => Promise<BusUnde
         expect(attempts).toEqual([e.id, e.id]);
       });
 
+      /** Publishes like the relay: a rejected publish (in-process: a consumer failed) is retried until accepted. */
+      const publishLikeRelay = async (e: IntegrationEvent) => {
+        for (let i = 0; ; i++) {
+          try {
+            return await bus.publish(e);
+          } catch (err) {
+            if (i >= 30) throw err;
+            await sleep(20);
+          }
+        }
+      };
+
+      it('parks an event its handler keeps failing on after maxAttempts; the events behind it are delivered', async () => {
+        const logged = silenceErrors();
+        const attempts: string[] = [];
+        const handled: string[] = [];
+        const poison = event('server-1', 'ServerStarted', { poison: true });
+        await other.consume({ durable: durable('poison'), filters: ['server.*'], maxAttempts: 3 }, (e) => {
+          attempts.push(e.id);
+          if ((e.data as { poison?: boolean }).poison) throw new Error('cannot handle this one');
+          handled.push(e.id);
+        });
+        const next = event('server-2', 'ServerStarted');
+        await publishLikeRelay(poison);
+        await publishLikeRelay(next);
+        const poisonAttempts = () => attempts.filter((id) => id === poison.id).length;
+        await waitFor(() => handled.includes(next.id) && poisonAttempts() >= 3, 15_000, 'the event behind the poison, and 3 attempts');
+        await sleep(2_500); // NATS would have redelivered within this (its next delay is 2 s)
+        expect(poisonAttempts()).toBe(3);
+        expect(logged.mock.calls.some((c) => /PARKED event/.test(String(c[0])) && String(c[0]).includes(poison.id))).toBe(true);
+      });
+
+      it('never parks an event over an infrastructure failure: it is redelivered until handled', async () => {
+        silenceErrors();
+        const attempts: string[] = [];
+        await other.consume({ durable: durable('outage'), filters: ['server.*'], maxAttempts: 2 }, (e) => {
+          attempts.push(e.id);
+          if (attempts.length <= 3) throw new BusUnavailable('servers.get', 'timeout');
+        });
+        const e = event('server-1', 'ServerStarted');
+        await publishLikeRelay(e);
+        await waitFor(() => attempts.length >= 4, 15_000, 'delivery after the outage');
+        expect(attempts).toEqual([e.id, e.id, e.id, e.id]);
+      });
+
       it('carries headers to the consumer', async () => {
         const headers: Record<string, string>[] = [];
         await other.consume({ durable: durable('headers'), filters: ['server.*'] }, (_e, ctx) => {

@@ -92,6 +92,7 @@ function sampleGameRuntime(runtime: KubernetesRuntime, source: string, started: 
     stop: (serverId, graceMs) => runtime.stop(serverId, graceMs),
     watch: (listener) => runtime.watch(listener),
     running: () => runtime.running(),
+    recover: () => runtime.recover(),
     metrics: async (serverId) => {
       const until = Date.now() + 120_000;
       for (;;) {

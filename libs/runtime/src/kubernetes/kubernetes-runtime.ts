@@ -6,7 +6,7 @@ import type { CoreV1Api, CustomObjectsApi, KubeConfig, V1Pod } from '@kubernetes
 import { emitTo } from '../listeners';
 import { classifyLogLevel } from '../log-level';
 import { MachineTimers } from '../machine-timers';
-import type { AllocatedPort, ExitReason, GameRuntime, LogStream, MachineEvent, MachineMetrics, MachineSpec, PortSpec } from '../runtime';
+import type { AllocatedPort, ExitReason, GameRuntime, LogStream, MachineEvent, MachineMetrics, MachineSpec, PortSpec, RecoveredMachine } from '../runtime';
 import { ApiStatusError, describeApiError } from './api-errors';
 import { openApiStream } from './api-stream';
 import { kubernetesClient, type KubernetesClient } from './client';
@@ -221,6 +221,12 @@ export class KubernetesRuntime implements GameRuntime {
 
   running(): string[] {
     return [...this.machines.values()].filter((m) => !m.exited).map((m) => m.serverId);
+  }
+
+  /** Pods carry their server's label: once every region is listed, each live one is adopted (onPodChange). */
+  async recover(): Promise<RecoveredMachine[]> {
+    await this.synced();
+    return this.running().map((serverId) => ({ serverId, spec: null }));
   }
 
   async metrics(serverId: string): Promise<MachineMetrics | null> {

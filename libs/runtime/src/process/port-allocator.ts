@@ -27,6 +27,11 @@ export class PortAllocator {
     return run;
   }
 
+  /** Ports a game already holds (one adopted after a restart): never handed to another server. */
+  reserve(serverId: string, ports: number[]): void {
+    for (const port of ports) this.ownerOf.set(port, serverId);
+  }
+
   release(serverId: string): void {
     for (const [port, owner] of this.ownerOf) if (owner === serverId) this.ownerOf.delete(port);
   }

@@ -4,9 +4,12 @@ import path from 'node:path';
 import { classifyLogLevel } from '../log-level';
 import { MachineTimers } from '../machine-timers';
 import type {
-  AllocatedPort, ExitReason, GameRuntime, LogStream, MachineEvent, MachineMetrics, MachineSpec, PortSpec,
+  AllocatedPort, ExitReason, GameRuntime, LogStream, MachineEvent, MachineMetrics, MachineSpec, PortSpec, RecoveredMachine,
 } from '../runtime';
 import { LineSplitter } from './line-splitter';
+import { MachineRecord, MachineRecords } from './machine-records';
+import { hasEnded, isSameGroupLeader, leftoverGroupMembers, readStat } from './proc-identity';
+import { SpillTail } from './spill-tail';
 import { PortAllocator } from './port-allocator';
 import { unboundPorts } from './port-binding';
 import { readTreeUsage } from './proc-fs';
@@ -27,6 +30,11 @@ export interface ProcessRuntimeOptions {
   startupNice?: number;
   /** Start games from a separate spawner process (default), so fork() never blocks the platform. */
   spawner?: 'process' | 'direct';
+  /**
+   * Where each running game is noted (pid, start time, spec) so that a platform restarted after a crash
+   * adopts its games (recover()). Unset: nothing is noted and nothing can be adopted.
+   */
+  stateDir?: string;
 }
 
 // USER_HZ: the unit of /proc/<pid>/stat CPU times, fixed at 100 in the kernel ABI on every
@@ -36,10 +44,14 @@ const CLOSE_GRACE_MS = 1000;
 // After the game's main process exits, how long to wait for its pipes to drain.
 const DRAIN_TIMEOUT_MS = 1000;
 const DEFAULT_STARTUP_NICE = 10;
+// An adopted game is not our child: its end is seen by looking, this often.
+const ADOPTED_POLL_MS = 200;
 
 interface Machine {
   readonly spec: MachineSpec;
   readonly pid: number;
+  /** Started by an earlier instance of the platform: watched through /proc, output read from its spill files. */
+  readonly adopted: { startTime: number; tails: { stdout: SpillTail; stderr: SpillTail }; saved: string } | null;
   /** Set when the platform ends the game, so the exit is not reported as the game's own doing. */
   exitReason: ExitReason | null;
   portsBound: boolean;
@@ -50,6 +62,19 @@ interface Machine {
   readonly timers: MachineTimers;
   readonly gone: Promise<void>;
   markGone(): void;
+}
+
+/** A machine as it is first watched: started here (`adopted` null) or by an earlier instance. */
+function newMachine(spec: MachineSpec, pid: number, adopted: Machine['adopted']): Machine {
+  let markGone!: () => void;
+  return {
+    spec, pid, adopted,
+    exitReason: null, portsBound: false, exited: false, stopping: false, unbound: spec.ports,
+    cpu: { ticks: 0, at: Date.now() },
+    timers: new MachineTimers(),
+    gone: new Promise<void>((resolve) => { markGone = resolve; }),
+    markGone: () => markGone(),
+  };
 }
 
 /** Runs each game server as a child process on this machine, in its own process group. */
@@ -65,6 +90,7 @@ export class ProcessRuntime implements GameRuntime {
   private readonly spawner: Spawner;
   private readonly machines = new Map<string, Machine>();
   private readonly listeners = new Set<(event: MachineEvent) => void>();
+  private readonly records: MachineRecords | null;
   private closed = false;
 
   constructor(options: ProcessRuntimeOptions = {}) {
@@ -76,6 +102,7 @@ export class ProcessRuntime implements GameRuntime {
     this.stopGraceMs = options.stopGraceMs ?? 5000;
     this.startupNice = options.startupNice ?? (process.getuid?.() === 0 ? DEFAULT_STARTUP_NICE : 0);
     this.spawner = options.spawner === 'direct' ? directSpawner : new ProcessSpawner();
+    this.records = options.stateDir ? new MachineRecords(options.stateDir) : null;
   }
 
   async allocatePorts(serverId: string, specs: PortSpec[]): Promise<AllocatedPort[]> {
@@ -99,7 +126,10 @@ export class ProcessRuntime implements GameRuntime {
     let game: GameProcess;
     try {
       // Only PATH from the platform: its own secrets must not leak into user code.
-      game = await this.spawner.spawn({ executable, args: spec.args, cwd: spec.buildDir!, env: { PATH: process.env.PATH ?? '', ...spec.env } });
+      game = await this.spawner.spawn({
+        executable, args: spec.args, cwd: spec.buildDir!, env: { PATH: process.env.PATH ?? '', ...spec.env },
+        ...(this.records ? { record: { file: this.records.recordFile(spec.serverId), serverId: spec.serverId, spec }, spill: this.records.spillFiles(spec.serverId) } : {}),
+      });
     } catch (err) {
       this.startFailed(spec.serverId, executable, err);
       return;
@@ -127,6 +157,27 @@ export class ProcessRuntime implements GameRuntime {
 
   running(): string[] {
     return [...this.machines.keys()];
+  }
+
+  async recover(): Promise<RecoveredMachine[]> {
+    this.records?.claim();
+    for (const record of this.records?.list() ?? []) {
+      if (this.machines.has(record.serverId)) continue;
+      if (isSameGroupLeader(record)) {
+        this.adopt(record);
+        continue;
+      }
+      // Gone while nobody watched. Whatever the game left behind in its process group goes too.
+      for (const pid of leftoverGroupMembers(record.pid)) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      }
+      this.records!.remove(record.serverId);
+    }
+    return [...this.machines.values()].map((m) => ({ serverId: m.spec.serverId, spec: m.spec }));
   }
 
   async metrics(serverId: string): Promise<MachineMetrics | null> {
@@ -157,16 +208,7 @@ export class ProcessRuntime implements GameRuntime {
   }
 
   private track(spec: MachineSpec, game: GameProcess): void {
-    const pid = game.pid;
-    let markGone!: () => void;
-    const machine: Machine = {
-      spec, pid,
-      exitReason: null, portsBound: false, exited: false, stopping: false, unbound: spec.ports,
-      cpu: { ticks: 0, at: Date.now() },
-      timers: new MachineTimers(),
-      gone: new Promise<void>((resolve) => { markGone = resolve; }),
-      markGone: () => markGone(),
-    };
+    const machine = newMachine(spec, game.pid, null);
     this.machines.set(spec.serverId, machine);
 
     const splitters = { stdout: new LineSplitter(), stderr: new LineSplitter() };
@@ -206,6 +248,53 @@ export class ProcessRuntime implements GameRuntime {
     game.start();
   }
 
+  /** Watch a game an earlier instance started, as if this one had. */
+  private adopt(record: MachineRecord): void {
+    const { spec, pid } = record;
+    const spill = this.records!.spillFiles(spec.serverId);
+    const offsets = this.records!.readOffsets(spec.serverId);
+    const tail = (stream: LogStream) => new SpillTail(spill[stream], (line) => this.log(spec.serverId, stream, line), offsets[stream]);
+    const machine = newMachine(spec, pid, { startTime: record.startTime, tails: { stdout: tail('stdout'), stderr: tail('stderr') }, saved: JSON.stringify(offsets) });
+    this.machines.set(spec.serverId, machine);
+    this.ports.reserve(spec.serverId, spec.ports.map((p) => p.bindPort));
+    this.pollAdopted(machine);
+    // The startup clock runs from the spawn, long past for a game that was running all along: armed only
+    // after the first look at its ports, or it would kill a healthy game before anyone checked.
+    void this.pollPorts(machine).then(() => {
+      if (machine.portsBound || machine.exited) return;
+      machine.timers.later(Math.max(0, record.spawnedAt + this.startupTimeoutMs - Date.now()), () => {
+        if (machine.portsBound || machine.exited || machine.stopping) return;
+        machine.exitReason = 'STARTUP_FAILURE_TIMEOUT';
+        this.platformLog(spec.serverId, `ports not bound within ${this.startupTimeoutMs} ms, killing the server`);
+        this.signal(machine, 'SIGKILL');
+      });
+    });
+  }
+
+  /** An adopted game: its output from the spill files, its end from /proc. */
+  private pollAdopted(machine: Machine): void {
+    const adopted = machine.adopted!;
+    const { stdout, stderr } = adopted.tails;
+    stdout.poll();
+    stderr.poll();
+    if (!hasEnded({ pid: machine.pid, startTime: adopted.startTime })) {
+      const offsets = JSON.stringify({ stdout: stdout.position, stderr: stderr.position });
+      if (offsets !== adopted.saved) {
+        adopted.saved = offsets;
+        this.records!.saveOffsets(machine.spec.serverId, { stdout: stdout.position, stderr: stderr.position });
+      }
+      machine.timers.later(ADOPTED_POLL_MS, () => this.pollAdopted(machine));
+      return;
+    }
+    machine.exited = true;
+    // Its group may outlive it; sweep it unless the pid already names someone else's process.
+    if (readStat(machine.pid) === null) this.signal(machine, 'SIGKILL', true);
+    stdout.end();
+    stderr.end();
+    // Not our child: its exit status went to whoever reaped it.
+    this.finish(machine, null, null);
+  }
+
   private async pollPorts(machine: Machine): Promise<void> {
     if (machine.exited || machine.exitReason) return;
     machine.unbound = await unboundPorts(machine.pid, machine.spec.ports).catch(() => machine.unbound);
@@ -222,6 +311,7 @@ export class ProcessRuntime implements GameRuntime {
   private finish(machine: Machine, exitCode: number | null, signal: NodeJS.Signals | null): void {
     machine.timers.clear();
     this.machines.delete(machine.spec.serverId);
+    this.records?.remove(machine.spec.serverId);
     this.emit({
       type: 'exited', serverId: machine.spec.serverId, at: new Date(),
       exitCode, signal, reason: machine.exitReason ?? 'PROCESS_EXITED',

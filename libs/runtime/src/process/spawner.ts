@@ -4,12 +4,25 @@ import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import type { SpillFiles } from './machine-records';
+import { recordSpawn, type SpawnRecord } from './spawn-record';
 
-export interface SpawnRequest { executable: string; args: string[]; cwd: string; env: Record<string, string> }
+export interface SpawnRequest {
+  executable: string;
+  args: string[];
+  cwd: string;
+  env: Record<string, string>;
+  /** Where to note the game durably, right after fork (crash recovery). */
+  record?: SpawnRecord;
+  /** Where the spawner copies the game's output should the platform die (crash recovery). */
+  spill?: SpillFiles;
+}
 
 /** A started game: its output, its exit, and the end of its output (`close`, after `exit`). */
 export interface GameProcess {
   readonly pid: number;
+  /** /proc/<pid>/stat start time, as recorded; null when not recorded (or the game was already gone). */
+  readonly startTime: number | null;
   on(event: 'data', listener: (stream: 'stdout' | 'stderr', chunk: Buffer) => void): this;
   once(event: 'exit', listener: (code: number | null, signal: NodeJS.Signals | null) => void): this;
   once(event: 'close', listener: () => void): this;
@@ -32,7 +45,7 @@ export interface Spawner {
 class Game extends EventEmitter implements GameProcess {
   private held: [string, unknown[]][] | null = [];
 
-  constructor(readonly pid: number, readonly destroyPipes: () => void) {
+  constructor(readonly pid: number, readonly startTime: number | null, readonly destroyPipes: () => void) {
     super();
   }
 
@@ -63,7 +76,8 @@ export const directSpawner: Spawner = {
         child.once('error', reject);
         return;
       }
-      const game = new Game(child.pid, () => {
+      const startTime = r.record ? recordSpawn(child.pid, r.record) : null;
+      const game = new Game(child.pid, startTime, () => {
         child.stdout?.destroy();
         child.stderr?.destroy();
       });
@@ -79,7 +93,7 @@ export const directSpawner: Spawner = {
 };
 
 type Reply =
-  | { op: 'spawned'; id: string; pid: number }
+  | { op: 'spawned'; id: string; pid: number; startTime: number | null }
   | { op: 'error'; id: string; message: string }
   | { op: 'data'; id: string; stream: 'stdout' | 'stderr'; chunk: string }
   | { op: 'exit'; id: string; code: number | null; signal: NodeJS.Signals | null }
@@ -114,7 +128,8 @@ export class ProcessSpawner implements Spawner {
 
   private ensure(): ChildProcess {
     if (this.helper?.connected) return this.helper;
-    const helper = fork(spawnerMain(), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: [] });
+    // Its own process group: a signal to the platform's group (Ctrl-C) must not end the holder of the games' pipes.
+    const helper = fork(spawnerMain(), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: [], detached: true });
     // Never what keeps the platform alive: it lives as long as the platform does.
     helper.unref();
     (helper.channel as { unref?: () => void } | undefined)?.unref?.();
@@ -138,7 +153,7 @@ export class ProcessSpawner implements Spawner {
 
   private onReply(m: Reply): void {
     if (m.op === 'spawned') {
-      const game = new Game(m.pid, () => this.helper?.send({ op: 'destroy', id: m.id }));
+      const game = new Game(m.pid, m.startTime, () => this.helper?.send({ op: 'destroy', id: m.id }));
       this.games.set(m.id, game);
       this.starting.get(m.id)?.resolve(game);
       this.starting.delete(m.id);

@@ -1,0 +1,98 @@
+// Parked events: what a projection could not apply after its retries, stored with the error and skipped
+// so the read model moves on (migration 0007). Also the registry of running projections, which lets the
+// health check measure how far behind its head each one is. Plain SQL on the read models' pg pool.
+import { EventStore, RecordedEvent } from '@spawnpoint/eventstore';
+import { readModelsPool, ReadModels } from '@spawnpoint/read-models';
+import type { SqlTx } from './projection-runner';
+
+export interface ParkedEventView {
+  id: string;
+  projection: string;
+  position: string;
+  event_id: string;
+  stream_id: string;
+  event_type: string;
+  error: string;
+  attempts: number;
+  first_failed_at: string;
+  last_failed_at: string;
+}
+
+export interface ParkedRow {
+  id: string;
+  projection: string;
+  position: string;
+  stream_id: string;
+}
+
+/** The error as storable text: PostgreSQL text refuses NUL, and the message may quote the event. */
+export function storableError(err: unknown): string {
+  const text = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+  return text
+    .slice(0, 4000)
+    .replace(/\u0000/g, '\\u0000')
+    .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
+}
+
+const PARK_SQL = `INSERT INTO parked_events (projection, position, event_id, stream_id, event_type, error, attempts, first_failed_at, last_failed_at)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, now())
+  ON CONFLICT (projection, position) DO UPDATE SET error = EXCLUDED.error, attempts = parked_events.attempts + EXCLUDED.attempts, last_failed_at = now()`;
+
+/** Inside the transaction that also moves the projection's checkpoint past the event. */
+export async function insertParked(sql: SqlTx, projection: string, event: RecordedEvent, error: string, attempts: number, firstFailedAt: Date): Promise<void> {
+  await sql.query(PARK_SQL, [projection, String(event.position), event.id, event.streamId, event.type, error, attempts, firstFailedAt]);
+}
+
+export async function findParked(db: ReadModels, id: string): Promise<ParkedRow | null> {
+  if (!/^[0-9]{1,18}$/.test(id)) return null;
+  const { rows } = await readModelsPool(db).query<ParkedRow>('SELECT id::text, projection, position::text, stream_id FROM parked_events WHERE id = $1', [id]);
+  return rows[0] ?? null;
+}
+
+/** Positions of the projection's other parked events of one stream (a replay leaves them parked). */
+export async function parkedPositions(db: ReadModels, projection: string, streamId: string): Promise<Set<bigint>> {
+  const { rows } = await readModelsPool(db).query<{ position: string }>(
+    'SELECT position::text FROM parked_events WHERE projection = $1 AND stream_id = $2', [projection, streamId]);
+  return new Set(rows.map((r) => BigInt(r.position)));
+}
+
+export async function recordReplayFailure(db: ReadModels, id: string, error: string): Promise<void> {
+  await readModelsPool(db).query('UPDATE parked_events SET attempts = attempts + 1, last_failed_at = now(), error = $2 WHERE id = $1', [id, error]);
+}
+
+export async function listParked(db: ReadModels, projection?: string): Promise<ParkedEventView[]> {
+  const { rows } = await readModelsPool(db).query<ParkedEventView & { first_failed_at: Date; last_failed_at: Date }>(
+    `SELECT id::text, projection, position::text, event_id, stream_id, event_type, error, attempts, first_failed_at, last_failed_at
+       FROM parked_events WHERE ($1::text IS NULL OR projection = $1) ORDER BY projection, position LIMIT 1000`, [projection ?? null]);
+  return rows.map((r) => ({ ...r, first_failed_at: new Date(r.first_failed_at).toISOString(), last_failed_at: new Date(r.last_failed_at).toISOString() }));
+}
+
+/** Records which categories a projection reads (the health check's lag needs them). */
+export async function registerProjection(db: ReadModels, name: string, categories: string[]): Promise<void> {
+  await readModelsPool(db).query(
+    `INSERT INTO projections (name, categories, updated_at) VALUES ($1, $2, now())
+       ON CONFLICT (name) DO UPDATE SET categories = EXCLUDED.categories, updated_at = now()`, [name, categories]);
+}
+
+export interface ProjectionHealth {
+  name: string;
+  parked_events: number;
+  /** Age of the oldest event of its categories it has not applied yet (0 when caught up). */
+  lag_seconds: number;
+}
+
+/** A projection this many seconds behind its head makes the service degraded. */
+export const LAG_DEGRADED_SECONDS = 30;
+
+/** Every registered projection with its parked count and lag, from the read models and the event store. */
+export async function projectionsHealth(db: ReadModels, store: EventStore, now = new Date()): Promise<ProjectionHealth[]> {
+  const { rows } = await readModelsPool(db).query<{ name: string; categories: string[]; position: string | null; parked: number }>(
+    `SELECT p.name, p.categories, c.position::text AS position,
+            (SELECT count(*)::int FROM parked_events e WHERE e.projection = p.name) AS parked
+       FROM projections p LEFT JOIN checkpoints c ON c.name = p.name ORDER BY p.name`);
+  return Promise.all(rows.map(async (r) => {
+    const [next] = await store.readAll({ fromPosition: BigInt(r.position ?? 0), categories: r.categories, limit: 1 });
+    const lag = next ? Math.max(0, Math.floor((now.getTime() - next.createdAt.getTime()) / 1000)) : 0;
+    return { name: r.name, parked_events: r.parked, lag_seconds: lag };
+  }));
+}

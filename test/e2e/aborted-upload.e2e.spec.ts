@@ -1,0 +1,80 @@
+// An upload cut midway (the client closes the connection after part of the ZIP) or stalled (the client
+// stops sending and keeps the connection open; SPAWNPOINT_UPLOAD_IDLE_MS is 1 s here): its partial file is
+// removed, the build stays `uploading` with its URL still valid, and the same URL then takes the whole
+// ZIP to `ready`. Both modes, real HTTP over a raw socket.
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { client, eventually } from '../support/http';
+import { Platform, startDistributed, startStandalone } from '../support/processes';
+
+jest.setTimeout(180_000);
+
+const uploadsIn = (dataDir: string) => {
+  try {
+    return readdirSync(path.join(dataDir, 'uploads'));
+  } catch {
+    return [];
+  }
+};
+
+/** Sends the headers and `sent` bytes of a `declared`-byte body and waits until `partWritten` says the server stored some. */
+async function partialUpload(url: string, declared: number, sent: number, partWritten: () => boolean): Promise<net.Socket> {
+  const u = new URL(url);
+  const socket = net.connect(Number(u.port), u.hostname);
+  await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+  socket.on('error', () => undefined);
+  socket.write(`PUT ${u.pathname} HTTP/1.1\r\nHost: ${u.host}\r\nContent-Type: application/zip\r\nContent-Length: ${declared}\r\n\r\n`);
+  socket.write(Buffer.alloc(sent, 7));
+  const until = Date.now() + 10_000;
+  while (!partWritten() && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+  expect(partWritten()).toBe(true);
+  return socket;
+}
+
+function describeAbortedUpload(mode: string, start: () => Promise<Platform>) {
+  describe(`aborted upload (${mode})`, () => {
+    let platform: Platform;
+    beforeAll(async () => { platform = await start(); });
+    afterAll(() => platform?.stop());
+
+    it('removes the partial file and leaves the build retryable with the same URL', async () => {
+      const api = client(platform.baseUrl, platform.serverKey);
+      const ticket = await api.post('/v3/builds/upload-url?name=cut');
+      expect(ticket.status).toBe(200);
+
+      const socket = await partialUpload(ticket.body.upload_url, 8 * 1024 * 1024, 2 * 1024 * 1024, () => uploadsIn(platform.dataDir).length > 0);
+      socket.destroy();
+      await eventually(async () => uploadsIn(platform.dataDir), (files) => files.length === 0, 10_000, 'partial upload removed');
+      expect((await api.get(`/v3/builds/${ticket.body.build_id}`)).body.status).toBe('uploading');
+
+      const zip = path.join(os.tmpdir(), `sp-cut-${process.pid}-${Date.now()}.zip`);
+      execFileSync(process.execPath, [path.join(__dirname, '..', '..', 'examples', 'zip-build.js'), zip]);
+      const put = await api.put(ticket.body.upload_url, readFileSync(zip), { 'content-type': 'application/zip' });
+      expect(put.status).toBe(200);
+      await eventually(() => api.get(`/v3/builds/${ticket.body.build_id}`), (r) => r.body.status === 'ready', 20_000, 'build ready');
+      await eventually(async () => uploadsIn(platform.dataDir), (files) => files.length === 0, 10_000, 'processed upload removed');
+    });
+
+    it('cuts an upload that stalls, removes its partial file, and leaves the build retryable', async () => {
+      const api = client(platform.baseUrl, platform.serverKey);
+      const ticket = await api.post('/v3/builds/upload-url?name=stall');
+      const socket = await partialUpload(ticket.body.upload_url, 8 * 1024 * 1024, 1024 * 1024, () => uploadsIn(platform.dataDir).length > 0);
+      const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+      try {
+        // Nothing more is sent; the socket stays open from this side.
+        await eventually(async () => uploadsIn(platform.dataDir), (files) => files.length === 0, 10_000, 'stalled upload removed');
+        await Promise.race([closed, new Promise((_, reject) => setTimeout(() => reject(new Error('the stalled connection was not closed')), 10_000))]);
+      } finally {
+        socket.destroy();
+      }
+      expect((await api.get(`/v3/builds/${ticket.body.build_id}`)).body.status).toBe('uploading');
+    });
+  });
+}
+
+const env = { SPAWNPOINT_UPLOAD_IDLE_MS: '1000' };
+describeAbortedUpload('standalone', () => startStandalone({ portRange: '27200-27249', env }));
+describeAbortedUpload('distributed', () => startDistributed('27250-27299', env));

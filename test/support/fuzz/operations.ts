@@ -1,0 +1,71 @@
+// The operations to fuzz: every operation of the OpenAPI document the gateway serves, and the legacy
+// lobby routes (a second listener, described here from docs/api.md "Legacy lobby API").
+import { JsonSchema } from './json-schema';
+
+export interface Param { name: string; in: 'path' | 'query' | 'header'; required: boolean; schema: JsonSchema }
+
+export interface Operation {
+  /** 'api' is the gateway's origin (paths start with /api); 'legacy' the legacy listener. */
+  listener: 'api' | 'legacy';
+  method: string;
+  /** The path template, e.g. /api/v3/servers/{instance_id}. */
+  path: string;
+  params: Param[];
+  body?: { required: boolean; contentType: string; schema: JsonSchema };
+  auth: 'apiKey' | 'admin' | 'none';
+}
+
+interface OpenApiOperation {
+  parameters?: { name: string; in: string; required?: boolean; schema?: JsonSchema }[];
+  requestBody?: { required?: boolean; content: Record<string, { schema?: JsonSchema }> };
+  security?: Record<string, unknown>[];
+}
+
+export function operationsOf(doc: { paths: Record<string, Record<string, OpenApiOperation>> }): Operation[] {
+  const out: Operation[] = [];
+  for (const [path, methods] of Object.entries(doc.paths)) {
+    for (const [method, op] of Object.entries(methods)) {
+      const security = Object.keys(op.security?.[0] ?? {})[0];
+      const [contentType, media] = Object.entries(op.requestBody?.content ?? {})[0] ?? [];
+      out.push({
+        listener: 'api', method: method.toUpperCase(), path,
+        params: (op.parameters ?? []).map((p) => ({ name: p.name, in: p.in as Param['in'], required: p.required ?? false, schema: p.schema ?? { type: 'string' } })),
+        body: contentType ? { required: op.requestBody!.required ?? false, contentType, schema: media?.schema ?? {} } : undefined,
+        auth: security === 'adminToken' ? 'admin' : security === 'apiKey' ? 'apiKey' : 'none',
+      });
+    }
+  }
+  return out;
+}
+
+const playerId: JsonSchema = { type: 'string', pattern: '^[A-Za-z0-9_.:@-]{1,128}$' };
+const configName: Param = { name: 'name', in: 'query', required: true, schema: { type: 'string', minLength: 1, maxLength: 128 } };
+const uuid: JsonSchema = { type: 'string', pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' };
+const bool: JsonSchema = { type: 'boolean' };
+const object: JsonSchema = { type: 'object', additionalProperties: {} };
+const settings: Record<string, JsonSchema> = {
+  name: { anyOf: [{ type: 'string', maxLength: 255 }, { type: 'null' }] },
+  maxPlayers: { type: 'integer', minimum: 1, maximum: 100 },
+  isPrivate: bool, useInviteCode: bool, allowLateJoin: bool,
+  region: { type: 'string', enum: ['us-east', 'eu-west'] },
+  settings: object,
+};
+const strict = (properties: Record<string, JsonSchema>, required: string[]): JsonSchema => ({ type: 'object', properties, required, additionalProperties: false });
+const joinBody = strict({ playerId, metadata: object }, ['playerId']);
+const json = (schema: JsonSchema) => ({ required: true, contentType: 'application/json', schema });
+
+export const LEGACY_OPERATIONS: Operation[] = [
+  { listener: 'legacy', method: 'GET', path: '/lobbies', auth: 'apiKey', params: [configName, { name: 'publicOnly', in: 'query', required: false, schema: { type: 'string', enum: ['true', 'false', '1', '0'] } }] },
+  { listener: 'legacy', method: 'POST', path: '/lobbies', auth: 'apiKey', params: [configName], body: json(strict({ ...settings, host: playerId }, ['host'])) },
+  {
+    listener: 'legacy', method: 'PUT', path: '/lobbies/{id}', auth: 'apiKey', params: [{ name: 'id', in: 'path', required: true, schema: uuid }, configName],
+    body: json(strict({ requesterId: playerId, host: playerId, status: { type: 'string', enum: ['waiting', 'in_game', 'finished'] }, settings: strict(settings, []), playerState: object }, ['requesterId'])),
+  },
+  { listener: 'legacy', method: 'POST', path: '/lobbies/{id}/players', auth: 'apiKey', params: [{ name: 'id', in: 'path', required: true, schema: uuid }, configName], body: json(joinBody) },
+  { listener: 'legacy', method: 'POST', path: '/lobbies/code/{code}/players', auth: 'apiKey', params: [{ name: 'code', in: 'path', required: true, schema: { type: 'string', minLength: 1, maxLength: 64 } }, configName], body: json(joinBody) },
+  {
+    listener: 'legacy', method: 'DELETE', path: '/lobbies/{id}/players/{playerId}', auth: 'apiKey',
+    params: [{ name: 'id', in: 'path', required: true, schema: uuid }, { name: 'playerId', in: 'path', required: true, schema: playerId }, configName,
+      { name: 'requesterId', in: 'query', required: true, schema: playerId }, { name: 'isKick', in: 'query', required: false, schema: { type: 'string', enum: ['true', 'false', '1', '0'] } }],
+  },
+];
