@@ -6,3 +6,4 @@ export * from './servers';
 export * from './logs';
 export * from './lobbies';
 export * from './parked';
+export * from './contracts';

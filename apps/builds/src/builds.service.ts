@@ -34,7 +34,7 @@ export class BuildsService extends ServiceHost {
     return [buildsProjection];
   }
 
-  protected handlers(): Handlers {
+  protected override handlers(): Handlers {
     return {
       [SUBJECTS.builds.requestUpload]: (r: RequestUploadRequest) => this.requestUpload(r),
       [SUBJECTS.builds.receiveUpload]: (r: ReceiveUploadRequest) => this.receiveUpload(r),

@@ -55,7 +55,7 @@ export class LobbiesService extends ServiceHost {
     return [lobbiesProjection()];
   }
 
-  protected handlers(): Handlers {
+  protected override handlers(): Handlers {
     const L = SUBJECTS.lobbies;
     return {
       [L.create]: (r: CreateLobbyRequest) => this.create(r),

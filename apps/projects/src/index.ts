@@ -1,2 +1,4 @@
 export * from './projects.module';
-export * from './projects.service';
+export * from './projects.host';
+export { redactSecrets } from './project-views';
+export { newClientKey, newServerKey } from './keys';

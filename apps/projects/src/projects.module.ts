@@ -1,5 +1,11 @@
 import { Module } from '@nestjs/common';
-import { ProjectsService } from './projects.service';
+import { servesRoutes } from '@spawnpoint/platform';
+import { ProjectViews } from './project-views';
+import { ProjectsHost } from './projects.host';
+import { PROJECTS_HANDLERS, projectsRoutes } from './routes';
 
-@Module({ providers: [ProjectsService], exports: [ProjectsService] })
+@Module({
+  providers: [ProjectViews, ProjectsHost, ...PROJECTS_HANDLERS, servesRoutes(ProjectsHost, projectsRoutes)],
+  exports: [ProjectsHost],
+})
 export class ProjectsModule {}

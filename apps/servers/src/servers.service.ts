@@ -64,7 +64,7 @@ export class ServersService extends ServiceHost {
     return [{ ...serversProjection, applied: (event: RecordedEvent) => this.applied(event) }];
   }
 
-  protected handlers(): Handlers {
+  protected override handlers(): Handlers {
     return {
       [SUBJECTS.servers.start]: (r: StartServerRequest, ctx) => this.start(r, ctx.headers[COMMAND_ID_HEADER]),
       [SUBJECTS.servers.get]: (r: GetServerRequest) => this.get(r),

@@ -19,3 +19,4 @@ export * from './text';
 export * from './command-context';
 export * from './known-outcome';
 export * from './shutdown';
+export * from './cqrs';

@@ -1,6 +1,7 @@
 // Binds the ports to their adapters. Standalone: in-process bus; distributed: NATS. Both use the
 // PostgreSQL event store and Prisma read models on `databaseUrl`.
 import { DynamicModule, Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
 import { EventStore, PostgresCheckpointStore, PostgresEventStore } from '@spawnpoint/eventstore';
 import { Bus, InProcessBus, NatsBus } from '@spawnpoint/messaging';
 import { closeReadModels, createReadModels, migrateReadModels, ReadModels } from '@spawnpoint/read-models';
@@ -20,6 +21,8 @@ export class PlatformModule implements OnApplicationShutdown {
   static forRoot(config: PlatformConfig, serviceName: string): DynamicModule {
     return {
       module: PlatformModule,
+      // The CommandBus and QueryBus every service's routes dispatch to (global).
+      imports: [CqrsModule.forRoot()],
       providers: [
         { provide: CONFIG, useValue: config },
         { provide: CLOCK, useValue: () => new Date() },

@@ -1,7 +1,8 @@
 // The shell every service shares: its projections, its outbox relay and its bus handlers, started in
 // that order (a handler never answers from read models that have not caught up), and the command path
 // that answers only once the service's own read models show the write.
-import { OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { OnApplicationBootstrap, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import type { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { Decider, DomainEvent } from '@spawnpoint/domain';
 import { CheckpointStore, EventMetadata, EventStore } from '@spawnpoint/eventstore';
 import { Bus, EventRelay } from '@spawnpoint/messaging';
@@ -13,6 +14,8 @@ import { replayHandlers } from './replay-handlers';
 import { startRelay } from './relay-host';
 import { StateCache } from './state-cache';
 import { Handlers, serve } from './serve';
+import { BusRoute } from './cqrs/bus-message';
+import { routeHandlers } from './cqrs/bus-dispatch';
 import { Clock } from './tokens';
 
 /** The ports every service uses, as one injectable (token PLATFORM). */
@@ -25,7 +28,10 @@ export interface Platform {
   db: ReadModels;
 }
 
-export abstract class ServiceHost implements OnModuleInit, OnApplicationShutdown {
+/** The CQRS buses a service's routes dispatch to. */
+export interface Dispatch { commands: CommandBus; queries: QueryBus }
+
+export abstract class ServiceHost implements OnModuleInit, OnApplicationBootstrap, OnApplicationShutdown {
   protected readonly store: EventStore;
   protected readonly bus: Bus;
   protected readonly db: ReadModels;
@@ -35,14 +41,28 @@ export abstract class ServiceHost implements OnModuleInit, OnApplicationShutdown
   private relay: EventRelay | null = null;
   private served: (() => Promise<void>)[] = [];
 
-  protected constructor(private readonly platform: Platform, private readonly serviceName: string, private readonly categories: string[]) {
+  protected constructor(
+    private readonly platform: Platform,
+    private readonly serviceName: string,
+    private readonly categories: string[],
+  ) {
     ({ store: this.store, bus: this.bus, db: this.db, clock: this.clock, config: this.config } = platform);
   }
 
   /** This service's read models. */
   protected abstract readModels(): Projection[];
-  /** This service's bus subjects. */
-  protected abstract handlers(): Handlers;
+  /** This service's bus subjects and the command or query each becomes: given by its module (servesRoutes). */
+  private routed: { routes: BusRoute[]; dispatch: Dispatch } | null = null;
+
+  /** Serve these routes once the service has started (see servesRoutes, the module's provider that calls it). */
+  serveRoutes(routes: BusRoute[], dispatch: Dispatch): void {
+    this.routed = { routes, dispatch };
+  }
+
+  /** Transitional: bus subjects served by closures (services not yet on routes). */
+  protected handlers(): Handlers {
+    return {};
+  }
   /** After read models and relay run, before requests are served (e.g. reconcile with the world). */
   protected async starting(): Promise<void> {}
   protected async stopping(): Promise<void> {}
@@ -51,8 +71,13 @@ export abstract class ServiceHost implements OnModuleInit, OnApplicationShutdown
     this.projections = new ProjectionRunner(this.store, this.db, this.readModels());
     await this.projections.start();
     this.relay = await startRelay(this.store, this.bus, this.platform.checkpoints, this.serviceName, this.categories);
+  }
+
+  /** After every module's init: the CQRS handlers are registered (CqrsModule bootstraps first, being deeper). */
+  async onApplicationBootstrap(): Promise<void> {
     await this.starting();
-    this.served = await serve(this.bus, { ...this.handlers(), ...replayHandlers(this.projections) });
+    const routed = this.routed ? routeHandlers(this.routed.routes, this.routed.dispatch.commands, this.routed.dispatch.queries) : {};
+    this.served = await serve(this.bus, { ...this.handlers(), ...routed, ...replayHandlers(this.projections) });
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -65,7 +90,7 @@ export abstract class ServiceHost implements OnModuleInit, OnApplicationShutdown
     await this.projections?.stop();
   }
 
-  protected now(): string {
+  now(): string {
     return this.clock().toISOString();
   }
 
@@ -73,7 +98,7 @@ export abstract class ServiceHost implements OnModuleInit, OnApplicationShutdown
    * Decide and append, then wait until this service's read models show it (read-your-writes). On a
    * `StateCache` the decision is optimistic, on the cached state (exact all the same: see StateCache).
    */
-  protected async command<C, E extends DomainEvent, S>(
+  async command<C, E extends DomainEvent, S>(
     on: Decider<C, E, S> | StateCache<C, E, S>,
     streamId: string,
     command: C | ((state: S) => C),

@@ -1,0 +1,28 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { notFound, Plan, projectDecider, projectStream } from '@spawnpoint/domain';
+import { BusCommand, Platform, PLATFORM } from '@spawnpoint/platform';
+import { ChangePlanRequest, ProjectAdminView } from '@spawnpoint/proto';
+import { rateLimits } from '../project-views';
+import { ProjectsHost } from '../projects.host';
+
+export class ChangePlan extends BusCommand<ChangePlanRequest, ProjectAdminView> {}
+
+/** An operator's change of a project's plan and rate limits (admin API). */
+@Injectable()
+@CommandHandler(ChangePlan)
+export class ChangePlanHandler implements ICommandHandler<ChangePlan> {
+  constructor(private readonly host: ProjectsHost, @Inject(PLATFORM) private readonly platform: Platform) {}
+
+  async execute({ request: req }: ChangePlan): Promise<ProjectAdminView> {
+    await this.host.command(projectDecider, projectStream(req.projectId), {
+      type: 'ChangePlan', plan: req.plan, rateLimits: req.rate_limits, now: this.host.now(),
+    }, { projectId: req.projectId });
+    const p = await this.platform.db.project.findUnique({ where: { id: req.projectId } });
+    if (!p) throw notFound('project');
+    return {
+      project_id: p.id, name: p.name, plan: p.plan as Plan, rate_limits: rateLimits(p.rateLimits),
+      created_at: p.createdAt.toISOString(), updated_at: p.updatedAt.toISOString(),
+    };
+  }
+}

@@ -1,0 +1,27 @@
+import { Injectable } from '@nestjs/common';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { projectDecider, projectStream } from '@spawnpoint/domain';
+import { BusCommand, sha256 } from '@spawnpoint/platform';
+import { CreatedProject, RotateKeysRequest } from '@spawnpoint/proto';
+import { newClientKey, newServerKey } from '../keys';
+import { ProjectsHost } from '../projects.host';
+
+type RotatedKeys = Omit<CreatedProject, 'name' | 'plan'>;
+
+export class RotateKeys extends BusCommand<RotateKeysRequest, RotatedKeys> {}
+
+/** New server and client keys; the old ones stop working once the read model shows the rotation. */
+@Injectable()
+@CommandHandler(RotateKeys)
+export class RotateKeysHandler implements ICommandHandler<RotateKeys> {
+  constructor(private readonly host: ProjectsHost) {}
+
+  async execute({ request: req }: RotateKeys): Promise<RotatedKeys> {
+    const serverKey = req.serverKey ?? newServerKey();
+    const clientKey = req.clientKey ?? newClientKey();
+    await this.host.command(projectDecider, projectStream(req.projectId), {
+      type: 'RotateKeys', serverKeyHash: sha256(serverKey), clientKeyHash: sha256(clientKey), now: this.host.now(),
+    }, { projectId: req.projectId });
+    return { project_id: req.projectId, server_key: serverKey, client_key: clientKey };
+  }
+}

@@ -1,0 +1,21 @@
+import { Injectable } from '@nestjs/common';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { projectDecider, projectStream } from '@spawnpoint/domain';
+import { BusCommand } from '@spawnpoint/platform';
+import { SettingsView, UpdateSettingsRequest } from '@spawnpoint/proto';
+import { ProjectViews } from '../project-views';
+import { ProjectsHost } from '../projects.host';
+
+export class UpdateSettings extends BusCommand<UpdateSettingsRequest, SettingsView> {}
+
+/** Each top-level field given replaces the stored one whole; the answer is the stored settings (redacted). */
+@Injectable()
+@CommandHandler(UpdateSettings)
+export class UpdateSettingsHandler implements ICommandHandler<UpdateSettings> {
+  constructor(private readonly host: ProjectsHost, private readonly views: ProjectViews) {}
+
+  async execute({ request: req }: UpdateSettings): Promise<SettingsView> {
+    await this.host.command(projectDecider, projectStream(req.projectId), { type: 'UpdateSettings', patch: req.patch, now: this.host.now() }, { projectId: req.projectId });
+    return this.views.settings(req.projectId);
+  }
+}

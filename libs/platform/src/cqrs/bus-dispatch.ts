@@ -1,0 +1,34 @@
+// The bus adapter of a service: each routed subject's request is checked against its contract
+// (proto), becomes its message class, and goes to the CommandBus or the QueryBus. No use case code here.
+import type { Provider, Type } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { COMMAND_ID_HEADER } from '@spawnpoint/messaging';
+import { parseBusRequest } from '@spawnpoint/proto';
+import type { Handlers } from '../serve';
+import type { ServiceHost } from '../service-host';
+import { BusCommand, BusRoute } from './bus-message';
+
+export function routeHandlers(routes: BusRoute[], commands: CommandBus, queries: QueryBus): Handlers {
+  const handlers: Handlers = {};
+  for (const { subject, message } of routes) {
+    if (handlers[subject]) throw new Error(`bus subject ${subject} is routed twice`);
+    handlers[subject] = (payload, ctx) => {
+      const request = parseBusRequest(subject, payload);
+      const built = new message(request, { commandId: ctx.headers[COMMAND_ID_HEADER] ?? null, headers: ctx.headers });
+      return built instanceof BusCommand ? commands.execute(built) : queries.execute(built);
+    };
+  }
+  return handlers;
+}
+
+/**
+ * The module's provider that gives a service host its routes: the module file is where routes (which
+ * import the handlers) meet the host (which the handlers import), so neither imports the other.
+ */
+export function servesRoutes(host: Type<ServiceHost>, routes: () => BusRoute[]): Provider {
+  return {
+    provide: Symbol(`${host.name} routes`),
+    inject: [host, CommandBus, QueryBus],
+    useFactory: (h: ServiceHost, commands: CommandBus, queries: QueryBus) => h.serveRoutes(routes(), { commands, queries }),
+  };
+}

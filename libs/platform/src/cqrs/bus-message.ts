@@ -1,0 +1,38 @@
+// Commands and queries that arrive over the bus. Each use case is one message class (in its service's
+// `commands/` or `queries/` folder) with one @CommandHandler / @QueryHandler; a service lists which bus
+// subject builds which message (its routes). The request is the subject's contract from `proto/`,
+// already validated when the message is built (see bus-dispatch.ts).
+import { Command, Query } from '@nestjs/cqrs';
+
+/** What a bus-borne message carries besides its request. */
+export interface MessageContext {
+  /** The command id of a gateway write (`command-id` header): derive ids from it, so a re-sent command finds its first outcome. */
+  commandId: string | null;
+  headers: Record<string, string>;
+}
+
+export const NO_CONTEXT: MessageContext = Object.freeze({ commandId: null, headers: {} }) as MessageContext;
+
+/** A use case that changes state. `R`: its reply. */
+export abstract class BusCommand<Req, R> extends Command<R> {
+  constructor(readonly request: Req, readonly context: MessageContext = NO_CONTEXT) {
+    super();
+  }
+}
+
+/** A use case that only reads. `R`: its reply. */
+export abstract class BusQuery<Req, R> extends Query<R> {
+  constructor(readonly request: Req, readonly context: MessageContext = NO_CONTEXT) {
+    super();
+  }
+}
+
+export type BusMessageClass = new (request: any, context: MessageContext) => BusCommand<unknown, unknown> | BusQuery<unknown, unknown>;
+
+/** One bus subject and the message it becomes. */
+export interface BusRoute {
+  subject: string;
+  message: BusMessageClass;
+}
+
+export const route = (subject: string, message: BusMessageClass): BusRoute => ({ subject, message });

@@ -1,0 +1,2 @@
+export * from './bus-message';
+export * from './bus-dispatch';

@@ -1,0 +1,47 @@
+// What a service's handler int tests need: the service module booted as in standalone (in-process bus,
+// the PostgreSQL event store and read models on a fresh database), asked over the real bus the way the
+// gateway asks it. `extra`: other service modules it talks to (e.g. servers asks projects and builds).
+import 'reflect-metadata';
+import { Module, Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { INestApplicationContext } from '@nestjs/common';
+import { Bus, COMMAND_ID_HEADER, Headers } from '@spawnpoint/messaging';
+import { BUS, loadConfig, PlatformConfig, PlatformModule } from '@spawnpoint/platform';
+import { createTestDatabase } from './databases';
+
+export interface ServiceBed {
+  app: INestApplicationContext;
+  bus: Bus;
+  config: PlatformConfig;
+  databaseUrl: string;
+  /** A bus request as the gateway sends it; `commandId` sets the command-id header of a write. */
+  request<T = any>(subject: string, payload: unknown, options?: { commandId?: string; headers?: Headers }): Promise<T>;
+  close(): Promise<void>;
+}
+
+export async function startServiceBed(prefix: string, modules: Type<unknown>[], env: NodeJS.ProcessEnv = {}): Promise<ServiceBed> {
+  const db = await createTestDatabase(prefix);
+  const config = { ...loadConfig({ SPAWNPOINT_DATA_DIR: `/tmp/${db.name}`, ...env }, 'standalone'), databaseUrl: db.url };
+  @Module({ imports: [PlatformModule.forRoot(config, prefix), ...modules] })
+  class BedRoot {}
+  let app: INestApplicationContext;
+  try {
+    app = await NestFactory.createApplicationContext(BedRoot, { logger: ['error', 'warn'], abortOnError: false });
+  } catch (err) {
+    await db.drop();
+    throw err;
+  }
+  const bus = app.get<Bus>(BUS);
+  return {
+    app,
+    bus,
+    config,
+    databaseUrl: db.url,
+    request: (subject, payload, options = {}) =>
+      bus.request(subject, payload, { headers: { ...(options.commandId ? { [COMMAND_ID_HEADER]: options.commandId } : {}), ...options.headers } }),
+    async close() {
+      await app.close();
+      await db.drop();
+    },
+  };
+}
