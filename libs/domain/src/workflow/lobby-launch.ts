@@ -5,7 +5,7 @@
 // ServerRunning / ServerStopped; the server's startup timeout stops a server that never runs).
 import { DomainEvent } from '../kit';
 import { LobbyCommand, LobbyEvent } from '../lobby';
-import { after, CommandIntent, Intent, Workflow } from './workflow';
+import { timeAfter, CommandIntent, Intent, Workflow } from './workflow';
 
 /** A lobby starting this long without a server assigned goes back to waiting (the lobbies sweeper's START_ABANDONED_MS). */
 export const LOBBY_LAUNCH_TIMEOUT_MS = 60_000;
@@ -83,7 +83,7 @@ export const lobbyLaunchWorkflow: Workflow<LobbyLaunchEvent, LobbyLaunchState, L
           },
           key: lobbyLaunchKey(lobbyId, state.attempt),
         };
-        const timeout: LobbyLaunchTimedOut = { type: 'LobbyLaunchTimedOut', data: { lobbyId, attempt: state.attempt, at: after(event.data.at, LOBBY_LAUNCH_TIMEOUT_MS) } };
+        const timeout: LobbyLaunchTimedOut = { type: 'LobbyLaunchTimedOut', data: { lobbyId, attempt: state.attempt, at: timeAfter(event.data.at, LOBBY_LAUNCH_TIMEOUT_MS) } };
         return [start, { kind: 'timer', id: timerId(lobbyId), at: timeout.data.at, then: timeout }];
       }
       case 'LobbyServerAssigned':

@@ -5,7 +5,7 @@
 // The state is the server decider's own (same evolve), plus counters that make the keys unique.
 import { DomainEvent } from '../kit';
 import { MAX_AUTO_RESTARTS, serverDecider, ServerCommand, ServerEvent, ServerState, ttlDeadline } from '../server';
-import { after, CommandIntent, Intent, Workflow } from './workflow';
+import { timeAfter, CommandIntent, Intent, Workflow } from './workflow';
 
 /**
  * Backstop for a server that never reports its ports bound. The runtimes time a start out themselves
@@ -52,7 +52,7 @@ function ttl(state: ServerLifecycleState, serverId: string): ServerLifecycleInte
 }
 
 function startup(state: ServerLifecycleState, serverId: string, at: string): ServerLifecycleIntent {
-  const due = after(at, SERVER_STARTUP_TIMEOUT_MS);
+  const due = timeAfter(at, SERVER_STARTUP_TIMEOUT_MS);
   return { kind: 'timer', id: startupTimer(serverId), at: due, then: { type: 'ServerStartupTimedOut', data: { serverId, launch: state.launches, at: due } } };
 }
 

@@ -59,6 +59,6 @@ export interface Workflow<E extends DomainEvent, S, I extends Intent = Intent> {
 }
 
 /** An ISO time `ms` after `at`. */
-export function after(at: string, ms: number): string {
+export function timeAfter(at: string, ms: number): string {
   return new Date(Date.parse(at) + ms).toISOString();
 }

@@ -54,10 +54,10 @@ describe('WorkflowRunner', () => {
   });
 
   it('dispatches what a workflow decides, with its key, and fires its timer when the clock reaches it', async () => {
-    await lobbyStarts(['l1', 'l2'], t0, ['l2']);
     const { dispatch, keys } = recorder();
     const r = runner(dispatch);
     await r.start();
+    await lobbyStarts(['l1', 'l2'], t0, ['l2']);
     await r.idle();
     expect(keys('StartLobbyServer')).toEqual(['lobby-launch:l1:1', 'lobby-launch:l2:1']);
     expect(await timers()).toEqual(['l1']); // l2's server was assigned: its timeout is cancelled
@@ -80,9 +80,9 @@ describe('WorkflowRunner', () => {
       ? (first.sent.push(intent), new Promise<void>(() => undefined))
       : first.dispatch(intent, origin));
     const ids = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `l${from + i}`);
-    await lobbyStarts(ids(1, 10), t0, ['l1', 'l2', 'l3']);
     const a = runner(crashing);
     await a.start();
+    await lobbyStarts(ids(1, 10), t0, ['l1', 'l2', 'l3']);
 
     // A second runner on the same database stands by while the first leads.
     const second = recorder();
@@ -116,6 +116,22 @@ describe('WorkflowRunner', () => {
     expect(await outbox()).toEqual([]);
   });
 
+  it('a first run folds the history already stored without sending its commands again, and keeps its timers', async () => {
+    await lobbyStarts(['old1', 'old2'], t0, ['old2']);
+    const { sent, dispatch, keys } = recorder();
+    const r = runner(dispatch);
+    await r.start();
+    await r.idle();
+    expect(sent).toEqual([]);
+    expect(await timers()).toEqual(['old1']);
+    await lobbyStarts(['new1'], t0);
+    clock = t0 + LOBBY_LAUNCH_TIMEOUT_MS;
+    await r.idle();
+    await r.tick();
+    expect(keys('StartLobbyServer')).toEqual(['lobby-launch:new1:1']);
+    expect(keys('ServerStopped')).toEqual(['lobby-launch:new1:1:timed-out', 'lobby-launch:old1:1:timed-out']);
+  });
+
   it('parks an event its workflow cannot decide and moves on', async () => {
     type E = { type: 'Tick'; data: { id: string; poison?: boolean; at: string } };
     const fragile: Workflow<E, number, CommandIntent> = {
@@ -127,12 +143,12 @@ describe('WorkflowRunner', () => {
       },
       react: (n, e) => [{ kind: 'command', target: { aggregate: 'tick', id: e.data.id, projectId: null }, command: { type: 'Count' }, key: `${e.data.id}:${n}` }],
     };
-    for (const [id, poison] of [['a', false], ['b', true], ['c', false]] as const) {
-      await bed.store.appendToStream(`tick-${id}`, [{ type: 'Tick', data: { id, poison, at: iso(t0) } }], 'no_stream');
-    }
     const { sent, dispatch } = recorder();
     const r = runner(dispatch, [fragile as never]);
     await r.start();
+    for (const [id, poison] of [['a', false], ['b', true], ['c', false]] as const) {
+      await bed.store.appendToStream(`tick-${id}`, [{ type: 'Tick', data: { id, poison, at: iso(t0) } }], 'no_stream');
+    }
     await r.idle();
     expect(sent.map((i) => i.key)).toEqual(['a:1', 'c:1']);
     const parked = await listParked(bed.models, 'workflow:fragile');
@@ -141,9 +157,6 @@ describe('WorkflowRunner', () => {
   });
 
   it('retries a failed dispatch, holding back the later intents of the same instance until it passes', async () => {
-    await lobbyStarts(['l1'], t0);
-    await bed.store.appendToStream(lobbyStream('l1'), [{ type: 'GameEnded', data: { lobbyId: 'l1', reason: 'server_stopped', by: null, at: iso(t0) } },
-      { type: 'GameStarting', data: { lobbyId: 'l1', by: 'h', at: iso(t0) } }], 1);
     const sent: string[] = [];
     let failures = 1;
     const r = runner(async (intent) => {
@@ -151,6 +164,9 @@ describe('WorkflowRunner', () => {
       sent.push(intent.key);
     });
     await r.start();
+    await lobbyStarts(['l1'], t0);
+    await bed.store.appendToStream(lobbyStream('l1'), [{ type: 'GameEnded', data: { lobbyId: 'l1', reason: 'server_stopped', by: null, at: iso(t0) } },
+      { type: 'GameStarting', data: { lobbyId: 'l1', by: 'h', at: iso(t0) } }], 1);
     await r.idle();
     expect(sent).toEqual([]); // the first failed; the second waits behind it
     clock = t0 + 10_000;

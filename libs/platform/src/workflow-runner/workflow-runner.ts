@@ -7,7 +7,9 @@
 // that fell due while nothing ran fires then. One bad event never stops a workflow: it is retried alone,
 // then parked (parked_events, under 'workflow:<name>') and skipped. A database failure parks nothing: the
 // workflow reads again from its checkpoint. One runner per workflow is active at a time (an advisory
-// lock); others stand by. See docs/adr/0010-workflows.md.
+// lock); others stand by. A workflow's first run on a database folds the history already there without
+// sending its commands again (they were done by whatever ran before it); its timers are kept, so a TTL
+// or a timeout still pending fires. See docs/adr/0010-workflows.md.
 import type { CommandIntent, DomainEvent, Intent, Workflow } from '@spawnpoint/domain';
 import { EventStore, RecordedEvent, Subscription } from '@spawnpoint/eventstore';
 import { isInfrastructureError } from '@spawnpoint/messaging';
@@ -16,7 +18,7 @@ import type { Pool, PoolClient } from 'pg';
 import { insertParked, registerProjection, storableError } from '../parked-events';
 import type { SqlTx } from '../projection-runner';
 import {
-  addIntents, cancelTimer, checkpointName, intentDone, intentFailed, loadCheckpoint, loadStates, pendingIntents, saveCheckpoint, saveStates, setTimer, takeDueTimers,
+  addIntents, cancelTimer, checkpointName, firstRunHead, intentDone, intentFailed, loadCheckpoint, loadStates, pendingIntents, saveCheckpoint, saveStates, setTimer, takeDueTimers,
 } from './workflow-tables';
 
 /** Sends one command intent (the services map it to a bus request with `intent.key` as its command id). */
@@ -45,7 +47,8 @@ const HIGH_WATER = 5_000;
 const RETRY_MS = 1_000;
 const LOCK_CLASS = 7_402_010;
 
-type Input = { event: DomainEvent; keys: string[] };
+/** `silent`: folded, timers kept, commands not sent (history from before the workflow's first run). */
+type Input = { event: DomainEvent; keys: string[]; silent?: boolean };
 
 export class WorkflowRunner {
   private readonly loops: WorkflowLoop[];
@@ -85,6 +88,8 @@ class WorkflowLoop {
   private subscription: Subscription | null = null;
   private generation = 0;
   private pending: RecordedEvent[] = [];
+  /** Events up to here are history from before the first run (see the top). */
+  private silentUntil = 0n;
   /** Every change of states runs in this chain: event batches and timer firings never interleave. */
   private chain: Promise<void> = Promise.resolve();
   private flushing: Promise<void> | null = null;
@@ -208,7 +213,8 @@ class WorkflowLoop {
   // ---- events --------------------------------------------------------------------------------------
 
   private async subscribe(): Promise<void> {
-    const from = await loadCheckpoint(this.pool, this.name);
+    this.silentUntil = await firstRunHead(this.pool, this.name, () => this.store.headPosition([...this.workflow.categories]));
+    const from = (await loadCheckpoint(this.pool, this.name)) ?? 0n;
     const generation = ++this.generation;
     this.pending = [];
     this.subscription = this.store.subscribeToAll({ fromPosition: from, categories: [...this.workflow.categories] }, (event) => {
@@ -225,7 +231,7 @@ class WorkflowLoop {
       while (this.pending.length > 0 && generation === this.generation && !this.stopped) {
         const batch = this.pending.slice(0, MAX_BATCH);
         try {
-          await this.transaction((sql) => this.decide(sql, batch.map(toInput(this.workflow)), batch[batch.length - 1].position));
+          await this.transaction((sql) => this.decide(sql, batch.map((e) => this.input(e)), batch[batch.length - 1].position));
           this.pending.splice(0, batch.length);
         } catch (err) {
           if (isInfrastructureError(err)) throw err;
@@ -249,7 +255,7 @@ class WorkflowLoop {
     const firstFailedAt = new Date();
     for (let attempt = 1; ; attempt++) {
       try {
-        await this.transaction((sql) => this.decide(sql, [toInput(this.workflow)(event)], event.position));
+        await this.transaction((sql) => this.decide(sql, [this.input(event)], event.position));
         return;
       } catch (err) {
         if (isInfrastructureError(err)) throw err;
@@ -294,13 +300,15 @@ class WorkflowLoop {
     const stored = await loadStates(sql, this.name, keys);
     const states = new Map<string, unknown>();
     const intents: { key: string; intent: CommandIntent }[] = [];
-    for (const { event, keys: targets } of inputs) {
+    for (const { event, keys: targets, silent } of inputs) {
       for (const key of targets) {
         const before = states.has(key) ? states.get(key) : stored.has(key) ? stored.get(key) : this.workflow.initialState;
         const after = this.workflow.evolve(before, event);
         states.set(key, after);
         for (const intent of this.workflow.react(after, event) as Intent[]) {
-          if (intent.kind === 'command') intents.push({ key, intent });
+          if (intent.kind === 'command') {
+            if (!silent) intents.push({ key, intent });
+          }
           else if (intent.kind === 'timer') await setTimer(sql, this.name, key, intent.id, intent.at, intent.then);
           else await cancelTimer(sql, this.name, key, intent.id);
         }
@@ -314,7 +322,8 @@ class WorkflowLoop {
   /** Due timers, each fed to its instance in a transaction of its own (the timer row deleted with it). */
   private async fireDueTimers(): Promise<void> {
     if (!this.lock) return;
-    for (;;) {
+    // Bounded per tick: a workflow that keeps setting a timer already due cannot hold the chain.
+    for (let round = 0; round < 20; round++) {
       let fired = 0;
       await this.transaction(async (sql) => {
         for (const timer of await takeDueTimers(sql, this.name, this.now(), 100)) {
@@ -385,6 +394,11 @@ class WorkflowLoop {
 
   // ---- helpers -------------------------------------------------------------------------------------
 
+  private input(event: RecordedEvent): Input {
+    const e: DomainEvent = { type: event.type, data: event.data };
+    return { event: e, keys: this.workflow.route(e), silent: event.position <= this.silentUntil };
+  }
+
   private serial(fn: () => Promise<void>): Promise<void> {
     const run = this.chain.then(fn);
     this.chain = run.catch(() => undefined);
@@ -406,10 +420,5 @@ class WorkflowLoop {
     }
   }
 }
-
-const toInput = (workflow: AnyWorkflow) => (event: RecordedEvent): Input => {
-  const e: DomainEvent = { type: event.type, data: event.data };
-  return { event: e, keys: workflow.route(e) };
-};
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());

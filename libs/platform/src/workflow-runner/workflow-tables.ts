@@ -9,9 +9,22 @@ export const checkpointName = (workflow: string) => `workflow:${workflow}`;
 const CHECKPOINT_SQL = `INSERT INTO checkpoints (name, position, updated_at) VALUES ($1, $2, now())
   ON CONFLICT (name) DO UPDATE SET position = EXCLUDED.position, updated_at = EXCLUDED.updated_at`;
 
-export async function loadCheckpoint(pool: Pool, workflow: string): Promise<bigint> {
+/** null: the workflow never ran on this database. */
+export async function loadCheckpoint(pool: Pool, workflow: string): Promise<bigint | null> {
   const { rows } = await pool.query<{ position: string }>('SELECT position::text FROM checkpoints WHERE name = $1', [checkpointName(workflow)]);
-  return rows[0] ? BigInt(rows[0].position) : 0n;
+  return rows[0] ? BigInt(rows[0].position) : null;
+}
+
+/**
+ * The store's head when the workflow first ran on this database (recorded once, beside its checkpoint):
+ * history up to it is folded without sending commands, even if that first run crashed half way.
+ */
+export async function firstRunHead(pool: Pool, workflow: string, head: () => Promise<bigint>): Promise<bigint> {
+  const name = `${checkpointName(workflow)}#first-run-head`;
+  const { rows } = await pool.query<{ position: string }>('SELECT position::text FROM checkpoints WHERE name = $1', [name]);
+  if (rows[0]) return BigInt(rows[0].position);
+  await pool.query('INSERT INTO checkpoints (name, position, updated_at) VALUES ($1, $2, now()) ON CONFLICT (name) DO NOTHING', [name, String(await head())]);
+  return firstRunHead(pool, workflow, head);
 }
 
 export async function saveCheckpoint(sql: SqlTx, workflow: string, position: bigint): Promise<void> {
