@@ -4,3 +4,4 @@ export * from './project';
 export * from './build';
 export * from './server';
 export * from './lobby';
+export * from './workflow';

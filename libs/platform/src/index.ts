@@ -20,3 +20,4 @@ export * from './command-context';
 export * from './known-outcome';
 export * from './shutdown';
 export * from './cqrs';
+export * from './workflow-runner';

@@ -1,0 +1,94 @@
+// A lobby's game server moving its lobbies, per server: when the server runs, every lobby assigned to it
+// is marked in_game with it; when it stops (any reason: START_FAILED, STARTUP_FAILURE_TIMEOUT, TTL, a
+// crash past auto-restart, a manual stop), EVERY lobby assigned to it goes back to waiting, not just one.
+// The link is the lobby's own LobbyServerAssigned; whichever comes first (the assignment or the server's
+// ServerRunning / ServerStopped), the lobby ends where the server is. The lobby decider ignores a stop of
+// a server it no longer uses (instanceId), so stale links are harmless.
+//
+// Integration-event gap: ServerRunning carries no ports (only serverId, at). The lobby wants the server
+// as it runs, with its ports: this workflow folds them from ServerStarted / ServerRestarted, which it
+// reads anyway. An optional `networkPorts` on ServerRunning would let consumers that read only
+// ServerRunning do without; the dispatcher may still replace `server` with the full servers view.
+import { LobbyCommand, LobbyEvent } from '../lobby';
+import { NetworkPort, ServerEvent } from '../server';
+import { CommandIntent, Workflow } from './workflow';
+
+export type LobbyServerEvent = LobbyEvent | ServerEvent;
+export type LobbyServerIntent = CommandIntent<LobbyCommand>;
+
+export interface LobbyServerState {
+  serverId: string | null;
+  projectId: string | null;
+  status: 'none' | 'launching' | 'running' | 'stopped';
+  networkPorts: NetworkPort[];
+  /** ServerRunning events so far (a crash restart runs it again): part of the keys. */
+  runs: number;
+  /** Lobbies assigned to this server, in assignment order. */
+  lobbies: string[];
+}
+
+/** The lobby's view of its running server (what the lobby decider's ServerRunning expects). */
+function runningServer(state: LobbyServerState, serverId: string) {
+  return { instance_id: serverId, status: 'running', network_ports: state.networkPorts };
+}
+
+function toLobby(state: LobbyServerState, lobbyId: string, serverId: string, command: LobbyCommand, what: string): LobbyServerIntent {
+  return { kind: 'command', target: { aggregate: 'lobby', id: lobbyId, projectId: state.projectId }, command, key: `lobby-server:${serverId}:${lobbyId}:${what}` };
+}
+
+const running = (state: LobbyServerState, lobbyId: string, serverId: string, now: string) =>
+  toLobby(state, lobbyId, serverId, { type: 'ServerRunning', server: runningServer(state, serverId), now }, `running:${state.runs}`);
+const stopped = (state: LobbyServerState, lobbyId: string, serverId: string, now: string) =>
+  toLobby(state, lobbyId, serverId, { type: 'ServerStopped', instanceId: serverId, now }, 'stopped');
+
+export const lobbyServerWorkflow: Workflow<LobbyServerEvent, LobbyServerState, LobbyServerIntent> = {
+  name: 'lobby-server',
+  categories: ['lobby', 'server'],
+  initialState: { serverId: null, projectId: null, status: 'none', networkPorts: [], runs: 0, lobbies: [] },
+
+  route(event) {
+    if (event.type === 'LobbyServerAssigned') return [event.data.server.instance_id];
+    if ('serverId' in event.data) return [event.data.serverId];
+    return [];
+  },
+
+  evolve(state, event) {
+    switch (event.type) {
+      case 'ServerStarted':
+        return { ...state, serverId: event.data.serverId, projectId: event.data.projectId, status: 'launching', networkPorts: event.data.networkPorts };
+      case 'ServerRestarted':
+        return { ...state, status: 'launching', networkPorts: event.data.networkPorts };
+      case 'ServerCrashed':
+        return state.status === 'stopped' ? state : { ...state, status: 'launching' };
+      case 'ServerRunning':
+        return state.status === 'launching' ? { ...state, status: 'running', runs: state.runs + 1 } : state;
+      case 'ServerStopped':
+        return { ...state, status: 'stopped' };
+      case 'LobbyServerAssigned': {
+        const lobbyId = event.data.lobbyId;
+        return state.lobbies.includes(lobbyId) ? state : { ...state, serverId: state.serverId ?? event.data.server.instance_id, lobbies: [...state.lobbies, lobbyId] };
+      }
+      default:
+        return state;
+    }
+  },
+
+  react(state, event) {
+    switch (event.type) {
+      case 'ServerRunning':
+        // A late or repeated report (already stopped) moves no lobby.
+        return state.status === 'running' ? state.lobbies.map((l) => running(state, l, event.data.serverId, event.data.at)) : [];
+      case 'ServerStopped':
+        return state.lobbies.map((l) => stopped(state, l, event.data.serverId, event.data.at));
+      case 'LobbyServerAssigned': {
+        // Assigned after the server already ran or stopped: the lobby catches up at once.
+        const serverId = event.data.server.instance_id;
+        if (state.status === 'running') return [running(state, event.data.lobbyId, serverId, event.data.at)];
+        if (state.status === 'stopped') return [stopped(state, event.data.lobbyId, serverId, event.data.at)];
+        return [];
+      }
+      default:
+        return [];
+    }
+  },
+};

@@ -1,0 +1,2 @@
+export * from './workflow-runner';
+export { checkpointName as workflowCheckpointName } from './workflow-tables';

@@ -1,0 +1,176 @@
+// The workflow runner on real PostgreSQL with the real event store: intents decided from the store are
+// dispatched with their keys, timers fire by the injected clock, a runner killed mid-stream and replaced
+// loses no intent and doubles none beyond its key (timers that fell due meanwhile fire after the
+// restart), a second runner stands by while one leads, and one bad event is parked, not a stop.
+import { CommandIntent, LOBBY_LAUNCH_TIMEOUT_MS, LobbyEvent, lobbyLaunchWorkflow, lobbyStream, Workflow } from '@spawnpoint/domain';
+import { readModelsPool } from '@spawnpoint/read-models';
+import { createProjectionTestBed, ProjectionTestBed } from '../../../../test/support/projections';
+import { listParked } from '../parked-events';
+import { IntentDispatcher, WorkflowRunner } from './workflow-runner';
+
+const t0 = Date.parse('2026-11-21T10:00:00.000Z');
+const iso = (ms: number) => new Date(ms).toISOString();
+
+function recorder() {
+  const sent: CommandIntent[] = [];
+  const dispatch: IntentDispatcher = async (intent) => void sent.push(intent);
+  const keys = (type: string) => sent.filter((i) => i.command.type === type).map((i) => i.key).sort();
+  return { sent, dispatch, keys };
+}
+
+describe('WorkflowRunner', () => {
+  let bed: ProjectionTestBed;
+  let clock: number;
+  const now = () => new Date(clock);
+  const runners: WorkflowRunner[] = [];
+  const runner = (dispatch: IntentDispatcher, workflows = [lobbyLaunchWorkflow as never]) => {
+    const r = new WorkflowRunner(bed.store, bed.models, workflows, dispatch, { now, pollMs: 60_000, stopGraceMs: 100, poisonBackoffMs: 10 });
+    runners.push(r);
+    return r;
+  };
+
+  async function lobbyStarts(ids: string[], at: number, assigned: string[] = []): Promise<void> {
+    for (const id of ids) {
+      const events: LobbyEvent[] = [
+        { type: 'LobbyCreated', data: { lobbyId: id, projectId: 'p1', config: 'duel', code: null, hostId: 'h', name: null, maxPlayers: 2, region: 'eu-west', isPrivate: false, allowLateJoin: false, settings: {}, hostState: {}, at: iso(at) } },
+        { type: 'GameStarting', data: { lobbyId: id, by: 'h', at: iso(at) } },
+      ];
+      if (assigned.includes(id)) events.push({ type: 'LobbyServerAssigned', data: { lobbyId: id, server: { instance_id: `s-${id}` }, at: iso(at + 1000) } });
+      await bed.store.appendToStream(lobbyStream(id), events, 'no_stream');
+    }
+  }
+
+  const outbox = async () => (await readModelsPool(bed.models).query('SELECT intent_key FROM workflow_intents')).rows.map((r) => r.intent_key as string);
+  const timers = async () => (await readModelsPool(bed.models).query('SELECT key FROM workflow_timers ORDER BY key')).rows.map((r) => r.key as string);
+
+  beforeEach(async () => {
+    bed = await createProjectionTestBed('wf');
+    clock = t0;
+  });
+
+  afterEach(async () => {
+    for (const r of runners.splice(0)) await r.stop();
+    await bed.close();
+  });
+
+  it('dispatches what a workflow decides, with its key, and fires its timer when the clock reaches it', async () => {
+    const { dispatch, keys } = recorder();
+    const r = runner(dispatch);
+    await r.start();
+    await lobbyStarts(['l1', 'l2'], t0, ['l2']);
+    await r.idle();
+    expect(keys('StartLobbyServer')).toEqual(['lobby-launch:l1:1', 'lobby-launch:l2:1']);
+    expect(await timers()).toEqual(['l1']); // l2's server was assigned: its timeout is cancelled
+
+    clock = t0 + LOBBY_LAUNCH_TIMEOUT_MS - 1;
+    await r.tick();
+    expect(keys('ServerStopped')).toEqual([]);
+    clock = t0 + LOBBY_LAUNCH_TIMEOUT_MS;
+    await r.tick();
+    expect(keys('ServerStopped')).toEqual(['lobby-launch:l1:1:timed-out']);
+    expect(await timers()).toEqual([]);
+    expect(await outbox()).toEqual([]);
+  });
+
+  it('killed mid-stream and replaced: no intent lost, none doubled beyond its key, timers due in the downtime fire after', async () => {
+    const first = recorder();
+    let hung = 0;
+    // The first runner "crashes" inside its 8th dispatch: the command went out, its outbox row was never deleted.
+    const crashing: IntentDispatcher = (intent, origin) => (first.sent.length === 7 && hung++ === 0
+      ? (first.sent.push(intent), new Promise<void>(() => undefined))
+      : first.dispatch(intent, origin));
+    const ids = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `l${from + i}`);
+    const a = runner(crashing);
+    await a.start();
+    await lobbyStarts(ids(1, 10), t0, ['l1', 'l2', 'l3']);
+
+    // A second runner on the same database stands by while the first leads.
+    const second = recorder();
+    const b = runner(second.dispatch);
+    await b.start();
+    await b.tick();
+    expect(second.sent).toEqual([]);
+
+    await lobbyStarts(ids(11, 20), t0);
+    await a.stop(); // mid-stream: events still arriving, one dispatch in flight
+    clock = t0 + LOBBY_LAUNCH_TIMEOUT_MS + 1_000; // every launch timeout of l1..l20 falls due in the downtime
+    await lobbyStarts(ids(21, 25), clock);
+
+    await b.tick(); // takes the lead and reads on from the first runner's checkpoint
+    await b.idle();
+    await b.tick(); // the timers that fell due meanwhile
+
+    const all = [...first.sent, ...second.sent];
+    const starts = all.filter((i) => i.command.type === 'StartLobbyServer').map((i) => i.key);
+    expect([...new Set(starts)].sort()).toEqual(ids(1, 25).map((id) => `lobby-launch:${id}:1`).sort());
+    const counts = new Map<string, number>();
+    for (const i of all) counts.set(i.key, (counts.get(i.key) ?? 0) + 1);
+    const doubled = [...counts].filter(([, n]) => n > 1).map(([k]) => k);
+    // Only the dispatch the crash interrupted is sent again (same key: the services answer it once).
+    expect(doubled).toEqual([first.sent[7].key]);
+    expect(Math.max(...counts.values())).toBe(2);
+    // Lobbies without a server timed out exactly once each, after the restart; the new ones are not due yet.
+    expect(second.keys('ServerStopped')).toEqual(ids(4, 20).map((id) => `lobby-launch:${id}:1:timed-out`).sort());
+    expect(first.keys('ServerStopped')).toEqual([]);
+    expect(await timers()).toEqual(ids(21, 25).sort());
+    expect(await outbox()).toEqual([]);
+  });
+
+  it('a first run folds the history already stored without sending its commands again, and keeps its timers', async () => {
+    await lobbyStarts(['old1', 'old2'], t0, ['old2']);
+    const { sent, dispatch, keys } = recorder();
+    const r = runner(dispatch);
+    await r.start();
+    await r.idle();
+    expect(sent).toEqual([]);
+    expect(await timers()).toEqual(['old1']);
+    await lobbyStarts(['new1'], t0);
+    clock = t0 + LOBBY_LAUNCH_TIMEOUT_MS;
+    await r.idle();
+    await r.tick();
+    expect(keys('StartLobbyServer')).toEqual(['lobby-launch:new1:1']);
+    expect(keys('ServerStopped')).toEqual(['lobby-launch:new1:1:timed-out', 'lobby-launch:old1:1:timed-out']);
+  });
+
+  it('parks an event its workflow cannot decide and moves on', async () => {
+    type E = { type: 'Tick'; data: { id: string; poison?: boolean; at: string } };
+    const fragile: Workflow<E, number, CommandIntent> = {
+      name: 'fragile', categories: ['tick'], initialState: 0,
+      route: (e) => [e.data.id],
+      evolve: (n, e) => {
+        if (e.data.poison) throw new Error(`cannot decide ${e.data.id}`);
+        return n + 1;
+      },
+      react: (n, e) => [{ kind: 'command', target: { aggregate: 'tick', id: e.data.id, projectId: null }, command: { type: 'Count' }, key: `${e.data.id}:${n}` }],
+    };
+    const { sent, dispatch } = recorder();
+    const r = runner(dispatch, [fragile as never]);
+    await r.start();
+    for (const [id, poison] of [['a', false], ['b', true], ['c', false]] as const) {
+      await bed.store.appendToStream(`tick-${id}`, [{ type: 'Tick', data: { id, poison, at: iso(t0) } }], 'no_stream');
+    }
+    await r.idle();
+    expect(sent.map((i) => i.key)).toEqual(['a:1', 'c:1']);
+    const parked = await listParked(bed.models, 'workflow:fragile');
+    expect(parked).toMatchObject([{ stream_id: 'tick-b', event_type: 'Tick', attempts: 3 }]);
+    expect(parked[0].error).toMatch(/cannot decide b/);
+  });
+
+  it('retries a failed dispatch, holding back the later intents of the same instance until it passes', async () => {
+    const sent: string[] = [];
+    let failures = 1;
+    const r = runner(async (intent) => {
+      if (failures-- > 0) throw new Error('servers unavailable');
+      sent.push(intent.key);
+    });
+    await r.start();
+    await lobbyStarts(['l1'], t0);
+    await bed.store.appendToStream(lobbyStream('l1'), [{ type: 'GameEnded', data: { lobbyId: 'l1', reason: 'server_stopped', by: null, at: iso(t0) } },
+      { type: 'GameStarting', data: { lobbyId: 'l1', by: 'h', at: iso(t0) } }], 1);
+    await r.idle();
+    expect(sent).toEqual([]); // the first failed; the second waits behind it
+    clock = t0 + 10_000;
+    await r.tick();
+    expect(sent).toEqual(['lobby-launch:l1:1', 'lobby-launch:l1:2']);
+  });
+});

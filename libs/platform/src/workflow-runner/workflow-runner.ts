@@ -1,0 +1,424 @@
+// Runs workflows (libs/domain/src/workflow): each subscribes to the store from its checkpoint, folds every
+// instance's state, and stores the new states, its timers and the intents it decided together with the
+// checkpoint, in one transaction; the intents are then dispatched from that outbox and deleted once done.
+// A crash between a dispatch and its delete dispatches the intent again with the same key (the command
+// id): at-least-once dispatch, made effectively-once by the services' command-id handling. Timers are
+// rows; due ones (by the injected clock) are fed to their instance, also after a restart, so a timer
+// that fell due while nothing ran fires then. One bad event never stops a workflow: it is retried alone,
+// then parked (parked_events, under 'workflow:<name>') and skipped. A database failure parks nothing: the
+// workflow reads again from its checkpoint. One runner per workflow is active at a time (an advisory
+// lock); others stand by. A workflow's first run on a database folds the history already there without
+// sending its commands again (they were done by whatever ran before it); its timers are kept, so a TTL
+// or a timeout still pending fires. See docs/adr/0010-workflows.md.
+import type { CommandIntent, DomainEvent, Intent, Workflow } from '@spawnpoint/domain';
+import { EventStore, RecordedEvent, Subscription } from '@spawnpoint/eventstore';
+import { isInfrastructureError } from '@spawnpoint/messaging';
+import { readModelsPool, ReadModels } from '@spawnpoint/read-models';
+import type { Pool, PoolClient } from 'pg';
+import { insertParked, registerProjection, storableError } from '../parked-events';
+import type { SqlTx } from '../projection-runner';
+import {
+  addIntents, cancelTimer, checkpointName, firstRunHead, intentDone, intentFailed, loadCheckpoint, loadStates, pendingIntents, saveCheckpoint, saveStates, setTimer, takeDueTimers,
+} from './workflow-tables';
+
+/** Sends one command intent (the services map it to a bus request with `intent.key` as its command id). */
+export type IntentDispatcher = (intent: CommandIntent, origin: { workflow: string; instance: string }) => Promise<void>;
+
+export type AnyWorkflow = Workflow<any, any, Intent<any, any>>;
+
+export interface WorkflowRunnerOptions {
+  /** The clock timers are due by. Default: the system clock. */
+  now?: () => Date;
+  /** How often due timers and intents waiting for a retry are looked for. Default 1000 ms. */
+  pollMs?: number;
+  /** Attempts at an event that fails alone before it is parked. Default 3. */
+  poisonAttempts?: number;
+  poisonBackoffMs?: number;
+  /** Dispatch attempts of one intent before it is given up (kept, with failed_at and its error). Default 10. */
+  dispatchAttempts?: number;
+  /** Wait before the second dispatch attempt, doubling up to a minute. Default 500 ms. */
+  dispatchBackoffMs?: number;
+  /** stop() waits this long for a dispatch in flight. Default 5000 ms. */
+  stopGraceMs?: number;
+}
+
+const MAX_BATCH = 500;
+const HIGH_WATER = 5_000;
+const RETRY_MS = 1_000;
+const LOCK_CLASS = 7_402_010;
+
+/** `silent`: folded, timers kept, commands not sent (history from before the workflow's first run). */
+type Input = { event: DomainEvent; keys: string[]; silent?: boolean };
+
+export class WorkflowRunner {
+  private readonly loops: WorkflowLoop[];
+
+  constructor(store: EventStore, db: ReadModels, workflows: AnyWorkflow[], dispatch: IntentDispatcher, options: WorkflowRunnerOptions = {}) {
+    this.loops = workflows.map((w) => new WorkflowLoop(store, db, w, dispatch, options));
+  }
+
+  get names(): string[] {
+    return this.loops.map((l) => checkpointName(l.workflow.name));
+  }
+
+  /** Resolves once each workflow is active (caught up with the store) or standing by behind another runner. */
+  async start(): Promise<void> {
+    await Promise.all(this.loops.map((l) => l.start()));
+  }
+
+  /** Fires due timers and dispatches pending intents now (the poll does it every `pollMs`). */
+  async tick(): Promise<void> {
+    await Promise.all(this.loops.map((l) => l.tick()));
+  }
+
+  /** Resolves when every event committed before the call is decided and every intent due so far dispatched. */
+  async idle(): Promise<void> {
+    await Promise.all(this.loops.map((l) => l.idle()));
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.loops.map((l) => l.stop()));
+  }
+}
+
+class WorkflowLoop {
+  private readonly pool: Pool;
+  private readonly now: () => Date;
+  private readonly opts: Required<Omit<WorkflowRunnerOptions, 'now'>>;
+  private subscription: Subscription | null = null;
+  private generation = 0;
+  private pending: RecordedEvent[] = [];
+  /** Events up to here are history from before the first run (see the top). */
+  private silentUntil = 0n;
+  /** Every change of states runs in this chain: event batches and timer firings never interleave. */
+  private chain: Promise<void> = Promise.resolve();
+  private flushing: Promise<void> | null = null;
+  private draining: Promise<void> | null = null;
+  private drainAgain = false;
+  private poll: NodeJS.Timeout | null = null;
+  private lock: PoolClient | null = null;
+  private stopped = false;
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly db: ReadModels,
+    readonly workflow: AnyWorkflow,
+    private readonly dispatch: IntentDispatcher,
+    options: WorkflowRunnerOptions,
+  ) {
+    this.pool = readModelsPool(db);
+    this.now = options.now ?? (() => new Date());
+    this.opts = {
+      pollMs: options.pollMs ?? 1_000,
+      poisonAttempts: Math.max(1, options.poisonAttempts ?? 3),
+      poisonBackoffMs: options.poisonBackoffMs ?? 100,
+      dispatchAttempts: Math.max(1, options.dispatchAttempts ?? 10),
+      dispatchBackoffMs: options.dispatchBackoffMs ?? 500,
+      stopGraceMs: options.stopGraceMs ?? 5_000,
+    };
+  }
+
+  private get name(): string {
+    return this.workflow.name;
+  }
+
+  async start(): Promise<void> {
+    await registerProjection(this.db, checkpointName(this.name), [...this.workflow.categories]);
+    this.poll = setInterval(() => void this.tick(), this.opts.pollMs);
+    this.poll.unref();
+    if (await this.lead()) await this.catchUp();
+  }
+
+  /**
+   * Takes the workflow's advisory lock if free: 'new' when this runner just took the lead (it then
+   * subscribes), 'held' when it already led, false when another runner leads.
+   */
+  private async lead(): Promise<'new' | 'held' | false> {
+    if (this.stopped) return false;
+    if (this.lock) return 'held';
+    const client = await this.pool.connect();
+    try {
+      const { rows } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1, hashtext($2)) AS ok', [LOCK_CLASS, this.name]);
+      if (!rows[0].ok) {
+        client.release();
+        return false;
+      }
+    } catch (err) {
+      client.release(err as Error);
+      throw err;
+    }
+    // A lost connection loses the lock: give it up and try to lead again on the next tick.
+    client.on('error', () => this.lostLead());
+    this.lock = client;
+    await this.subscribe();
+    return 'new';
+  }
+
+  private lostLead(): void {
+    const lock = this.lock;
+    this.lock = null;
+    this.generation++;
+    this.pending = [];
+    void this.subscription?.close().catch(() => undefined);
+    this.subscription = null;
+    lock?.release(new Error('workflow lock connection lost'));
+  }
+
+  /** Decided up to the head (dispatch goes on in the background: a slow service must not hold up a start). */
+  private async catchUp(): Promise<void> {
+    await this.decided();
+    void this.drain();
+  }
+
+  private async decided(): Promise<void> {
+    await this.subscription?.caughtUp();
+    while (this.flushing || this.pending.length > 0) await (this.flushing ?? this.flush());
+    await this.chain;
+  }
+
+  async tick(): Promise<void> {
+    if (this.stopped) return;
+    try {
+      const lead = await this.lead();
+      if (!lead) return;
+      // Taking over: the events the last leader left undecided come before its timers.
+      if (lead === 'new') await this.decided();
+      await this.serial(() => this.fireDueTimers());
+      await this.drain();
+    } catch (err) {
+      console.error(`workflow ${this.name}: tick failed:`, (err as Error).message ?? err);
+    }
+  }
+
+  async idle(): Promise<void> {
+    await this.decided();
+    await this.drain();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.poll) clearInterval(this.poll);
+    await this.subscription?.close().catch(() => undefined);
+    await this.flushing?.catch(() => undefined);
+    await this.chain.catch(() => undefined);
+    // A dispatch that hangs is abandoned: its intent stays in the outbox and the next runner sends it again.
+    if (this.draining) await Promise.race([this.draining.catch(() => undefined), sleep(this.opts.stopGraceMs)]);
+    if (this.lock) {
+      await this.lock.query('SELECT pg_advisory_unlock($1, hashtext($2))', [LOCK_CLASS, this.name]).catch(() => undefined);
+      this.lock.release();
+      this.lock = null;
+    }
+  }
+
+  // ---- events --------------------------------------------------------------------------------------
+
+  private async subscribe(): Promise<void> {
+    this.silentUntil = await firstRunHead(this.pool, this.name, () => this.store.headPosition([...this.workflow.categories]));
+    const from = (await loadCheckpoint(this.pool, this.name)) ?? 0n;
+    const generation = ++this.generation;
+    this.pending = [];
+    this.subscription = this.store.subscribeToAll({ fromPosition: from, categories: [...this.workflow.categories] }, (event) => {
+      if (generation !== this.generation) return;
+      this.pending.push(event);
+      const flushing = this.flush();
+      if (this.pending.length >= HIGH_WATER) return flushing;
+    }, (err) => this.fail(generation, err));
+  }
+
+  private flush(): Promise<void> {
+    this.flushing ??= this.serial(async () => {
+      const generation = this.generation;
+      while (this.pending.length > 0 && generation === this.generation && !this.stopped) {
+        const batch = this.pending.slice(0, MAX_BATCH);
+        try {
+          await this.transaction((sql) => this.decide(sql, batch.map((e) => this.input(e)), batch[batch.length - 1].position));
+          this.pending.splice(0, batch.length);
+        } catch (err) {
+          if (isInfrastructureError(err)) throw err;
+          console.error(`workflow ${this.name}: a batch of ${batch.length} event(s) failed; deciding them one at a time:`, (err as Error).message ?? err);
+          for (const event of batch) {
+            await this.decideAlone(event, generation);
+            if (generation !== this.generation) return;
+            this.pending.shift();
+          }
+        }
+      }
+    }).catch((err) => this.fail(this.generation, err)).finally(() => {
+      this.flushing = null;
+      void this.drain();
+    });
+    return this.flushing;
+  }
+
+  /** One event alone, retried; parked (and skipped) when it keeps failing. Throws on a database failure. */
+  private async decideAlone(event: RecordedEvent, generation: number): Promise<void> {
+    const firstFailedAt = new Date();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.transaction((sql) => this.decide(sql, [this.input(event)], event.position));
+        return;
+      } catch (err) {
+        if (isInfrastructureError(err)) throw err;
+        if (attempt >= this.opts.poisonAttempts) {
+          await this.pool.query('SELECT 1');
+          const error = storableError(err);
+          await this.transaction(async (sql) => {
+            await insertParked(sql, checkpointName(this.name), event, error, attempt, firstFailedAt);
+            await saveCheckpoint(sql, this.name, event.position);
+          });
+          console.error(`workflow ${this.name}: PARKED event ${event.id} (${event.type}) at position ${event.position} of ${event.streamId} after ${attempt} attempts; the workflow moves on. Error: ${error}`);
+          return;
+        }
+        await sleep(this.opts.poisonBackoffMs * 2 ** (attempt - 1));
+        if (generation !== this.generation || this.stopped) throw new Error(`workflow ${this.name} stopped while retrying an event`);
+      }
+    }
+  }
+
+  /** The database failed: read again from the checkpoint after a pause (the lock, if lost, is taken again by tick). */
+  private fail(generation: number, err: unknown): void {
+    if (generation !== this.generation || this.stopped) return;
+    this.generation++;
+    this.pending = [];
+    console.error(`workflow ${this.name} failed; resubscribing from its checkpoint in ${RETRY_MS} ms:`, err);
+    const old = this.subscription;
+    this.subscription = null;
+    setTimeout(() => {
+      void (async () => {
+        await old?.close().catch(() => undefined);
+        if (this.stopped || !this.lock) return;
+        await this.subscribe().catch((e) => this.fail(this.generation, e));
+      })();
+    }, RETRY_MS).unref();
+  }
+
+  // ---- deciding --------------------------------------------------------------------------------------
+
+  /** Folds the inputs into their instances and stores states, timers, intents (and the checkpoint). */
+  private async decide(sql: SqlTx, inputs: Input[], position: bigint | null): Promise<void> {
+    const keys = [...new Set(inputs.flatMap((i) => i.keys))];
+    const stored = await loadStates(sql, this.name, keys);
+    const states = new Map<string, unknown>();
+    const intents: { key: string; intent: CommandIntent }[] = [];
+    for (const { event, keys: targets, silent } of inputs) {
+      for (const key of targets) {
+        const before = states.has(key) ? states.get(key) : stored.has(key) ? stored.get(key) : this.workflow.initialState;
+        const after = this.workflow.evolve(before, event);
+        states.set(key, after);
+        for (const intent of this.workflow.react(after, event) as Intent[]) {
+          if (intent.kind === 'command') {
+            if (!silent) intents.push({ key, intent });
+          }
+          else if (intent.kind === 'timer') await setTimer(sql, this.name, key, intent.id, intent.at, intent.then);
+          else await cancelTimer(sql, this.name, key, intent.id);
+        }
+      }
+    }
+    await saveStates(sql, this.name, states);
+    await addIntents(sql, this.name, intents);
+    if (position !== null) await saveCheckpoint(sql, this.name, position);
+  }
+
+  /** Due timers, each fed to its instance in a transaction of its own (the timer row deleted with it). */
+  private async fireDueTimers(): Promise<void> {
+    if (!this.lock) return;
+    // Bounded per tick: a workflow that keeps setting a timer already due cannot hold the chain.
+    for (let round = 0; round < 20; round++) {
+      let fired = 0;
+      await this.transaction(async (sql) => {
+        for (const timer of await takeDueTimers(sql, this.name, this.now(), 100)) {
+          await cancelTimer(sql, this.name, timer.key, timer.id);
+          await sql.query('SAVEPOINT timer');
+          try {
+            await this.decide(sql, [{ event: timer.event, keys: [timer.key] }], null);
+          } catch (err) {
+            if (isInfrastructureError(err)) throw err;
+            // A timer its workflow cannot decide is dropped (logged), not fired forever.
+            await sql.query('ROLLBACK TO SAVEPOINT timer');
+            console.error(`workflow ${this.name}: timer ${timer.id} of ${timer.key} failed and is dropped:`, storableError(err));
+          }
+          fired++;
+        }
+      });
+      if (fired < 100) return;
+    }
+  }
+
+  // ---- dispatch ------------------------------------------------------------------------------------
+
+  /** Sends the outbox in order, per instance: an intent waiting for a retry holds back its instance's later ones. */
+  private drain(): Promise<void> {
+    if (this.draining) {
+      this.drainAgain = true;
+      return this.draining;
+    }
+    this.draining = (async () => {
+      do {
+        this.drainAgain = false;
+        while (!this.stopped && this.lock && (await this.drainPass())) { /* until a pass sends nothing */ }
+      } while (this.drainAgain && !this.stopped);
+    })().catch((err) => console.error(`workflow ${this.name}: dispatch failed:`, (err as Error).message ?? err)).finally(() => {
+      this.draining = null;
+    });
+    return this.draining;
+  }
+
+  /** true when it sent something (another pass may find more). */
+  private async drainPass(): Promise<boolean> {
+    const held = new Set<string>();
+    let sent = false;
+    for (const row of await pendingIntents(this.pool, this.name, this.now(), 500)) {
+      if (this.stopped) return false;
+      if (held.has(row.key)) continue;
+      if (!row.due) {
+        held.add(row.key);
+        continue;
+      }
+      try {
+        await this.dispatch(row.intent, { workflow: this.name, instance: row.key });
+      } catch (err) {
+        held.add(row.key);
+        const attempts = row.attempts + 1;
+        const giveUp = attempts >= this.opts.dispatchAttempts;
+        const retryAt = giveUp ? null : new Date(this.now().getTime() + Math.min(this.opts.dispatchBackoffMs * 2 ** (attempts - 1), 60_000));
+        await intentFailed(this.pool, row.id, storableError(err), retryAt);
+        console.error(`workflow ${this.name}: dispatch of ${row.intent.key} failed (attempt ${attempts})${giveUp ? '; given up' : ''}:`, (err as Error).message ?? err);
+        continue;
+      }
+      if (this.stopped) return false;
+      await intentDone(this.pool, row.id);
+      sent = true;
+    }
+    return sent;
+  }
+
+  // ---- helpers -------------------------------------------------------------------------------------
+
+  private input(event: RecordedEvent): Input {
+    const e: DomainEvent = { type: event.type, data: event.data };
+    return { event: e, keys: this.workflow.route(e), silent: event.position <= this.silentUntil };
+  }
+
+  private serial(fn: () => Promise<void>): Promise<void> {
+    const run = this.chain.then(fn);
+    this.chain = run.catch(() => undefined);
+    return run;
+  }
+
+  private async transaction(fn: (sql: SqlTx) => Promise<void>): Promise<void> {
+    const client = await this.pool.connect();
+    let unusable: Error | undefined;
+    try {
+      await client.query('BEGIN');
+      await fn(client);
+      await client.query('COMMIT');
+    } catch (err) {
+      await client.query('ROLLBACK').catch((e: Error) => (unusable = e));
+      throw err;
+    } finally {
+      client.release(unusable);
+    }
+  }
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());

@@ -1,0 +1,98 @@
+// The workflow runner's tables (migration 0010_workflows.sql), in plain SQL on the read models' pg pool:
+// instance states, timers, and the outbox of intents not yet dispatched.
+import type { CommandIntent, DomainEvent } from '@spawnpoint/domain';
+import type { Pool } from 'pg';
+import type { SqlTx } from '../projection-runner';
+
+export const checkpointName = (workflow: string) => `workflow:${workflow}`;
+
+const CHECKPOINT_SQL = `INSERT INTO checkpoints (name, position, updated_at) VALUES ($1, $2, now())
+  ON CONFLICT (name) DO UPDATE SET position = EXCLUDED.position, updated_at = EXCLUDED.updated_at`;
+
+/** null: the workflow never ran on this database. */
+export async function loadCheckpoint(pool: Pool, workflow: string): Promise<bigint | null> {
+  const { rows } = await pool.query<{ position: string }>('SELECT position::text FROM checkpoints WHERE name = $1', [checkpointName(workflow)]);
+  return rows[0] ? BigInt(rows[0].position) : null;
+}
+
+/**
+ * The store's head when the workflow first ran on this database (recorded once, beside its checkpoint):
+ * history up to it is folded without sending commands, even if that first run crashed half way.
+ */
+export async function firstRunHead(pool: Pool, workflow: string, head: () => Promise<bigint>): Promise<bigint> {
+  const name = `${checkpointName(workflow)}#first-run-head`;
+  const { rows } = await pool.query<{ position: string }>('SELECT position::text FROM checkpoints WHERE name = $1', [name]);
+  if (rows[0]) return BigInt(rows[0].position);
+  await pool.query('INSERT INTO checkpoints (name, position, updated_at) VALUES ($1, $2, now()) ON CONFLICT (name) DO NOTHING', [name, String(await head())]);
+  return firstRunHead(pool, workflow, head);
+}
+
+export async function saveCheckpoint(sql: SqlTx, workflow: string, position: bigint): Promise<void> {
+  await sql.query({ name: 'spawnpoint_checkpoint_save', text: CHECKPOINT_SQL }, [checkpointName(workflow), String(position)]);
+}
+
+export async function loadStates(sql: SqlTx, workflow: string, keys: string[]): Promise<Map<string, unknown>> {
+  if (keys.length === 0) return new Map();
+  const { rows } = await sql.query<{ key: string; state: unknown }>('SELECT key, state FROM workflow_states WHERE workflow = $1 AND key = ANY($2) FOR UPDATE', [workflow, keys]);
+  return new Map(rows.map((r) => [r.key, r.state]));
+}
+
+export async function saveStates(sql: SqlTx, workflow: string, states: Map<string, unknown>): Promise<void> {
+  if (states.size === 0) return;
+  const keys = [...states.keys()];
+  await sql.query(
+    `INSERT INTO workflow_states (workflow, key, state, updated_at)
+       SELECT $1, k, s, now() FROM unnest($2::text[], $3::jsonb[]) AS t(k, s)
+     ON CONFLICT (workflow, key) DO UPDATE SET state = EXCLUDED.state, updated_at = now()`,
+    [workflow, keys, keys.map((k) => JSON.stringify(states.get(k)))]);
+}
+
+export async function setTimer(sql: SqlTx, workflow: string, key: string, id: string, at: string, event: DomainEvent): Promise<void> {
+  await sql.query(
+    `INSERT INTO workflow_timers (workflow, key, id, due_at, event) VALUES ($1, $2, $3, $4, $5)
+     ON CONFLICT (workflow, key, id) DO UPDATE SET due_at = EXCLUDED.due_at, event = EXCLUDED.event`,
+    [workflow, key, id, at, JSON.stringify(event)]);
+}
+
+export async function cancelTimer(sql: SqlTx, workflow: string, key: string, id: string): Promise<void> {
+  await sql.query('DELETE FROM workflow_timers WHERE workflow = $1 AND key = $2 AND id = $3', [workflow, key, id]);
+}
+
+export interface DueTimer { key: string; id: string; event: DomainEvent }
+
+/** Due timers, locked for this transaction (another runner skips them). */
+export async function takeDueTimers(sql: SqlTx, workflow: string, now: Date, limit: number): Promise<DueTimer[]> {
+  const { rows } = await sql.query<DueTimer>(
+    `SELECT key, id, event FROM workflow_timers WHERE workflow = $1 AND due_at <= $2
+      ORDER BY due_at, key, id LIMIT $3 FOR UPDATE SKIP LOCKED`, [workflow, now, limit]);
+  return rows;
+}
+
+export async function addIntents(sql: SqlTx, workflow: string, intents: { key: string; intent: CommandIntent }[]): Promise<void> {
+  if (intents.length === 0) return;
+  await sql.query(
+    `INSERT INTO workflow_intents (workflow, key, intent_key, intent)
+       SELECT $1, k, ik, i FROM unnest($2::text[], $3::text[], $4::jsonb[]) WITH ORDINALITY AS t(k, ik, i, n) ORDER BY n`,
+    [workflow, intents.map((i) => i.key), intents.map((i) => i.intent.key), intents.map((i) => JSON.stringify(i.intent))]);
+}
+
+export interface PendingIntent { id: string; key: string; intent: CommandIntent; attempts: number; due: boolean }
+
+export async function pendingIntents(pool: Pool, workflow: string, now: Date, limit: number): Promise<PendingIntent[]> {
+  const { rows } = await pool.query<PendingIntent>(
+    `SELECT id::text, key, intent, attempts, (next_attempt_at IS NULL OR next_attempt_at <= $2) AS due FROM workflow_intents
+      WHERE workflow = $1 AND failed_at IS NULL ORDER BY workflow_intents.id LIMIT $3`, [workflow, now, limit]);
+  return rows;
+}
+
+export async function intentDone(pool: Pool, id: string): Promise<void> {
+  await pool.query('DELETE FROM workflow_intents WHERE id = $1', [id]);
+}
+
+/** A failed dispatch: tried again at `retryAt`, or given up (`retryAt` null) and kept with its error. */
+export async function intentFailed(pool: Pool, id: string, error: string, retryAt: Date | null): Promise<void> {
+  await pool.query(
+    `UPDATE workflow_intents SET attempts = attempts + 1, last_error = $2,
+       next_attempt_at = COALESCE($3, next_attempt_at), failed_at = CASE WHEN $3::timestamptz IS NULL THEN now() ELSE NULL END
+     WHERE id = $1`, [id, error, retryAt]);
+}
