@@ -1,5 +1,12 @@
 import { Module } from '@nestjs/common';
-import { BuildsService } from './builds.service';
+import { servesRoutes } from '@spawnpoint/platform';
+import { BuildProcessing } from './build-processing';
+import { BuildViews } from './build-views';
+import { BuildsHost } from './builds.host';
+import { BUILDS_HANDLERS, buildsRoutes } from './routes';
 
-@Module({ providers: [BuildsService], exports: [BuildsService] })
+@Module({
+  providers: [BuildProcessing, BuildViews, BuildsHost, ...BUILDS_HANDLERS, servesRoutes(BuildsHost, buildsRoutes)],
+  exports: [BuildsHost],
+})
 export class BuildsModule {}

@@ -1,2 +1,2 @@
 export * from './builds.module';
-export * from './builds.service';
+export * from './builds.host';

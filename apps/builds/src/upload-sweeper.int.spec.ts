@@ -9,9 +9,21 @@ import { PostgresCheckpointStore } from '@spawnpoint/eventstore';
 import { InProcessBus } from '@spawnpoint/messaging';
 import { loadConfig, Platform } from '@spawnpoint/platform';
 import { createProjectionTestBed, ProjectionTestBed } from '../../../test/support/projections';
-import { BuildsService, UPLOAD_URL_TTL_MS } from './builds.service';
+import { BuildProcessing } from './build-processing';
+import { BuildViews } from './build-views';
+import { BuildsHost, UPLOAD_URL_TTL_MS } from './builds.host';
+import { ReceiveUpload, ReceiveUploadHandler } from './commands/receive-upload.handler';
+import { RequestUpload, RequestUploadHandler } from './commands/request-upload.handler';
 
-describe('BuildsService: abandoned uploads', () => {
+/** The builds host with the handlers this test drives. */
+interface Service {
+  host: BuildsHost;
+  requestUpload(r: RequestUpload['request']): ReturnType<RequestUploadHandler['execute']>;
+  receiveUpload(r: ReceiveUpload['request']): ReturnType<ReceiveUploadHandler['execute']>;
+  views: BuildViews;
+}
+
+describe('builds service: abandoned uploads', () => {
   let bed: ProjectionTestBed;
   let bus: InProcessBus;
   let dataDir: string;
@@ -29,19 +41,27 @@ describe('BuildsService: abandoned uploads', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  async function startService(): Promise<BuildsService> {
+  async function startService(): Promise<Service> {
     const checkpoints = new PostgresCheckpointStore(bed.store.pool);
     await checkpoints.migrate();
     const platform: Platform = {
       config: loadConfig({ SPAWNPOINT_DATA_DIR: dataDir }), clock: () => now, store: bed.store, checkpoints, bus, db: bed.models,
     };
-    const service = new BuildsService(platform);
-    await service.onModuleInit();
-    return service;
+    const processing = new BuildProcessing(platform);
+    const host = new BuildsHost(platform, processing);
+    await host.onModuleInit();
+    await host.onApplicationBootstrap();
+    const views = new BuildViews(platform);
+    return {
+      host,
+      views,
+      requestUpload: (r) => new RequestUploadHandler(host).execute(new RequestUpload(r)),
+      receiveUpload: (r) => new ReceiveUploadHandler(host, processing, views).execute(new ReceiveUpload(r)),
+    };
   }
-  const status = async (service: BuildsService, buildId: string) => {
-    await service.projections.waitForHead(`build-${buildId}`);
-    return service.get({ projectId: 'p1', buildId });
+  const status = async (service: Service, buildId: string) => {
+    await service.host.projections.waitForHead(`build-${buildId}`);
+    return service.views.get('p1', buildId);
   };
 
   it('fails builds whose upload URL expired, removes stale partial files, keeps fresh ones; a restarted service does it at start', async () => {
@@ -50,7 +70,7 @@ describe('BuildsService: abandoned uploads', () => {
     const first = await startService();
     const uploads = path.join(dataDir, 'uploads');
     mkdirSync(uploads, { recursive: true });
-    let restarted: BuildsService | null = null;
+    let restarted: Service | null = null;
     try {
       const overdue = await first.requestUpload({ projectId: 'p1', name: 'game', executablePath: null });
       now = new Date(now.getTime() + minutes(30));
@@ -65,11 +85,11 @@ describe('BuildsService: abandoned uploads', () => {
 
       // 30 minutes in: nothing is due (the partial file was last written at the start).
       utimesSync(stale, seconds(t0), seconds(t0));
-      expect(await first.sweepUploads()).toEqual({ expired: [], removedFiles: [] });
+      expect(await first.host.sweepUploads()).toEqual({ expired: [], removedFiles: [] });
       expect((await status(first, overdue.build_id)).status).toBe('uploading');
 
       // The service stops; 61 minutes after the first ticket it starts again and sweeps at once.
-      await first.onApplicationShutdown();
+      await first.host.onApplicationShutdown();
       now = new Date(now.getTime() + minutes(31));
       utimesSync(fresh, seconds(now), seconds(now)); // still being written
       restarted = await startService();
@@ -84,13 +104,13 @@ describe('BuildsService: abandoned uploads', () => {
       expect(failed).toMatchObject({ status: 'failed', error: UPLOAD_EXPIRED });
       expect((await status(restarted, valid.build_id)).status).toBe('uploading');
       // Sweeping again (after the start-up sweep) changes nothing: idempotent.
-      expect(await restarted.sweepUploads()).toEqual({ expired: [], removedFiles: [] });
+      expect(await restarted.host.sweepUploads()).toEqual({ expired: [], removedFiles: [] });
       expect(existsSync(stale)).toBe(false);
       expect(existsSync(fresh)).toBe(true);
 
       // The second ticket expires in its turn.
       now = new Date(now.getTime() + minutes(30));
-      expect((await restarted.sweepUploads()).expired).toEqual([valid.build_id]);
+      expect((await restarted.host.sweepUploads()).expired).toEqual([valid.build_id]);
       expect((await status(restarted, valid.build_id)).status).toBe('failed');
       // The expired URL is refused (403), and no file is taken from it.
       const late = path.join(uploads, 'late.zip');
@@ -99,7 +119,7 @@ describe('BuildsService: abandoned uploads', () => {
       expect(existsSync(late)).toBe(false);
       expect(UPLOAD_URL_TTL_MS).toBe(minutes(60));
     } finally {
-      await restarted?.onApplicationShutdown();
+      await restarted?.host.onApplicationShutdown();
     }
   });
 });

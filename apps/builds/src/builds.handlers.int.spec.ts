@@ -1,0 +1,101 @@
+// Every builds use case through its handler, reached over the in-process bus as the gateway reaches it,
+// on the PostgreSQL event store and read models and real files. `servers.usesBuild` is answered by a
+// handler on the same bus (the servers service's part of a delete).
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { RemoteError } from '@spawnpoint/messaging';
+import { ArtifactPath, BuildView, ResolvedBuild, SUBJECTS, UploadTicket } from '@spawnpoint/proto';
+import { ServiceBed, startServiceBed } from '../../../test/support/service-bed';
+import { BuildsModule } from './builds.module';
+import { rawZip } from './zip/testing/raw-zip';
+
+describe('builds handlers (in-process bus, PostgreSQL)', () => {
+  let bed: ServiceBed;
+  const inUse = new Set<string>();
+  beforeAll(async () => {
+    bed = await startServiceBed('buildh', [BuildsModule]);
+    await bed.bus.handle(SUBJECTS.servers.usesBuild, (r: { buildId: string }) => ({ inUse: inUse.has(r.buildId) }));
+  });
+  afterAll(() => bed?.close());
+
+  const P = 'project-1';
+  const refusal = (p: Promise<unknown>) => p.then(() => null, (e: RemoteError) => e.body);
+  const get = (buildId: string, projectId = P) => bed.request<BuildView>(SUBJECTS.builds.get, { projectId, buildId });
+
+  /** Requests an upload and hands the service a ZIP file as the gateway does. */
+  async function upload(name: string, entries = [{ name: 'game.sh', data: Buffer.from('#!/bin/sh\necho hi\n'), mode: 0o100755 }]): Promise<BuildView> {
+    const ticket = await bed.request<UploadTicket>(SUBJECTS.builds.requestUpload, { projectId: P, name, executablePath: null });
+    const dir = path.join(bed.config.dataDir, 'uploads');
+    mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, `${ticket.build_id}.zip`);
+    const zip = rawZip(entries);
+    writeFileSync(file, zip);
+    await bed.request(SUBJECTS.builds.receiveUpload, { token: ticket.token, path: file, sizeBytes: zip.length });
+    for (let i = 0; i < 200; i++) {
+      const b = await get(ticket.build_id);
+      if (b.status !== 'processing') return b;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    throw new Error('build still processing');
+  }
+
+  it('RequestUpload: versions per name, a single-use token', async () => {
+    const a = await bed.request<UploadTicket>(SUBJECTS.builds.requestUpload, { projectId: P, name: 'versions', executablePath: null });
+    const b = await bed.request<UploadTicket>(SUBJECTS.builds.requestUpload, { projectId: P, name: 'versions', executablePath: null });
+    expect([a.version, b.version]).toEqual([1, 2]);
+    expect(a.token.startsWith(`${a.build_id}.`)).toBe(true);
+    expect(await get(a.build_id)).toMatchObject({ status: 'uploading', name: 'versions', version: 1 });
+  });
+
+  it('ReceiveUpload: a good ZIP becomes ready; the token cannot be used twice; a hostile ZIP fails the build', async () => {
+    const ready = await upload('good');
+    expect(ready).toMatchObject({ status: 'ready', executable_path: 'game.sh', kind: 'zip' });
+    const evil = await upload('evil', [{ name: '../escape.sh', data: Buffer.from('x') }]);
+    expect(evil.status).toBe('failed');
+    expect(evil.error).toBeTruthy();
+    expect(existsSync(path.join(bed.config.dataDir, 'builds', 'escape.sh'))).toBe(false);
+    const forged = await refusal(bed.request(SUBJECTS.builds.receiveUpload, { token: `${ready.build_id}.forged`, path: '/tmp/none.zip', sizeBytes: 1 }));
+    expect(forged).toMatchObject({ status: 403 });
+  });
+
+  it('RegisterImage: an image build is ready at once', async () => {
+    const image = await bed.request<BuildView>(SUBJECTS.builds.registerImage, { projectId: P, name: 'img', image: 'registry.example/game:1' });
+    expect(image).toMatchObject({ kind: 'image', status: 'ready', image: 'registry.example/game:1', version: 1 });
+  });
+
+  it('GetBuild / ListBuilds: another project sees 404 and an empty list', async () => {
+    const b = await upload('listed');
+    expect(await refusal(get(b.build_id, 'project-2'))).toMatchObject({ status: 404 });
+    const listed = await bed.request<{ builds: BuildView[] }>(SUBJECTS.builds.list, { projectId: P, name: 'listed' });
+    expect(listed.builds.map((x) => x.build_id)).toEqual([b.build_id]);
+    expect((await bed.request<{ builds: BuildView[] }>(SUBJECTS.builds.list, { projectId: 'project-2' })).builds).toEqual([]);
+  });
+
+  it('ResolveBuild: the latest ready version, or the pinned one; 404 for none', async () => {
+    const v1 = await upload('resolve');
+    const v2 = await upload('resolve');
+    expect(await bed.request<ResolvedBuild>(SUBJECTS.builds.resolve, { projectId: P, name: 'resolve', version: null })).toMatchObject({ buildId: v2.build_id, version: 2 });
+    const pinned = await bed.request<ResolvedBuild>(SUBJECTS.builds.resolve, { projectId: P, name: 'resolve', version: 1 });
+    expect(pinned).toMatchObject({ buildId: v1.build_id, dir: expect.stringContaining(v1.build_id) });
+    expect(await refusal(bed.request(SUBJECTS.builds.resolve, { projectId: P, name: 'nothing', version: null }))).toMatchObject({ status: 404 });
+  });
+
+  it('GetArtifactPath: the unpacked directory of a ready ZIP build; 409 for an image', async () => {
+    const b = await upload('artifact');
+    const found = await bed.request<ArtifactPath>(SUBJECTS.builds.artifactPath, { buildId: b.build_id });
+    expect(existsSync(path.join(found.dir, 'game.sh'))).toBe(true);
+    const image = await bed.request<BuildView>(SUBJECTS.builds.registerImage, { projectId: P, name: 'img2', image: 'registry.example/game:2' });
+    expect(await refusal(bed.request(SUBJECTS.builds.artifactPath, { buildId: image.build_id }))).toMatchObject({ status: 409 });
+  });
+
+  it('DeleteBuild: refused while a server runs it, then deleted with its files', async () => {
+    const b = await upload('delete-me');
+    const dir = (await bed.request<ArtifactPath>(SUBJECTS.builds.artifactPath, { buildId: b.build_id })).dir;
+    inUse.add(b.build_id);
+    expect(await refusal(bed.request(SUBJECTS.builds.delete, { projectId: P, buildId: b.build_id }))).toMatchObject({ status: 409 });
+    inUse.delete(b.build_id);
+    expect(await bed.request(SUBJECTS.builds.delete, { projectId: P, buildId: b.build_id })).toEqual({ status: 'build_deleted', build_id: b.build_id });
+    expect(existsSync(dir)).toBe(false);
+    expect(await refusal(get(b.build_id))).toMatchObject({ status: 404 });
+  });
+});

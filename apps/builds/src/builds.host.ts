@@ -1,0 +1,52 @@
+// The builds service: upload tickets (single-use, hashed tokens), versions per name, hostile-ZIP
+// processing into the artifact directory, and resolution of a version_tag to a ready build. This class
+// runs its read model, relay and background work; each use case is a handler in commands/ or queries/.
+import { Inject, Injectable } from '@nestjs/common';
+import path from 'node:path';
+import { buildSeriesDecider, buildSeriesStream } from '@spawnpoint/domain';
+import { execute, Platform, PLATFORM, ServiceHost } from '@spawnpoint/platform';
+import { BuildProcessing } from './build-processing';
+import { buildsProjection } from './builds.projection';
+import { UploadSweeper } from './upload-sweeper';
+
+export const UPLOAD_URL_TTL_MS = 60 * 60 * 1000;
+/** How often expired upload tickets and abandoned upload files are cleaned up (upload-sweeper.ts). */
+export const UPLOAD_SWEEP_MS = 60 * 1000;
+
+@Injectable()
+export class BuildsHost extends ServiceHost {
+  private sweeper: UploadSweeper | null = null;
+
+  constructor(@Inject(PLATFORM) platform: Platform, private readonly processing: BuildProcessing) {
+    super(platform, 'builds', ['build', 'buildseries']);
+  }
+
+  protected readModels() {
+    return [buildsProjection];
+  }
+
+  protected override async starting(): Promise<void> {
+    await this.processing.resumeInterrupted();
+    this.sweeper = new UploadSweeper(this.store, this.db, path.join(this.config.dataDir, 'uploads'), this.clock, { ticketTtlMs: UPLOAD_URL_TTL_MS });
+    this.sweeper.start(UPLOAD_SWEEP_MS);
+  }
+
+  protected override async stopping(): Promise<void> {
+    await this.sweeper?.stop();
+    await this.processing.settle();
+  }
+
+  /** Expire overdue upload tickets and remove abandoned upload files now (also runs every minute). */
+  sweepUploads() {
+    if (!this.sweeper) throw new Error('builds service not started');
+    return this.sweeper.sweep();
+  }
+
+  /** The next version of a build name (its own stream, so concurrent uploads of one name never share one). */
+  async allocateVersion(projectId: string, name: string, buildId: string): Promise<number> {
+    const { events } = await execute(this.store, buildSeriesDecider, buildSeriesStream(projectId, name), {
+      type: 'AllocateVersion', projectId, name, buildId, now: this.now(),
+    }, { projectId });
+    return events[0].data.version;
+  }
+}

@@ -1,0 +1,33 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { rm } from 'node:fs/promises';
+import { buildDecider, buildStream } from '@spawnpoint/domain';
+import { BusCommand, Platform, PLATFORM } from '@spawnpoint/platform';
+import { GetBuildRequest, SUBJECTS, UsesBuildRequest } from '@spawnpoint/proto';
+import { BuildProcessing } from '../build-processing';
+import { BuildViews } from '../build-views';
+import { BuildsHost } from '../builds.host';
+
+type BuildDeleted = { status: 'build_deleted'; build_id: string };
+
+export class DeleteBuild extends BusCommand<GetBuildRequest, BuildDeleted> {}
+
+/** Refused (409) while an active server runs the build; the artifact directory goes with it. */
+@Injectable()
+@CommandHandler(DeleteBuild)
+export class DeleteBuildHandler implements ICommandHandler<DeleteBuild> {
+  constructor(
+    private readonly host: BuildsHost,
+    private readonly views: BuildViews,
+    private readonly processing: BuildProcessing,
+    @Inject(PLATFORM) private readonly platform: Platform,
+  ) {}
+
+  async execute({ request: req }: DeleteBuild): Promise<BuildDeleted> {
+    await this.views.get(req.projectId, req.buildId); // 404 for another project's build before anything else
+    const { inUse } = await this.platform.bus.request<{ inUse: boolean }>(SUBJECTS.servers.usesBuild, { projectId: req.projectId, buildId: req.buildId } satisfies UsesBuildRequest);
+    await this.host.command(buildDecider, buildStream(req.buildId), { type: 'DeleteBuild', inUse, now: this.host.now() }, { projectId: req.projectId });
+    await rm(this.processing.artifactDir(req.projectId, req.buildId), { recursive: true, force: true });
+    return { status: 'build_deleted', build_id: req.buildId };
+  }
+}
