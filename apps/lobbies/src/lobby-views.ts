@@ -1,9 +1,14 @@
 // One mapper per view the lobbies service answers or broadcasts. The lobby itself is the v3 Lobby JSON
-// (`lobbyView` in the domain); browse pages are mapped in lobby-queries.ts.
-import { LiveLobbyState, lobbyView, LobbyState } from '@spawnpoint/domain';
-import { DeletedLobby, LeftLobby, LobbyStreamEvent, LobbyUpdate, OpenedLobbyStream } from '@spawnpoint/proto';
+// (`lobbyView` in the domain).
+import { LiveLobbyState, lobbyView, LobbyState, LobbyView } from '@spawnpoint/domain';
+import { DeletedLobby, LeftLobby, LobbyPage, LobbyStreamEvent, LobbyUpdate, OpenedLobbyStream } from '@spawnpoint/proto';
 
 export { lobbyView };
+
+/** A browse page: the lobbies' stored states (read model rows) as Lobby JSON. */
+export function lobbyPage(states: unknown[], nextToken: string | null): LobbyPage<LobbyView> {
+  return { lobbies: states.map((s) => lobbyView(s as LobbyState)), next_token: nextToken };
+}
 
 export const leftLobby = (lobbyId: string): LeftLobby => ({ status: 'left', lobbyId });
 
