@@ -1,5 +1,28 @@
+// The lobbies service's composition root: the host, the state its use cases share, the handlers, and the
+// routes that reach them (servesRoutes).
 import { Module } from '@nestjs/common';
-import { LobbiesService } from './lobbies.service';
+import { Platform, PLATFORM, servesRoutes } from '@spawnpoint/platform';
+import { GameServers } from './game-servers';
+import { LobbiesHost } from './lobbies.host';
+import { LobbyBroadcast } from './lobby-broadcast';
+import { LobbyClaims } from './lobby-claims';
+import { LobbyConfigs } from './lobby-configs';
+import { LobbyLaunch } from './lobby-launch';
+import { LobbyReadModel } from './lobby-read-model';
+import { LobbyStates } from './lobby-states';
+import { LobbyWrites } from './lobby-writes';
+import { Presence } from './presence';
+import { LOBBIES_HANDLERS, lobbiesRoutes } from './routes';
+import { ServerEvents } from './server-events';
+import { LobbySweepTarget } from './sweep-target';
 
-@Module({ providers: [LobbiesService], exports: [LobbiesService] })
+const presence = { provide: Presence, inject: [PLATFORM], useFactory: (p: Platform) => new Presence(() => p.clock().getTime()) };
+
+@Module({
+  providers: [
+    presence, LobbyConfigs, LobbyReadModel, LobbyStates, LobbyClaims, LobbyBroadcast, GameServers, LobbyWrites, ServerEvents, LobbyLaunch,
+    LobbySweepTarget, LobbiesHost, ...LOBBIES_HANDLERS, servesRoutes(LobbiesHost, lobbiesRoutes),
+  ],
+  exports: [LobbiesHost],
+})
 export class LobbiesModule {}

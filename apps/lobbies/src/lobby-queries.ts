@@ -1,8 +1,9 @@
 // Browse: public lobbies of a config, newest first, from the read model.
-import { invalid, lobbyView, LobbyState, LobbyView } from '@spawnpoint/domain';
+import { invalid, LobbyView } from '@spawnpoint/domain';
 import { decodeTimeCursor, encodeTimeCursor } from '@spawnpoint/platform';
 import { BrowseLobbiesRequest, LobbyPage } from '@spawnpoint/proto';
 import type { ReadModels } from '@spawnpoint/read-models';
+import { lobbyPage } from './lobby-views';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 export const DEFAULT_BROWSE_LIMIT = 20;
@@ -26,8 +27,5 @@ export async function browseLobbies(db: ReadModels, r: BrowseLobbiesRequest): Pr
   });
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
-  return {
-    lobbies: page.map((row) => lobbyView(row.state as unknown as LobbyState)),
-    next_token: rows.length > limit && last ? encodeTimeCursor({ at: last.createdAt, id: last.id }) : null,
-  };
+  return lobbyPage(page.map((row) => row.state), rows.length > limit && last ? encodeTimeCursor({ at: last.createdAt, id: last.id }) : null);
 }

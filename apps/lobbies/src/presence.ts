@@ -6,12 +6,17 @@ import { LobbyPresence } from '@spawnpoint/proto';
 type Entry = LobbyPresence['entries'][number];
 
 export class Presence {
-  readonly startedAt = Date.now();
+  readonly startedAt: number;
   private readonly seen = new Map<string, Map<string, number>>();
   private pending: Entry[] = [];
 
+  /** `now`: the injected clock, in milliseconds. */
+  constructor(private readonly now: () => number) {
+    this.startedAt = now();
+  }
+
   /** A member request served here: recorded, and shared with other replicas at the next flush. */
-  touch(projectId: string, lobbyId: string, playerId: string, at = Date.now()): void {
+  touch(projectId: string, lobbyId: string, playerId: string, at = this.now()): void {
     this.record([{ projectId, lobbyId, playerId }], at);
     this.pending.push({ projectId, lobbyId, playerId });
   }

@@ -36,8 +36,8 @@ describe('LobbySweeper: lost deletions', () => {
 
   it('repeats the deletion of a lobby whose streams are still reported after it was dropped once, at most once per check', async () => {
     const repeated: string[] = [];
-    const presence = new Presence();
-    const sweeper = new LobbySweeper(target({ repeatDeletion: async (id) => { repeated.push(id); return true; } }), bed.models, bus, presence, 1_000);
+    const presence = new Presence(Date.now);
+    const sweeper = new LobbySweeper(target({ repeatDeletion: async (id) => { repeated.push(id); return true; } }), bed.models, bus, presence, 1_000, Date.now);
     const check = async () => { for (let i = 0; i < RETAIN_EVERY; i++) await sweeper.sweep(); };
     const [lingering, closed] = [randomUUID(), randomUUID()];
     const seen = (lobbyId: string) => presence.record([{ projectId: 'p1', lobbyId, playerId: 'alice' }], Date.now());
@@ -67,7 +67,7 @@ describe('LobbySweeper: lost deletions', () => {
     await insert(old, now - START_ABANDONED_MS - 5_000, null);
     await insert(young, now - 5_000, null);
     await insert(withServer, now - START_ABANDONED_MS - 5_000, 'srv-1');
-    const sweeper = new LobbySweeper(target({ abandonStart: async (_projectId, id) => { abandoned.push(id); } }), bed.models, bus, new Presence(), 1_000);
+    const sweeper = new LobbySweeper(target({ abandonStart: async (_projectId, id) => { abandoned.push(id); } }), bed.models, bus, new Presence(Date.now), 1_000, Date.now);
     for (let i = 0; i < RETAIN_EVERY; i++) await sweeper.sweep(now);
     expect(abandoned).toEqual([old]);
   });

@@ -73,7 +73,7 @@ export class LobbySweeper {
   /** Lobbies whose presence was dropped at the last check because they were not in the read model. */
   private forgotten = new Set<string>();
 
-  constructor(private readonly target: SweepTarget, private readonly db: ReadModels, private readonly bus: Bus, private readonly presence: Presence, private readonly everyMs: number) {}
+  constructor(private readonly target: SweepTarget, private readonly db: ReadModels, private readonly bus: Bus, private readonly presence: Presence, private readonly everyMs: number, private readonly clock: () => number) {}
 
   start(): void {
     this.timer = setInterval(() => {
@@ -88,7 +88,7 @@ export class LobbySweeper {
     await this.current.catch(() => undefined);
   }
 
-  async sweep(now = Date.now()): Promise<void> {
+  async sweep(now = this.clock()): Promise<void> {
     if (this.running) return;
     this.running = true;
     try {

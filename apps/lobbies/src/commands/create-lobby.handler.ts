@@ -1,0 +1,58 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { randomUUID } from 'node:crypto';
+import { DomainError, lobbyCodeStream, lobbyMemberStream, LobbyView } from '@spawnpoint/domain';
+import { BusCommand, idFromCommand } from '@spawnpoint/platform';
+import { CreateLobbyRequest } from '@spawnpoint/proto';
+import { checkSettings, checkState } from '../limits';
+import { LobbyClaims } from '../lobby-claims';
+import { LobbyConfigs } from '../lobby-configs';
+import { isLive, LobbyStates } from '../lobby-states';
+import { lobbyView } from '../lobby-views';
+import { LobbyWrites } from '../lobby-writes';
+import { Presence } from '../presence';
+
+export class CreateLobby extends BusCommand<CreateLobbyRequest, LobbyView> {}
+
+/** A new lobby with the caller as its host (and a fresh invite code when private). */
+@Injectable()
+@CommandHandler(CreateLobby)
+export class CreateLobbyHandler implements ICommandHandler<CreateLobby> {
+  constructor(
+    private readonly configs: LobbyConfigs, private readonly states: LobbyStates, private readonly claims: LobbyClaims,
+    private readonly writes: LobbyWrites, @Inject(Presence) private readonly presence: Presence,
+  ) {}
+
+  async execute({ request: r, context }: CreateLobby): Promise<LobbyView> {
+    const config = await this.configs.get(r.projectId, r.config);
+    const b = r.body;
+    checkState(b.state);
+    checkSettings(b.settings);
+    // Created by a command with an id: the lobby's id is derived from it, so a create sent again after its
+    // answer was lost (even across a restart) answers the lobby it created.
+    const { commandId } = context;
+    const lobbyId = commandId ? idFromCommand('lobby', r.projectId, commandId) : randomUUID();
+    if (commandId) {
+      const { state } = await this.states.load(lobbyId);
+      if (isLive(state) && state.players.some((p) => p.id === r.playerId)) return lobbyView(state);
+      if (state.status !== 'none') throw new DomainError('conflict', 'the lobby this request created is closed or was left');
+    }
+    const isPrivate = b.isPrivate ?? false;
+    await this.claims.membership(r.projectId, config.name, r.playerId, lobbyId);
+    let code: string | null = null;
+    try {
+      if (isPrivate) code = await this.claims.freeCode(r.projectId, config, lobbyId);
+      const ran = await this.writes.run(r.projectId, lobbyId, {
+        type: 'CreateLobby', lobbyId, projectId: r.projectId, config: config.name, hostId: r.playerId, name: b.name ?? null,
+        maxPlayers: b.maxPlayers ?? config.maxPlayers, region: b.region ?? 'us-east', isPrivate, allowLateJoin: b.allowLateJoin ?? false,
+        settings: b.settings ?? {}, hostState: b.state ?? {}, code, now: this.writes.now(),
+      });
+      this.presence.touch(r.projectId, lobbyId, r.playerId);
+      return lobbyView(ran.state);
+    } catch (err) {
+      await this.claims.release(lobbyMemberStream(r.projectId, config.name, r.playerId), lobbyId);
+      if (code) await this.claims.release(lobbyCodeStream(r.projectId, code), lobbyId);
+      throw err;
+    }
+  }
+}

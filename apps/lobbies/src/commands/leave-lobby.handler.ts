@@ -1,0 +1,24 @@
+import { Injectable } from '@nestjs/common';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { BusCommand } from '@spawnpoint/platform';
+import { LeftLobby, PlayerLobbyRequest } from '@spawnpoint/proto';
+import { LobbyConfigs } from '../lobby-configs';
+import { LobbyStates } from '../lobby-states';
+import { leftLobby } from '../lobby-views';
+import { LobbyWrites } from '../lobby-writes';
+
+export class LeaveLobby extends BusCommand<PlayerLobbyRequest, LeftLobby> {}
+
+/** The caller leaves their lobby; a leaving host is replaced or the lobby closed, as the config says. */
+@Injectable()
+@CommandHandler(LeaveLobby)
+export class LeaveLobbyHandler implements ICommandHandler<LeaveLobby> {
+  constructor(private readonly configs: LobbyConfigs, private readonly states: LobbyStates, private readonly writes: LobbyWrites) {}
+
+  async execute({ request: r }: LeaveLobby): Promise<LeftLobby> {
+    const config = await this.configs.get(r.projectId, r.config);
+    const { lobbyId } = await this.states.mine(r, false);
+    await this.writes.run(r.projectId, lobbyId, { type: 'LeaveLobby', playerId: r.playerId, hostLeaveBehavior: config.hostLeaveBehavior, now: this.writes.now() });
+    return leftLobby(lobbyId);
+  }
+}

@@ -1,0 +1,26 @@
+import { Injectable } from '@nestjs/common';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { LobbyView } from '@spawnpoint/domain';
+import { BusCommand } from '@spawnpoint/platform';
+import { PlayerLobbyRequest } from '@spawnpoint/proto';
+import { LobbyConfigs } from '../lobby-configs';
+import { LobbyLaunch } from '../lobby-launch';
+import { LobbyStates } from '../lobby-states';
+import { lobbyView } from '../lobby-views';
+import { LobbyWrites } from '../lobby-writes';
+
+export class StartLobby extends BusCommand<PlayerLobbyRequest, LobbyView> {}
+
+/** Direct start: the lobby is `starting` at once; its server is launched (lobby-launch.ts). */
+@Injectable()
+@CommandHandler(StartLobby)
+export class StartLobbyHandler implements ICommandHandler<StartLobby> {
+  constructor(private readonly configs: LobbyConfigs, private readonly states: LobbyStates, private readonly writes: LobbyWrites, private readonly launch: LobbyLaunch) {}
+
+  async execute({ request: r }: StartLobby): Promise<LobbyView> {
+    const config = await this.configs.get(r.projectId, r.config);
+    const { lobbyId } = await this.states.mine(r, false);
+    const ran = await this.writes.run(r.projectId, lobbyId, { type: 'StartGame', playerId: r.playerId, now: this.writes.now() });
+    return lobbyView((await this.launch.launch(r.projectId, lobbyId, config)) ?? ran.state);
+  }
+}

@@ -1,0 +1,30 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { LobbyView } from '@spawnpoint/domain';
+import { BusCommand } from '@spawnpoint/platform';
+import { UpdatePlayerStateRequest } from '@spawnpoint/proto';
+import { checkState } from '../limits';
+import { isLive, LobbyStates } from '../lobby-states';
+import { lobbyView } from '../lobby-views';
+import { LobbyWrites } from '../lobby-writes';
+import { Presence } from '../presence';
+
+export class UpdateMyState extends BusCommand<UpdatePlayerStateRequest, LobbyView> {}
+
+/** The caller's own player state, merged (ready flags and the like): many members at once, on the lobby's lane. */
+@Injectable()
+@CommandHandler(UpdateMyState)
+export class UpdateMyStateHandler implements ICommandHandler<UpdateMyState> {
+  constructor(private readonly states: LobbyStates, private readonly writes: LobbyWrites, @Inject(Presence) private readonly presence: Presence) {}
+
+  async execute({ request: r }: UpdateMyState): Promise<LobbyView> {
+    const { lobbyId } = await this.states.mine(r, false);
+    const ran = await this.writes.run(r.projectId, lobbyId, (s) => {
+      const me = isLive(s) ? s.players.find((p) => p.id === r.playerId) : undefined;
+      if (me) checkState({ ...me.state, ...r.state });
+      return { type: 'UpdatePlayerState', playerId: r.playerId, state: r.state, now: this.writes.now() };
+    });
+    this.presence.touch(r.projectId, lobbyId, r.playerId);
+    return lobbyView(ran.state);
+  }
+}

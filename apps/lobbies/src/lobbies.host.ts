@@ -1,0 +1,56 @@
+// The lobbies service: the Lobby aggregate over the bus. This class runs its read model and relay and its
+// lifecycle: presence shared between replicas, the consumers of project and server events, the sweeper.
+// Each use case is a handler in commands/ or queries/, reached over the bus by the routes in routes.ts;
+// the state they share is in the providers beside this file (lobby-states, lobby-writes, lobby-launch ...).
+import { Inject, Injectable } from '@nestjs/common';
+import { Unsubscribe } from '@spawnpoint/messaging';
+import { Platform, PLATFORM, ServiceHost } from '@spawnpoint/platform';
+import { LobbyPresence, SUBJECTS } from '@spawnpoint/proto';
+import { lobbiesProjection } from './lobbies.projection';
+import { LobbyConfigs } from './lobby-configs';
+import { LobbyReadModel } from './lobby-read-model';
+import { Presence } from './presence';
+import { ServerEvents } from './server-events';
+import { LobbySweeper } from './sweeper';
+import { LobbySweepTarget } from './sweep-target';
+
+@Injectable()
+export class LobbiesHost extends ServiceHost {
+  private readonly unsubscribes: Unsubscribe[] = [];
+  private sweeper: LobbySweeper | null = null;
+
+  constructor(
+    @Inject(PLATFORM) platform: Platform, private readonly readModel: LobbyReadModel, private readonly presence: Presence,
+    private readonly configs: LobbyConfigs, private readonly serverEvents: ServerEvents, private readonly sweepTarget: LobbySweepTarget,
+  ) {
+    super(platform, 'lobbies', ['lobby']);
+  }
+
+  protected readModels() {
+    return [lobbiesProjection()];
+  }
+
+  override async onModuleInit(): Promise<void> {
+    await super.onModuleInit();
+    this.readModel.attach(this.projections);
+  }
+
+  protected override async starting(): Promise<void> {
+    const nowMs = () => this.clock().getTime();
+    this.unsubscribes.push(
+      await this.bus.listen(SUBJECTS.lobbies.presence, (p: LobbyPresence) => this.presence.record(p.entries, nowMs())),
+      await this.bus.consume({ durable: 'lobbies-projects', filters: ['project.ProjectSettingsUpdated', 'project.ProjectPlanChanged'] }, (e) => {
+        this.configs.invalidate(String((e.data as { projectId?: string }).projectId));
+      }),
+      await this.bus.consume({ durable: 'lobbies-servers', filters: ['server.ServerRunning', 'server.ServerStopped'] }, (e) =>
+        this.serverEvents.apply(e.type, (e.data as { serverId: string }).serverId)),
+    );
+    this.sweeper = new LobbySweeper(this.sweepTarget, this.db, this.bus, this.presence, this.config.lobbySweepMs, nowMs);
+    this.sweeper.start();
+  }
+
+  protected override async stopping(): Promise<void> {
+    await this.sweeper?.stop();
+    for (const u of this.unsubscribes.splice(0)) await u().catch(() => undefined);
+  }
+}

@@ -1,0 +1,46 @@
+// The lobby configs of a project (its settings' lobby_configs), asked of the projects service and kept a
+// few seconds: every lobby request names its config. A project event that changes them drops the entry
+// at once (the host's consumer); a config not found in a cached entry is looked up again before a 404.
+import { Inject, Injectable } from '@nestjs/common';
+import { LobbyConfig, resolveLobbyConfig } from '@spawnpoint/domain';
+import { Platform, PLATFORM } from '@spawnpoint/platform';
+import { ProjectView, SUBJECTS } from '@spawnpoint/proto';
+
+/** Project settings are re-read after this long, and at once when a project event says they changed. */
+const SETTINGS_TTL_MS = 5_000;
+
+@Injectable()
+export class LobbyConfigs {
+  private readonly cache = new Map<string, { at: number; value: Promise<ProjectView> }>();
+
+  constructor(@Inject(PLATFORM) private readonly platform: Platform) {}
+
+  async get(projectId: string, nameOrId: string): Promise<LobbyConfig> {
+    const cached = this.cache.get(projectId);
+    const project = cached && this.nowMs() - cached.at < SETTINGS_TTL_MS ? await cached.value : await this.project(projectId);
+    try {
+      return resolveLobbyConfig(project.settings.lobby_configs, nameOrId);
+    } catch (err) {
+      if (!cached) throw err;
+      // A config added a moment ago: read the settings again before saying it does not exist.
+      return resolveLobbyConfig((await this.project(projectId)).settings.lobby_configs, nameOrId);
+    }
+  }
+
+  /** The project as the projects service shows it now (its plan, for a server start); cached for `get`. */
+  project(projectId: string): Promise<ProjectView> {
+    const value = this.platform.bus.request<ProjectView>(SUBJECTS.projects.get, { projectId });
+    this.cache.set(projectId, { at: this.nowMs(), value });
+    value.catch(() => this.cache.delete(projectId));
+    return value;
+  }
+
+  /** The project's settings or plan changed. */
+  invalidate(projectId: string): void {
+    this.cache.delete(projectId);
+  }
+
+  private nowMs(): number {
+    return this.platform.clock().getTime();
+  }
+}

@@ -1,0 +1,35 @@
+// One mapper per view the lobbies service answers or broadcasts. The lobby itself is the v3 Lobby JSON
+// (`lobbyView` in the domain).
+import { LiveLobbyState, lobbyView, LobbyState, LobbyView } from '@spawnpoint/domain';
+import { DeletedLobby, LeftLobby, LobbyPage, LobbyStreamEvent, LobbyUpdate, OpenedLobbyStream } from '@spawnpoint/proto';
+
+export { lobbyView };
+
+/** A browse page: the lobbies' stored states (read model rows) as Lobby JSON. */
+export function lobbyPage(states: unknown[], nextToken: string | null): LobbyPage<LobbyView> {
+  return { lobbies: states.map((s) => lobbyView(s as LobbyState)), next_token: nextToken };
+}
+
+export const leftLobby = (lobbyId: string): LeftLobby => ({ status: 'left', lobbyId });
+
+export const deletedLobby = (id: string): DeletedLobby => ({ status: 'lobby_deleted', id });
+
+/** The change at `revision` as the gateways' event streams receive it (`lobbies.updates`). */
+export function lobbyUpdate(
+  at: { projectId: string; config: string; lobbyId: string; revision: number }, state: LobbyState, deleted: { reason?: string } | null, removed: string[],
+): LobbyUpdate {
+  const live = state.status !== 'none' && state.status !== 'deleted';
+  return { ...at, kind: deleted ? 'deleted' : 'updated', lobby: live ? lobbyView(state) : null, reason: deleted?.reason, removed };
+}
+
+/** One replayed server-sent event: the lobby after `revision`, or its deletion. */
+export function lobbyStreamEvent(lobbyId: string, revision: number, state: LobbyState): LobbyStreamEvent {
+  const id = `${lobbyId}:${revision}`;
+  if (state.status === 'deleted') return { id, event: 'lobby_deleted', data: { id: lobbyId, reason: state.deleteReason } };
+  return { id, event: 'lobby_updated', data: lobbyView(state) };
+}
+
+export function openedLobbyStream(replay: LobbyStreamEvent[], mine: { lobbyId: string; state: LiveLobbyState; revision: number } | null): OpenedLobbyStream {
+  if (!mine) return { replay, lobbyId: null, revision: -1, lobby: null };
+  return { replay, lobbyId: mine.lobbyId, revision: mine.revision, lobby: lobbyView(mine.state) };
+}

@@ -1,0 +1,61 @@
+// The write path of every lobby change: decide and append on the lobby's stream (its contention lane:
+// StateCache, optimistic on the cached state), then release the claims of departed players and of a
+// dropped invite code, stop the server of a deleted lobby, and broadcast the change.
+import { Inject, Injectable } from '@nestjs/common';
+import { LobbyCommand, LobbyConfig, LobbyEvent, lobbyCodeStream, lobbyDecider, lobbyMemberStream, LobbyState, lobbyStream } from '@spawnpoint/domain';
+import { Platform, PLATFORM } from '@spawnpoint/platform';
+import { GameServers } from './game-servers';
+import { LobbyBroadcast } from './lobby-broadcast';
+import { LobbyClaims } from './lobby-claims';
+import { isLive, LobbyStates } from './lobby-states';
+import { lobbyUpdate } from './lobby-views';
+
+export interface Ran { state: LobbyState; events: LobbyEvent[]; revision: number }
+
+@Injectable()
+export class LobbyWrites {
+  constructor(
+    @Inject(PLATFORM) private readonly platform: Platform, private readonly states: LobbyStates, private readonly claims: LobbyClaims,
+    private readonly broadcast: LobbyBroadcast, private readonly servers: GameServers,
+  ) {}
+
+  /** The injected clock, as the commands carry it. */
+  now(): string {
+    return this.platform.clock().toISOString();
+  }
+
+  /** Decide and append on the lobby's stream; then release claims of departed players and broadcast. */
+  async run(projectId: string, lobbyId: string, command: LobbyCommand | ((s: LobbyState) => LobbyCommand)): Promise<Ran> {
+    let before: LobbyState = lobbyDecider.initialState;
+    const result = await this.states.lobbies.execute(lobbyStream(lobbyId), (s: LobbyState) => {
+      before = s;
+      return typeof command === 'function' ? command(s) : command;
+    }, { projectId }, { optimistic: true });
+    if (result.events.length === 0) return result;
+    const removed: string[] = [];
+    let deleted: { reason: string } | null = null;
+    for (const e of result.events) {
+      if (e.type === 'PlayerLeft' || e.type === 'PlayerKicked') removed.push(e.data.playerId);
+      if (e.type === 'LobbyDeleted') deleted = { reason: e.data.reason };
+    }
+    const prior = isLive(before) ? before : null;
+    if (deleted && prior) removed.push(...prior.players.map((p) => p.id).filter((id) => !removed.includes(id)));
+    const config = prior?.config ?? (isLive(result.state) ? result.state.config : '');
+    await Promise.all(removed.map((p) => this.claims.release(lobbyMemberStream(projectId, config, p), lobbyId)));
+    const codeBefore = prior?.code ?? null;
+    const codeAfter = isLive(result.state) ? result.state.code : null;
+    if (codeBefore && codeBefore !== codeAfter) await this.claims.release(lobbyCodeStream(projectId, codeBefore), lobbyId);
+    if (deleted && prior?.server) void this.servers.stop(projectId, prior.server.instance_id);
+    await this.broadcast.send(lobbyUpdate({ projectId, config, lobbyId, revision: result.revision }, result.state, deleted, removed));
+    return result;
+  }
+
+  async deleteLobby(projectId: string, lobbyId: string, reason: 'admin' | 'idle' | 'host_left'): Promise<void> {
+    await this.run(projectId, lobbyId, { type: 'DeleteLobby', reason, now: this.now() });
+  }
+
+  /** Members silent past the config's heartbeatTimeout, removed (used by the sweeper). */
+  async removeStale(projectId: string, lobbyId: string, playerIds: string[], config: LobbyConfig): Promise<void> {
+    await this.run(projectId, lobbyId, { type: 'RemoveStalePlayers', playerIds, hostLeaveBehavior: config.hostLeaveBehavior, now: this.now() });
+  }
+}

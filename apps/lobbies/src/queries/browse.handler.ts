@@ -1,0 +1,24 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { LobbyView } from '@spawnpoint/domain';
+import { BusQuery, Platform, PLATFORM } from '@spawnpoint/platform';
+import { BrowseLobbiesRequest, LobbyPage } from '@spawnpoint/proto';
+import { LobbyConfigs } from '../lobby-configs';
+import { browseLobbies } from '../lobby-queries';
+import { LobbyReadModel } from '../lobby-read-model';
+
+export class BrowseLobbies extends BusQuery<BrowseLobbiesRequest, LobbyPage<LobbyView>> {}
+
+/** Lobbies of a config, newest first, from the read model (public ones unless asked otherwise). */
+@Injectable()
+@QueryHandler(BrowseLobbies)
+export class BrowseLobbiesHandler implements IQueryHandler<BrowseLobbies> {
+  constructor(@Inject(PLATFORM) private readonly platform: Platform, private readonly configs: LobbyConfigs, private readonly readModel: LobbyReadModel) {}
+
+  async execute({ request: r }: BrowseLobbies): Promise<LobbyPage<LobbyView>> {
+    const config = await this.configs.get(r.projectId, r.config);
+    // Browse shows what this process has seen: a batch held back under load is applied first.
+    await this.readModel.settle();
+    return browseLobbies(this.platform.db, { ...r, config: config.name });
+  }
+}

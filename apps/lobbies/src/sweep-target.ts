@@ -1,0 +1,33 @@
+// What the sweeper acts through: the lobby configs, the write path, the lost-broadcast and lost-launch repairs.
+import { Injectable } from '@nestjs/common';
+import { LobbyConfig } from '@spawnpoint/domain';
+import { LobbyBroadcast } from './lobby-broadcast';
+import { LobbyConfigs } from './lobby-configs';
+import { LobbyLaunch } from './lobby-launch';
+import { LobbyWrites } from './lobby-writes';
+import { SweepTarget } from './sweeper';
+
+@Injectable()
+export class LobbySweepTarget implements SweepTarget {
+  constructor(private readonly configs: LobbyConfigs, private readonly writes: LobbyWrites, private readonly broadcast: LobbyBroadcast, private readonly launch: LobbyLaunch) {}
+
+  lobbyConfig(projectId: string, name: string): Promise<LobbyConfig> {
+    return this.configs.get(projectId, name);
+  }
+
+  deleteLobby(projectId: string, lobbyId: string, reason: 'idle'): Promise<void> {
+    return this.writes.deleteLobby(projectId, lobbyId, reason);
+  }
+
+  repeatDeletion(lobbyId: string): Promise<boolean> {
+    return this.broadcast.repeatDeletion(lobbyId);
+  }
+
+  abandonStart(projectId: string, lobbyId: string): Promise<void> {
+    return this.launch.abandonStart(projectId, lobbyId);
+  }
+
+  removeStale(projectId: string, lobbyId: string, playerIds: string[], config: LobbyConfig): Promise<void> {
+    return this.writes.removeStale(projectId, lobbyId, playerIds, config);
+  }
+}
