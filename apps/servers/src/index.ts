@@ -1,2 +1,3 @@
 export * from './servers.module';
-export * from './servers.service';
+export * from './servers.host';
+export { RUNTIME } from './runtime';

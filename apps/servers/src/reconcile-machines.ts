@@ -17,6 +17,8 @@ export interface ReconcileHost {
   adopted(serverId: string, spec: MachineSpec | null, state: ServerState): void;
   /** A line in the server's own logs, so its owner sees why it stopped. */
   log(projectId: string, entry: LogEntry): void;
+  /** The injected clock (the lost line's timestamp). */
+  now(): Date;
 }
 
 export interface ReconcileOutcome { adopted: number; stopped: number; lost: number }
@@ -44,7 +46,7 @@ export async function reconcileMachines(host: ReconcileHost): Promise<ReconcileO
     const state = states.get(serverId)!;
     if (state.status !== 'none') {
       host.log(state.projectId, {
-        serverId, timestamp: new Date(), stream: 'stderr', level: 'error',
+        serverId, timestamp: host.now(), stream: 'stderr', level: 'error',
         message: 'spawnpoint: the game server was gone when the servers service restarted; recorded stopped (MACHINE_LOST)',
       });
     }

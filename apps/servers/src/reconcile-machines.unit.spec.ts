@@ -59,12 +59,13 @@ describe('reconcileMachines with the kubernetes runtime', () => {
       recordLost: async (id) => void lost.push(id),
       adopted: (id, spec) => void adopted.push({ id, spec }),
       log: (_projectId, entry) => void logs.push(entry),
+      now: () => new Date('2026-11-21T12:00:00.000Z'),
     });
 
     expect(outcome).toEqual({ adopted: 1, stopped: 2, lost: 1 });
     expect(adopted).toEqual([{ id: 'live', spec: null }]);
     expect(lost).toEqual(['gone']);
-    expect(logs.map((l) => [l.serverId, l.message])).toEqual([['gone', expect.stringMatching(/MACHINE_LOST/)]]);
+    expect(logs.map((l) => [l.serverId, l.message, l.timestamp.toISOString()])).toEqual([['gone', expect.stringMatching(/MACHINE_LOST/), '2026-11-21T12:00:00.000Z']]);
     const deleted = api.requests.filter((r) => r.method === 'DELETE').map((r) => r.path.split('/').pop());
     expect(deleted.sort()).toEqual(['sp-finished', 'sp-stray']);
     expect(api.pod(NS, 'sp-live')).toBeDefined();

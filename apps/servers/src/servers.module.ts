@@ -1,8 +1,23 @@
 import path from 'node:path';
 import { Module } from '@nestjs/common';
-import { CONFIG, PlatformConfig } from '@spawnpoint/platform';
+import { CONFIG, Platform, PLATFORM, PlatformConfig, servesRoutes } from '@spawnpoint/platform';
 import { GameRuntime, KubernetesRuntime, ProcessRuntime } from '@spawnpoint/runtime';
-import { RUNTIME, ServersService } from './servers.service';
+import { ClaimVisibility } from './claim-visibility';
+import { LogWriter } from './log-writer';
+import { LogReads } from './logs/logs.handlers';
+import { MachineEvents } from './machine-events';
+import { Machines } from './machines';
+import { PlanAdmission } from './plan-admission';
+import { ServerPools } from './pools/server-pools';
+import { SERVERS_HANDLERS, serversRoutes } from './routes';
+import { RUNTIME } from './runtime';
+import { ServerLauncher } from './server-launcher';
+import { ServerStates } from './server-states';
+import { ServerTtl } from './server-ttl';
+import { ServerViews } from './server-views';
+import { ServersReadModel } from './servers-read-model';
+import { ServersHost } from './servers.host';
+import { Upstream } from './upstream';
 
 @Module({
   providers: [
@@ -19,8 +34,13 @@ import { RUNTIME, ServersService } from './servers.service';
             stateDir: path.join(config.dataDir, 'machines'),
           }),
     },
-    ServersService,
+    { provide: LogWriter, inject: [PLATFORM], useFactory: (p: Platform) => new LogWriter(p.db) },
+    { provide: PlanAdmission, inject: [PLATFORM], useFactory: (p: Platform) => new PlanAdmission(p.config.databaseUrl) },
+    ServersReadModel, ServerStates, Upstream, ServerViews, ClaimVisibility, Machines, MachineEvents, ServerLauncher, ServerTtl, ServerPools, LogReads,
+    ServersHost,
+    ...SERVERS_HANDLERS,
+    servesRoutes(ServersHost, serversRoutes),
   ],
-  exports: [ServersService],
+  exports: [ServersHost],
 })
 export class ServersModule {}

@@ -3,7 +3,8 @@
 export class TtlTimers {
   private readonly timers = new Map<string, NodeJS.Timeout>();
 
-  constructor(private readonly expire: (serverId: string) => void, private readonly now: () => number = Date.now) {}
+  /** `now`: the injected clock (ms). */
+  constructor(private readonly expire: (serverId: string) => void, private readonly now: () => number) {}
 
   set(serverId: string, deadline: Date | null): void {
     this.clear(serverId);

@@ -1,46 +1,63 @@
-// Bus handlers for a server's logs, log histogram and metrics. Kept out of ServersService: they need
-// only the read models, the runtime and a project-checked server lookup.
-import type { Handlers } from '@spawnpoint/platform';
+// The log queries of a server (logs page, histogram, metrics) as query handlers over log-reads.ts.
+import { Inject, Injectable } from '@nestjs/common';
+import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { BusQuery, Platform, PLATFORM } from '@spawnpoint/platform';
 import {
-  LogHistogram, LogHistogramRequest, LogPage, ServerLogsRequest, ServerMetricsRequest, ServerMetricsView, ServerView, SUBJECTS,
+  LogHistogram, LogHistogramRequest, LogPage, ServerLogsRequest, ServerMetricsRequest, ServerMetricsView,
 } from '@spawnpoint/proto';
-import type { ReadModels } from '@spawnpoint/read-models';
 import type { GameRuntime } from '@spawnpoint/runtime';
-import { queryLogHistogram, queryLogs } from './log-queries';
-import { checkHistogramQuery, checkLogsQuery } from './log-window';
+import { RUNTIME } from '../runtime';
+import { ServerViews } from '../server-views';
+import { LogReadDeps, serverLogHistogram, serverLogs, serverMetrics } from './log-reads';
 
-export interface LogHandlerDeps {
-  db: ReadModels;
-  runtime: Pick<GameRuntime, 'metrics'>;
-  /** The server as its project sees it; throws 404 for a missing server or another project's. */
-  getServer(projectId: string, serverId: string): Promise<ServerView>;
-  now(): Date;
-}
+export class GetServerLogs extends BusQuery<ServerLogsRequest, LogPage> {}
+export class GetLogHistogram extends BusQuery<LogHistogramRequest, LogHistogram> {}
+export class GetServerMetrics extends BusQuery<ServerMetricsRequest, ServerMetricsView> {}
 
-export function logHandlers(deps: LogHandlerDeps): Handlers {
-  return {
-    // Parameters are checked before the lookup: a bad request is 422 whoever's server it names.
-    [SUBJECTS.servers.logs]: async (r: ServerLogsRequest): Promise<LogPage> => {
-      const q = checkLogsQuery(r, deps.now());
-      const server = await deps.getServer(r.projectId, r.serverId);
-      return queryLogs(deps.db, server, q);
-    },
-    [SUBJECTS.servers.logHistogram]: async (r: LogHistogramRequest): Promise<LogHistogram> => {
-      const q = checkHistogramQuery(r, deps.now());
-      const server = await deps.getServer(r.projectId, r.serverId);
-      return queryLogHistogram(deps.db, server.instance_id, q);
-    },
-    [SUBJECTS.servers.metrics]: (r: ServerMetricsRequest) => serverMetrics(deps, r),
-  };
-}
+/** What every log query reads with. */
+@Injectable()
+export class LogReads implements LogReadDeps {
+  readonly db: LogReadDeps['db'];
 
-/** Live figures from the runtime; all null (sampled now) for a stopped server or one this runtime does not run. */
-async function serverMetrics(deps: LogHandlerDeps, r: ServerMetricsRequest): Promise<ServerMetricsView> {
-  const server = await deps.getServer(r.projectId, r.serverId);
-  const m = server.status === 'stopped' ? null : await deps.runtime.metrics(server.instance_id);
-  if (!m) {
-    return { cpu_percent: null, memory_bytes: null, memory_limit_bytes: null, network_rx_bytes: null, network_tx_bytes: null, sampled_at: deps.now().toISOString() };
+  constructor(@Inject(PLATFORM) private readonly platform: Platform, @Inject(RUNTIME) readonly runtime: GameRuntime, private readonly views: ServerViews) {
+    this.db = platform.db;
   }
-  const { cpu_percent, memory_bytes, memory_limit_bytes, network_rx_bytes, network_tx_bytes, sampled_at } = m;
-  return { cpu_percent, memory_bytes, memory_limit_bytes, network_rx_bytes, network_tx_bytes, sampled_at };
+
+  getServer(projectId: string, serverId: string) {
+    return this.views.get({ projectId, serverId });
+  }
+
+  now(): Date {
+    return this.platform.clock();
+  }
+}
+
+/** A page of a server's log lines in a time window, oldest first. */
+@Injectable()
+@QueryHandler(GetServerLogs)
+export class GetServerLogsHandler implements IQueryHandler<GetServerLogs> {
+  constructor(private readonly reads: LogReads) {}
+  execute({ request }: GetServerLogs): Promise<LogPage> {
+    return serverLogs(this.reads, request);
+  }
+}
+
+/** Line counts per level in buckets of a time window. */
+@Injectable()
+@QueryHandler(GetLogHistogram)
+export class GetLogHistogramHandler implements IQueryHandler<GetLogHistogram> {
+  constructor(private readonly reads: LogReads) {}
+  execute({ request }: GetLogHistogram): Promise<LogHistogram> {
+    return serverLogHistogram(this.reads, request);
+  }
+}
+
+/** The server's live figures from the runtime. */
+@Injectable()
+@QueryHandler(GetServerMetrics)
+export class GetServerMetricsHandler implements IQueryHandler<GetServerMetrics> {
+  constructor(private readonly reads: LogReads) {}
+  execute({ request }: GetServerMetrics): Promise<ServerMetricsView> {
+    return serverMetrics(this.reads, request);
+  }
 }

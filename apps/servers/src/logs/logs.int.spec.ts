@@ -3,7 +3,6 @@
 // plain GROUP BY date_bin reference on generated data, from the per-minute rollup and from the lines.
 import { randomUUID } from 'node:crypto';
 import { notFound } from '@spawnpoint/domain';
-import { Handlers } from '@spawnpoint/platform';
 import { LogHistogram, LogPage, ServerView, SUBJECTS } from '@spawnpoint/proto';
 import { createReadModels, migrateReadModels, ReadModels } from '@spawnpoint/read-models';
 import { LogLevel } from '@spawnpoint/runtime';
@@ -11,7 +10,14 @@ import { createTestDatabase, TestDatabase } from '../../../../test/support/datab
 import { LogWriter } from '../log-writer';
 import { queryLogHistogram, queryLogs, queryRawHistogram } from './log-queries';
 import { checkHistogramQuery, checkLogsQuery, rollupMinutes } from './log-window';
-import { logHandlers } from './logs.handlers';
+import { LogReadDeps, serverLogHistogram, serverLogs, serverMetrics } from './log-reads';
+
+/** Each log read under its bus subject, as the query handlers serve them. */
+const logHandlers = (deps: LogReadDeps): Record<string, (request: any, ctx?: unknown) => Promise<unknown>> => ({
+  [SUBJECTS.servers.logs]: (r) => serverLogs(deps, r),
+  [SUBJECTS.servers.logHistogram]: (r) => serverLogHistogram(deps, r),
+  [SUBJECTS.servers.metrics]: (r) => serverMetrics(deps, r),
+});
 
 const NOW = new Date('2026-11-21T12:00:00.000Z');
 const at = (iso: string) => new Date(iso);
@@ -19,7 +25,7 @@ const at = (iso: string) => new Date(iso);
 describe('server logs in PostgreSQL', () => {
   let db: TestDatabase;
   let rm: ReadModels;
-  let handlers: Handlers;
+  let handlers: ReturnType<typeof logHandlers>;
   const servers = new Map<string, ServerView>();
 
   beforeAll(async () => {

@@ -46,7 +46,8 @@ export class PoolManager {
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
 
-  constructor(private readonly host: PoolHost, private readonly db: ReadModels, private readonly bus: Bus) {}
+  /** `now`: the injected clock (ms), for the refill debounce. */
+  constructor(private readonly host: PoolHost, private readonly db: ReadModels, private readonly bus: Bus, private readonly now: () => number) {}
 
   async start(): Promise<void> {
     const rows = await this.db.server.findMany({ where: { isPoolServer: true, poolClaimedAt: null, status: { in: ['launching', 'running'] } }, orderBy: { createdAt: 'asc' } });
@@ -135,9 +136,9 @@ export class PoolManager {
   /** A refill once claims pause (debounced, bounded); at once when the ready pool runs low. */
   private refillAfterClaims(projectId: string, urgent: boolean): void {
     const pending = this.refills.get(projectId);
-    const since = pending?.since ?? Date.now();
+    const since = pending?.since ?? this.now();
     if (pending) clearTimeout(pending.timer);
-    if (urgent || Date.now() - since >= CLAIM_REFILL_MAX_WAIT_MS) {
+    if (urgent || this.now() - since >= CLAIM_REFILL_MAX_WAIT_MS) {
       this.refills.delete(projectId);
       this.schedule(projectId);
       return;

@@ -2,7 +2,14 @@ import { DomainError, notFound } from '@spawnpoint/domain';
 import { ServerView, SUBJECTS } from '@spawnpoint/proto';
 import type { ReadModels } from '@spawnpoint/read-models';
 import type { MachineMetrics } from '@spawnpoint/runtime';
-import { logHandlers } from './logs.handlers';
+import { LogReadDeps, serverLogHistogram, serverLogs, serverMetrics } from './log-reads';
+
+/** Each log read under its bus subject, as the query handlers serve them. */
+const logHandlers = (deps: LogReadDeps): Record<string, (request: any, ctx?: unknown) => Promise<unknown>> => ({
+  [SUBJECTS.servers.logs]: (r) => serverLogs(deps, r),
+  [SUBJECTS.servers.logHistogram]: (r) => serverLogHistogram(deps, r),
+  [SUBJECTS.servers.metrics]: (r) => serverMetrics(deps, r),
+});
 
 const NOW = new Date('2026-11-21T12:00:00.000Z');
 const ID = '6f1c1d2e-8a4b-4c1d-9e2f-3a4b5c6d7e8f';
@@ -27,7 +34,7 @@ const live: MachineMetrics = { cpu_percent: 12.5, memory_bytes: 4096, memory_lim
 const nulls = { cpu_percent: null, memory_bytes: null, memory_limit_bytes: null, network_rx_bytes: null, network_tx_bytes: null, sampled_at: NOW.toISOString() };
 const call = (h: ReturnType<typeof logHandlers>, subject: string, payload: object) => h[subject](payload, {} as never) as Promise<any>;
 
-describe('logHandlers: metrics', () => {
+describe('log reads: metrics', () => {
   it('returns exactly the runtime figures of a running server', async () => {
     const { handlers, asked } = setup('running', { ...live, extra: 1 } as MachineMetrics);
     expect(await call(handlers, SUBJECTS.servers.metrics, { projectId: 'p1', serverId: ID })).toEqual(live);
@@ -51,7 +58,7 @@ describe('logHandlers: metrics', () => {
   });
 });
 
-describe('logHandlers: logs and histogram parameters', () => {
+describe('log reads: logs and histogram parameters', () => {
   it('refuses bad parameters with 422 before looking the server up', async () => {
     const { handlers, lookups } = setup('running', null);
     const histogram = call(handlers, SUBJECTS.servers.logHistogram, { projectId: 'p1', serverId: ID, step: 4 });

@@ -1,0 +1,68 @@
+import { Injectable } from '@nestjs/common';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { randomUUID } from 'node:crypto';
+import { applyPlan, PLAN_LIMITS, serverStream } from '@spawnpoint/domain';
+import { BusCommand, idFromCommand } from '@spawnpoint/platform';
+import { ProjectView, ServerView, StartServerRequest } from '@spawnpoint/proto';
+import { ClaimVisibility } from '../claim-visibility';
+import { PlanAdmission } from '../plan-admission';
+import { ServerPools } from '../pools/server-pools';
+import { ServerLauncher } from '../server-launcher';
+import { ServerStates } from '../server-states';
+import { serverView, stateShape } from '../server-view';
+import { ServerViews } from '../server-views';
+import { ServersReadModel } from '../servers-read-model';
+import { Upstream } from '../upstream';
+
+export class StartServer extends BusCommand<StartServerRequest, ServerView> {}
+
+/**
+ * A new game server: a ready pool server claimed, or a new one started cold. The command id (a gateway
+ * write's) gives the server's id, so a start sent again after its answer was lost (the service even
+ * restarted meanwhile) answers the server it started, not a second one.
+ */
+@Injectable()
+@CommandHandler(StartServer)
+export class StartServerHandler implements ICommandHandler<StartServer> {
+  constructor(
+    private readonly states: ServerStates,
+    private readonly views: ServerViews,
+    private readonly upstream: Upstream,
+    private readonly admission: PlanAdmission,
+    private readonly pools: ServerPools,
+    private readonly claims: ClaimVisibility,
+    private readonly launcher: ServerLauncher,
+    private readonly readModel: ServersReadModel,
+  ) {}
+
+  async execute({ request: req, context }: StartServer): Promise<ServerView> {
+    const serverId = context.commandId ? idFromCommand('server', req.projectId, context.commandId) : randomUUID();
+    if (context.commandId && (await this.states.load(serverId)).state.status !== 'none') return this.views.get({ projectId: req.projectId, serverId, fresh: true });
+    const project = await this.upstream.project(req.projectId);
+    // A capped plan counts active servers: its starts run one at a time (PlanAdmission).
+    if (PLAN_LIMITS[project.plan].maxActiveServers === null) return this.admitted(req, project, serverId);
+    return this.admission.run(project.projectId, () => this.admitted(req, project, serverId));
+  }
+
+  private async admitted(req: StartServerRequest, project: ProjectView, serverId: string): Promise<ServerView> {
+    const body = req.body;
+    const computeSize = body.compute_size ?? 'small';
+    const ttl = applyPlan({ plan: project.plan, computeSize, ttl: body.ttl ?? null, activeServers: await this.views.activeCount(project) });
+    const matchId = body.match_id ?? randomUUID();
+    const claimed = await this.pools.manager.claim(project, body, { name: body.name, customData: body.custom_data ?? null, ttl, matchId });
+    if (claimed) {
+      // Answered from the claimed state at once; reads of this server wait until the read model shows it.
+      this.claims.claimed(claimed.serverId, claimed.position);
+      return serverView(stateShape(claimed.state));
+    }
+    const versionTag = body.version_tag ?? 'default';
+    const build = await this.upstream.resolveBuild(req.projectId, versionTag, body.version ?? null);
+    const { position } = await this.launcher.create(project, build, body.port_configs ?? project.settings.port_configs, {
+      name: body.name, region: body.region, computeSize, versionTag, startupArgs: body.startup_args ?? null, serviceType: body.service_type ?? 'match_based',
+      autoRestart: body.auto_restart ?? false, customData: body.custom_data ?? null, ttl, matchId, environmentVariables: body.environment_variables ?? {},
+      isPoolServer: false,
+    }, serverId);
+    await this.readModel.waitFor(position, serverStream(serverId));
+    return this.views.get({ projectId: req.projectId, serverId });
+  }
+}

@@ -1,0 +1,23 @@
+import { Injectable } from '@nestjs/common';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { serverStream } from '@spawnpoint/domain';
+import { BusCommand } from '@spawnpoint/platform';
+import { ServerView, UpdateServerRequest } from '@spawnpoint/proto';
+import { ServerStates } from '../server-states';
+import { ServerViews } from '../server-views';
+import { ServersHost } from '../servers.host';
+
+export class UpdateServer extends BusCommand<UpdateServerRequest, ServerView> {}
+
+/** Replaces the server's custom_data (409 once stopped); the answer shows it. */
+@Injectable()
+@CommandHandler(UpdateServer)
+export class UpdateServerHandler implements ICommandHandler<UpdateServer> {
+  constructor(private readonly host: ServersHost, private readonly states: ServerStates, private readonly views: ServerViews) {}
+
+  async execute({ request: req }: UpdateServer): Promise<ServerView> {
+    await this.views.get(req); // 404 for another project's server
+    await this.host.command(this.states.cache, serverStream(req.serverId), { type: 'UpdateCustomData', customData: req.customData, now: this.host.now() }, { projectId: req.projectId });
+    return this.views.get(req);
+  }
+}

@@ -1,0 +1,54 @@
+// The runtime's reports turned into commands: log lines stored, bound ports mark the server running,
+// an exit it did not ask for is recorded, and a crashed game with auto_restart is started again on its
+// machine spec (the auto-restart process; a later step makes it a workflow decider).
+import { Inject, Injectable } from '@nestjs/common';
+import { GameRuntime, MachineEvent } from '@spawnpoint/runtime';
+import { LogWriter } from './log-writer';
+import { Machines } from './machines';
+import { RUNTIME } from './runtime';
+import { ServerStates } from './server-states';
+
+@Injectable()
+export class MachineEvents {
+  private unwatch: (() => void) | null = null;
+
+  constructor(
+    @Inject(RUNTIME) private readonly runtime: GameRuntime,
+    private readonly states: ServerStates,
+    private readonly machines: Machines,
+    private readonly logs: LogWriter,
+  ) {}
+
+  watch(): void {
+    this.unwatch = this.runtime.watch((e) => void this.on(e));
+  }
+
+  unwatchRuntime(): void {
+    this.unwatch?.();
+    this.unwatch = null;
+  }
+
+  private async on(event: MachineEvent): Promise<void> {
+    try {
+      if (event.type === 'log') {
+        const owner = this.machines.logOwners.projectOf(event.entry.serverId);
+        const projectId = typeof owner === 'string' ? owner : await owner;
+        if (projectId) this.logs.add(projectId, event.entry);
+      } else if (event.type === 'ports_bound') {
+        await this.states.execute(event.serverId, { type: 'MarkRunning', now: event.at.toISOString() });
+      } else if (event.type === 'exited' && event.reason !== 'SHUTDOWN_SIGNAL') {
+        // SHUTDOWN_SIGNAL exits are ours (stop, restart): whoever stopped the machine handles the rest.
+        const { events } = await this.states.recordExit(event.serverId, event.reason, event.exitCode, event.at);
+        const spec = this.machines.spec(event.serverId);
+        if (events[0]?.type === 'ServerCrashed' && spec) {
+          await this.states.lane.run(event.serverId, () => this.runtime.start(spec)).catch(() => this.states.recordExit(event.serverId, 'START_FAILED', null));
+        } else if (events[0]?.type === 'ServerCrashed') {
+          // An adopted machine whose spec this process never knew cannot be started again: stopped, never stuck launching.
+          await this.states.execute(event.serverId, { type: 'StopServer', reason: 'PROCESS_EXITED', now: this.states.now() });
+        }
+      }
+    } catch (err) {
+      console.error(`servers: handling ${event.type} failed`, err);
+    }
+  }
+}

@@ -1,0 +1,96 @@
+// The game machines this process runs: each one's spec (what a crash restart starts again), launched
+// and torn down in the server's lane, and torn down once a stop is in the read model.
+import { Inject, Injectable } from '@nestjs/common';
+import { DomainError, ServerLaunch, NetworkPort } from '@spawnpoint/domain';
+import { Platform, PLATFORM } from '@spawnpoint/platform';
+import { ProjectView, ResolvedBuild, signArtifactUrl } from '@spawnpoint/proto';
+import { AllocatedPort, buildGameEnv, GameRuntime, MachineSpec, PortSpec, splitArgs } from '@spawnpoint/runtime';
+import { LogAttribution } from './log-attribution';
+import { RUNTIME } from './runtime';
+import { ServerStates } from './server-states';
+import { ServersReadModel } from './servers-read-model';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+@Injectable()
+export class Machines {
+  private readonly specs = new Map<string, MachineSpec>();
+  /** Which project a game's log line belongs to (also for adopted machines whose spec is unknown). */
+  readonly logOwners: LogAttribution;
+
+  constructor(
+    @Inject(PLATFORM) private readonly platform: Platform,
+    @Inject(RUNTIME) private readonly runtime: GameRuntime,
+    private readonly states: ServerStates,
+    readModel: ServersReadModel,
+  ) {
+    this.logOwners = new LogAttribution(
+      (id) => this.specs.get(id)?.projectId,
+      async (id) => (UUID.test(id) ? ((await platform.db.server.findUnique({ where: { id }, select: { projectId: true } }))?.projectId ?? null) : null),
+    );
+    readModel.onApplied(({ event, revision }) => {
+      if (event.type !== 'ServerStopped') return;
+      const serverId = event.data.serverId;
+      // Only if still stopped when its turn comes: a restart queued before it may have started a new machine.
+      void states.lane.run(serverId, async () => {
+        if ((await states.load(serverId, revision)).state.status === 'stopped') await this.teardown(serverId);
+      }).catch((err) => console.error(`servers: teardown of ${serverId} failed`, err));
+    });
+  }
+
+  spec(serverId: string): MachineSpec | undefined {
+    return this.specs.get(serverId);
+  }
+
+  /** A machine adopted after a restart of this service: its spec, when the runtime kept it. */
+  adopt(serverId: string, spec: MachineSpec | null): void {
+    if (spec) this.specs.set(serverId, spec);
+  }
+
+  /** Start the server's game (call in its lane); a failure records START_FAILED and answers 409. */
+  async launch(launch: ServerLaunch, build: ResolvedBuild, allocated: AllocatedPort[], project: ProjectView): Promise<void> {
+    const spec: MachineSpec = {
+      serverId: launch.serverId, projectId: launch.projectId, buildDir: build.dir ?? undefined, executablePath: build.executablePath ?? undefined,
+      image: build.image ?? undefined, args: splitArgs(launch.startupArgs), computeSize: launch.computeSize, region: launch.region, ports: allocated,
+      env: buildGameEnv({
+        instanceId: launch.serverId, matchId: launch.matchId, region: launch.region, computeSize: launch.computeSize, versionTag: launch.versionTag,
+        version: launch.version, customData: launch.customData, ports: allocated, projectEnv: project.settings.environment_variables,
+        requestEnv: launch.environmentVariables,
+      }),
+    };
+    if (this.runtime.kind === 'kubernetes' && build.kind === 'zip') {
+      // Pods cannot read the build directory: they download it from the gateway's signed artifact URL.
+      // A crash restart starts this same spec again, possibly after an hour: every read signs afresh.
+      const { artifactBaseUrl: baseUrl, artifactSecret: secret } = this.platform.config;
+      Object.defineProperty(spec, 'artifactUrl', {
+        enumerable: true, configurable: true,
+        get: () => signArtifactUrl({ baseUrl, secret, buildId: build.buildId, now: this.platform.clock() }).url,
+      });
+    }
+    this.specs.set(launch.serverId, spec);
+    try {
+      await this.runtime.start(spec);
+    } catch (err) {
+      await this.states.recordExit(launch.serverId, 'START_FAILED', null);
+      throw new DomainError('conflict', `the game server could not be started: ${(err as Error).message}`);
+    }
+  }
+
+  /** Stop the machine (if this process runs it) and give its ports back. Idempotent. */
+  async teardown(serverId: string): Promise<void> {
+    await this.runtime.stop(serverId);
+    await this.runtime.releasePorts(serverId);
+    this.specs.delete(serverId);
+    this.logOwners.forget(serverId);
+  }
+}
+
+export function portSpecs(ports: { name: string; internal_port: number; protocol: 'udp' | 'tcp'; tls_enabled?: boolean }[]): PortSpec[] {
+  return ports.map((p) => ({ name: p.name, internalPort: p.internal_port, protocol: p.protocol, tlsEnabled: p.tls_enabled ?? false }));
+}
+
+export function networkPorts(allocated: AllocatedPort[]): NetworkPort[] {
+  return allocated.map((p) => ({
+    name: p.name, internal_port: p.internalPort, external_port: p.externalPort, protocol: p.protocol, host: p.host, tls_enabled: p.tlsEnabled,
+  }));
+}

@@ -1,0 +1,34 @@
+// A new server, for a start request or a pool refill: ports reserved, ServerStarted appended, the game
+// spawned in the server's lane. Whoever answers waits for the read model itself.
+import { Inject, Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { ServerLaunch } from '@spawnpoint/domain';
+import { ProjectView, ResolvedBuild } from '@spawnpoint/proto';
+import type { GameRuntime } from '@spawnpoint/runtime';
+import { Machines, networkPorts, portSpecs } from './machines';
+import { RUNTIME } from './runtime';
+import { ServerStates } from './server-states';
+
+export type PortConfig = { name: string; internal_port: number; protocol: 'udp' | 'tcp'; tls_enabled?: boolean };
+export type LaunchFields = Omit<ServerLaunch, 'serverId' | 'projectId' | 'networkPorts' | 'buildId' | 'version'>;
+
+@Injectable()
+export class ServerLauncher {
+  constructor(@Inject(RUNTIME) private readonly runtime: GameRuntime, private readonly states: ServerStates, private readonly machines: Machines) {}
+
+  async create(project: ProjectView, build: ResolvedBuild, ports: PortConfig[], fields: LaunchFields, serverId: string = randomUUID()): Promise<{ serverId: string; position: bigint | null }> {
+    const allocated = await this.runtime.allocatePorts(serverId, portSpecs(ports), fields.region);
+    const launch: ServerLaunch = {
+      ...fields, serverId, projectId: project.projectId, networkPorts: networkPorts(allocated), buildId: build.buildId, version: build.version,
+    };
+    let position: bigint | null;
+    try {
+      ({ position } = await this.states.execute(serverId, { type: 'StartServer', now: this.states.now(), ...launch }, { projectId: project.projectId }));
+    } catch (err) {
+      await this.runtime.releasePorts(serverId);
+      throw err;
+    }
+    await this.states.lane.run(serverId, () => this.machines.launch(launch, build, allocated, project));
+    return { serverId, position };
+  }
+}

@@ -1,0 +1,85 @@
+// The servers service: the Server aggregate, the game runtime (processes or pods) and its reports turned
+// into commands, TTLs and pools. This class runs the servers read model and relay, and the service's
+// lifecycle; each use case is a handler in commands/ or queries/ (routes.ts), the shared state and the
+// processes are providers (server-states, machines, machine-events, server-ttl, pools, admission).
+import { Inject, Injectable } from '@nestjs/common';
+import { ServerEvent } from '@spawnpoint/domain';
+import { RecordedEvent } from '@spawnpoint/eventstore';
+import { Platform, PLATFORM, ServiceHost } from '@spawnpoint/platform';
+import type { GameRuntime } from '@spawnpoint/runtime';
+import { LogWriter } from './log-writer';
+import { MachineEvents } from './machine-events';
+import { Machines } from './machines';
+import { PlanAdmission } from './plan-admission';
+import { ServerPools } from './pools/server-pools';
+import { reconcileMachines, recordShutdown } from './reconcile-machines';
+import { RUNTIME } from './runtime';
+import { ServerStates } from './server-states';
+import { ServerTtl } from './server-ttl';
+import { ServersReadModel } from './servers-read-model';
+import { serversProjection } from './servers.projection';
+
+@Injectable()
+export class ServersHost extends ServiceHost {
+  constructor(
+    @Inject(PLATFORM) platform: Platform,
+    @Inject(RUNTIME) private readonly runtime: GameRuntime,
+    private readonly readModel: ServersReadModel,
+    private readonly states: ServerStates,
+    private readonly machines: Machines,
+    private readonly machineEvents: MachineEvents,
+    private readonly ttl: ServerTtl,
+    private readonly pools: ServerPools,
+    private readonly logs: LogWriter,
+    private readonly admission: PlanAdmission,
+  ) {
+    super(platform, 'servers', ['server']);
+  }
+
+  protected readModels() {
+    return [{
+      ...serversProjection,
+      applied: (event: RecordedEvent) => this.readModel.applied({ event: { type: event.type, data: event.data } as ServerEvent, revision: event.revision }),
+    }];
+  }
+
+  override async onModuleInit(): Promise<void> {
+    await super.onModuleInit();
+    this.readModel.attach(this.projections);
+  }
+
+  protected override async starting(): Promise<void> {
+    this.machineEvents.watch();
+    await this.reconcile();
+    await this.pools.manager.start();
+  }
+
+  protected override async stopping(): Promise<void> {
+    this.pools.manager.stop();
+    this.ttl.clearAll();
+    this.machineEvents.unwatchRuntime();
+    // Local games end with this process (pods outlive it and are adopted): recorded stopped, not left running.
+    if (this.runtime.kind === 'process') {
+      await recordShutdown(this.runtime.running(), (id) => this.states.execute(id, { type: 'StopServer', reason: 'SHUTDOWN_SIGNAL', now: this.now() }));
+    }
+    await this.runtime.close();
+    await this.logs.flush();
+    await this.admission.close();
+  }
+
+  /** After a restart of this service: machines adopted or torn down, lost servers stopped, TTL timers rebuilt (reconcile-machines.ts). */
+  private async reconcile(): Promise<void> {
+    await reconcileMachines({
+      runtime: this.runtime,
+      activeServerIds: async () => (await this.db.server.findMany({ where: { status: { in: ['launching', 'running'] } }, select: { id: true } })).map((s) => s.id),
+      load: async (id) => (await this.states.load(id)).state,
+      recordLost: async (id) => void (await this.states.recordExit(id, 'MACHINE_LOST', null)),
+      adopted: (id, spec, state) => {
+        this.machines.adopt(id, spec);
+        this.ttl.adopted(id, state);
+      },
+      log: (projectId, entry) => this.logs.add(projectId, entry),
+      now: () => this.clock(),
+    });
+  }
+}
