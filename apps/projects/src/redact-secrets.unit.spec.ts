@@ -1,6 +1,6 @@
 import { defaultSettings } from '@spawnpoint/domain';
 import { SettingsView } from '@spawnpoint/proto';
-import { redactSecrets } from './projects.service';
+import { redactSecrets } from './project-views';
 
 const settings = (auth_config: SettingsView['auth_config']): SettingsView => ({
   ...defaultSettings({ udpPortId: 'u', tcpPortId: 't' }), auth_config, updated_at: '2026-01-01T00:00:00.000Z',
