@@ -20,3 +20,6 @@ export * from './command-context';
 export * from './known-outcome';
 export * from './shutdown';
 export * from './cqrs';
+export * from './service-reports';
+export * from './event-store-factory';
+export * from './gateway-platform.module';
