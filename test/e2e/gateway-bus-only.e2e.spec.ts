@@ -57,13 +57,42 @@ describe('the distributed gateway (bus-only)', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
+  const baseEnv = async (port: number, databaseUrl: string): Promise<NodeJS.ProcessEnv> => ({
+    PATH: process.env.PATH, HOME: process.env.HOME, HOST: '127.0.0.1', SPAWNPOINT_DATA_DIR: dataDir, SPAWNPOINT_ADMIN_TOKEN: ADMIN_TOKEN,
+    SPAWNPOINT_PORT_RANGE: '27900-27949', DATABASE_URL: databaseUrl, NATS_URL, SPAWNPOINT_PUBLIC_URL: `http://127.0.0.1:${port}`,
+    PORT: String(port), LEGACY_PORT: String(await freePort()),
+  });
+
+  it('stops at once and cleanly (exit 0) on SIGTERM while it waits for the services', async () => {
+    const empty = await createTestDatabase('gwwait');
+    try {
+      const gateway = launch('gateway', await baseEnv(await freePort(), empty.url));
+      await eventually(async () => output(), (o) => /gateway: waiting for the services' migrations/.test(o), 20_000, 'the gateway waiting for the schema');
+      const exited = new Promise<number | null>((resolve) => gateway.once('exit', (code) => resolve(code)));
+      gateway.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    } finally {
+      await empty.drop();
+    }
+  });
+
+  it('a service pointed at an EventStoreDB that is not there fails to start (exit 1), naming EVENTSTORE_URL', async () => {
+    const other = await createTestDatabase('gwesdb');
+    try {
+      const service = launch('projects', { ...(await baseEnv(await freePort(), other.url)), EVENTSTORE_URL: 'esdb://127.0.0.1:1?tls=false' });
+      const code = await new Promise<number | null>((resolve) => service.once('exit', (c) => resolve(c)));
+      expect(code).toBe(1);
+      expect(output()).toMatch(/spawnpoint projects: could not start: EventStoreDB at EVENTSTORE_URL \(esdb:\/\/127\.0\.0\.1:1\?tls=false\) is unreachable/);
+    } finally {
+      await other.drop();
+    }
+  });
+
   it('waits for the services without touching the schema or the event store, then serves', async () => {
+    log.splice(0);
     const port = await freePort();
-    const env = {
-      PATH: process.env.PATH, HOME: process.env.HOME, HOST: '127.0.0.1', SPAWNPOINT_DATA_DIR: dataDir, SPAWNPOINT_ADMIN_TOKEN: ADMIN_TOKEN,
-      SPAWNPOINT_PORT_RANGE: '27900-27949', DATABASE_URL: db.url, NATS_URL, SPAWNPOINT_PUBLIC_URL: `http://127.0.0.1:${port}`,
-    };
-    const gateway = launch('gateway', { ...env, PORT: String(port), LEGACY_PORT: String(await freePort()), EVENTSTORE_URL: 'esdb://127.0.0.1:1?tls=false' });
+    const env = await baseEnv(port, db.url);
+    const gateway = launch('gateway', { ...env, EVENTSTORE_URL: 'esdb://127.0.0.1:1?tls=false' });
 
     await eventually(async () => output(), (o) => /gateway: waiting for the services' migrations/.test(o), 20_000, 'the gateway waiting for the schema');
     await new Promise((r) => setTimeout(r, 1500));

@@ -12,8 +12,10 @@ async function main(): Promise<void> {
   const config = loadConfig(process.env, 'distributed');
   @Module({ imports: [GatewayPlatformModule.forRoot(config), GatewayModule] })
   class GatewayRoot {}
-  const app = await createHttpApp(GatewayRoot, { shutdownHooks: false });
-  exitOnShutdownSignals('gateway', () => app.close());
+  // From the first moment: a gateway still waiting for the services' schema has nothing to close yet.
+  let app: Awaited<ReturnType<typeof createHttpApp>> | null = null;
+  exitOnShutdownSignals('gateway', async () => { await app?.close(); });
+  app = await createHttpApp(GatewayRoot, { shutdownHooks: false });
   const legacy = legacyLobbyApiFor(app, { port: legacyPort(process.env, config), host: config.host });
   await app.listen(config.port, config.host);
   const legacyApi = await legacy.start();
