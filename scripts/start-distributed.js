@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // Distributed mode on one machine: each app as its own process over NATS (NATS_URL) and
-// PostgreSQL (DATABASE_URL). Ctrl-C stops them all. The services share SPAWNPOINT_DATA_DIR.
+// PostgreSQL (DATABASE_URL; EVENTSTORE_URL, when set, moves the services' events to EventStoreDB).
+// Ctrl-C stops them all. The services share SPAWNPOINT_DATA_DIR. All start at once: the services migrate
+// the schema, and the gateway (bus-only, ADR-0009) waits for them before it listens.
 const { spawn } = require('node:child_process');
 const path = require('node:path');
 

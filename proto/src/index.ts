@@ -6,4 +6,5 @@ export * from './servers';
 export * from './logs';
 export * from './lobbies';
 export * from './parked';
+export * from './health';
 export * from './contracts';

@@ -7,6 +7,12 @@ export interface PlatformConfig {
   /** Where game servers run: local processes, or one Pod each. */
   runtime: 'process' | 'kubernetes';
   databaseUrl: string;
+  /**
+   * EVENTSTORE_URL: the services' event store is EventStoreDB at this connection string (streams,
+   * subscriptions, outbox relays); unset: PostgreSQL on databaseUrl. Read models, their checkpoints and
+   * parked events stay in PostgreSQL either way (ADR-0009).
+   */
+  eventStoreUrl: string | null;
   natsUrl: string;
   dataDir: string;
   port: number;
@@ -56,6 +62,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, mode: PlatformC
     mode,
     runtime,
     databaseUrl: env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/spawnpoint',
+    eventStoreUrl: env.EVENTSTORE_URL || null,
     natsUrl: env.NATS_URL ?? 'nats://127.0.0.1:4222',
     dataDir: path.resolve(env.SPAWNPOINT_DATA_DIR ?? '.spawnpoint'),
     port,

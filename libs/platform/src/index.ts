@@ -21,3 +21,6 @@ export * from './known-outcome';
 export * from './shutdown';
 export * from './cqrs';
 export * from './workflow-runner';
+export * from './service-reports';
+export * from './event-store-factory';
+export * from './gateway-platform.module';

@@ -60,10 +60,21 @@ export async function recordReplayFailure(db: ReadModels, id: string, error: str
   await readModelsPool(db).query('UPDATE parked_events SET attempts = attempts + 1, last_failed_at = now(), error = $2 WHERE id = $1', [id, error]);
 }
 
-export async function listParked(db: ReadModels, projection?: string): Promise<ParkedEventView[]> {
+export interface ParkedFilter {
+  /** Only these projections' (a service lists its own). */
+  projections?: string[];
+  projection?: string;
+  id?: string;
+}
+
+/** A string: that projection's. */
+export async function listParked(db: ReadModels, which: ParkedFilter | string = {}): Promise<ParkedEventView[]> {
+  const filter = typeof which === 'string' ? { projection: which } : which;
+  if (filter.id !== undefined && !/^[0-9]{1,18}$/.test(filter.id)) return [];
   const { rows } = await readModelsPool(db).query<ParkedEventView & { first_failed_at: Date; last_failed_at: Date }>(
     `SELECT id::text, projection, position::text, event_id, stream_id, event_type, error, attempts, first_failed_at, last_failed_at
-       FROM parked_events WHERE ($1::text IS NULL OR projection = $1) ORDER BY projection, position LIMIT 1000`, [projection ?? null]);
+       FROM parked_events WHERE ($1::text IS NULL OR projection = $1) AND ($2::text[] IS NULL OR projection = ANY($2)) AND ($3::bigint IS NULL OR id = $3)
+       ORDER BY projection, position LIMIT 1000`, [filter.projection ?? null, filter.projections ?? null, filter.id ?? null]);
   return rows.map((r) => ({ ...r, first_failed_at: new Date(r.first_failed_at).toISOString(), last_failed_at: new Date(r.last_failed_at).toISOString() }));
 }
 
@@ -84,12 +95,15 @@ export interface ProjectionHealth {
 /** A projection this many seconds behind its head makes the service degraded. */
 export const LAG_DEGRADED_SECONDS = 30;
 
-/** Every registered projection with its parked count and lag, from the read models and the event store. */
-export async function projectionsHealth(db: ReadModels, store: EventStore, now = new Date()): Promise<ProjectionHealth[]> {
+/**
+ * Registered projections (`names`: only those, e.g. one service's) with their parked count and lag, from
+ * the read models and the event store.
+ */
+export async function projectionsHealth(db: ReadModels, store: EventStore, now = new Date(), names?: string[]): Promise<ProjectionHealth[]> {
   const { rows } = await readModelsPool(db).query<{ name: string; categories: string[]; position: string | null; parked: number }>(
     `SELECT p.name, p.categories, c.position::text AS position,
             (SELECT count(*)::int FROM parked_events e WHERE e.projection = p.name) AS parked
-       FROM projections p LEFT JOIN checkpoints c ON c.name = p.name ORDER BY p.name`);
+       FROM projections p LEFT JOIN checkpoints c ON c.name = p.name WHERE ($1::text[] IS NULL OR p.name = ANY($1)) ORDER BY p.name`, [names ?? null]);
   return Promise.all(rows.map(async (r) => {
     const [next] = await store.readAll({ fromPosition: BigInt(r.position ?? 0), categories: r.categories, limit: 1 });
     const lag = next ? Math.max(0, Math.floor((now.getTime() - next.createdAt.getTime()) / 1000)) : 0;

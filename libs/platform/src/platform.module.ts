@@ -1,19 +1,22 @@
-// Binds the ports to their adapters. Standalone: in-process bus; distributed: NATS. Both use the
-// PostgreSQL event store and Prisma read models on `databaseUrl`.
+// Binds the ports to their adapters. Standalone: in-process bus; distributed: NATS. The event store is
+// the one EVENTSTORE_URL selects (event-store-factory.ts: EventStoreDB, else PostgreSQL on `databaseUrl`);
+// read models are Prisma on `databaseUrl`. The distributed gateway uses GatewayPlatformModule instead.
 import { DynamicModule, Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
-import { EventStore, PostgresCheckpointStore, PostgresEventStore } from '@spawnpoint/eventstore';
 import { Bus, InProcessBus, NatsBus } from '@spawnpoint/messaging';
 import { closeReadModels, createReadModels, migrateReadModels, ReadModels } from '@spawnpoint/read-models';
 import { PlatformConfig } from './config';
+import { chooseEventStore, openEventStore, OpenedEventStore } from './event-store-factory';
 import { Platform } from './service-host';
 import { BUS, CHECKPOINTS, CLOCK, CONFIG, EVENT_STORE, PLATFORM, READ_MODELS } from './tokens';
+
+const OPENED_STORE = Symbol('OPENED_STORE');
 
 @Global()
 @Module({})
 export class PlatformModule implements OnApplicationShutdown {
   constructor(
-    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(OPENED_STORE) private readonly store: OpenedEventStore,
     @Inject(BUS) private readonly bus: Bus,
     @Inject(READ_MODELS) private readonly db: ReadModels,
   ) {}
@@ -26,23 +29,9 @@ export class PlatformModule implements OnApplicationShutdown {
       providers: [
         { provide: CONFIG, useValue: config },
         { provide: CLOCK, useValue: () => new Date() },
-        {
-          provide: EVENT_STORE,
-          useFactory: async () => {
-            const store = new PostgresEventStore({ connectionString: config.databaseUrl });
-            await store.migrate();
-            return store;
-          },
-        },
-        {
-          provide: CHECKPOINTS,
-          inject: [EVENT_STORE],
-          useFactory: async (store: PostgresEventStore) => {
-            const checkpoints = new PostgresCheckpointStore(store.pool);
-            await checkpoints.migrate();
-            return checkpoints;
-          },
-        },
+        { provide: OPENED_STORE, useFactory: () => openEventStore(chooseEventStore(config)) },
+        { provide: EVENT_STORE, inject: [OPENED_STORE], useFactory: (opened: OpenedEventStore) => opened.store },
+        { provide: CHECKPOINTS, inject: [OPENED_STORE], useFactory: (opened: OpenedEventStore) => opened.checkpoints },
         {
           provide: BUS,
           useFactory: () =>

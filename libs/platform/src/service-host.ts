@@ -11,6 +11,7 @@ import { PlatformConfig } from './config';
 import { execute, Executed } from './execute';
 import { Projection, ProjectionRunner } from './projection-runner';
 import { replayHandlers } from './replay-handlers';
+import { serviceReportHandlers } from './service-reports';
 import { startRelay } from './relay-host';
 import { StateCache } from './state-cache';
 import { Handlers, serve } from './serve';
@@ -77,7 +78,8 @@ export abstract class ServiceHost implements OnModuleInit, OnApplicationBootstra
   async onApplicationBootstrap(): Promise<void> {
     await this.starting();
     const routed = this.routed ? routeHandlers(this.routed.routes, this.routed.dispatch.commands, this.routed.dispatch.queries) : {};
-    this.served = await serve(this.bus, { ...this.handlers(), ...routed, ...replayHandlers(this.projections) });
+    const reports = serviceReportHandlers({ service: this.serviceName, runner: this.projections, store: this.store, db: this.db });
+    this.served = await serve(this.bus, { ...this.handlers(), ...routed, ...replayHandlers(this.projections), ...reports });
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -35,3 +35,19 @@ export async function migrateReadModels(connectionString: string): Promise<strin
   }
   return applied;
 }
+
+/**
+ * The migrations this build knows that the database has not applied yet (all of them when none ever
+ * ran). Read-only: for a process that uses the tables but leaves migrating to the services (the gateway).
+ */
+export async function pendingReadModelMigrations(connectionString: string): Promise<string[]> {
+  const client = new Client({ connectionString, connectionTimeoutMillis: 5000 });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ exists: boolean }>("SELECT to_regclass('_read_model_migrations') IS NOT NULL AS exists");
+    const done = rows[0].exists ? new Set((await client.query('SELECT name FROM _read_model_migrations')).rows.map((r) => r.name as string)) : new Set<string>();
+    return readdirSync(MIGRATIONS_DIR).filter((f) => f.endsWith('.sql') && !done.has(f)).sort();
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}

@@ -1,11 +1,11 @@
-// Admin routes over parked events (events a projection could not apply, stored and skipped): list them
-// from the shared read-model database, replay one through the service that runs its projection.
+// Admin routes over parked events (events a projection could not apply, stored and skipped): each
+// service lists its own projections' over the bus, and replays one through the projection that parked
+// it. The gateway reads no service's tables.
 import { Controller, Get, HttpCode, Inject, Param, Post, Query, UseGuards, UseInterceptors } from '@nestjs/common';
 import { notFound } from '@spawnpoint/domain';
-import { Bus } from '@spawnpoint/messaging';
-import { BUS, findParked, listParked, READ_MODELS, ReplayResult } from '@spawnpoint/platform';
-import { parkedReplaySubject } from '@spawnpoint/proto';
-import type { ReadModels } from '@spawnpoint/read-models';
+import { Bus, RemoteError } from '@spawnpoint/messaging';
+import { askEveryService, BUS, ReplayResult } from '@spawnpoint/platform';
+import { ListParkedReply, ListParkedRequest, parkedListSubject, parkedReplaySubject, ParkedEventReport } from '@spawnpoint/proto';
 import { Access, AccessGuard } from '../http/guard';
 import { parse } from '../http/validation';
 import { Doc } from '../openapi/doc';
@@ -14,12 +14,24 @@ import { ErrorBody } from '../schemas';
 import { InputLimitsGuard } from '../http/input-limits.guard';
 import { IdempotencyInterceptor } from '../http/idempotency';
 
+const LIST_TIMEOUT_MS = 10_000;
+/** The API lists at most this many (each service sends at most as many of its own). */
+const MAX_LISTED = 1000;
+
 const bearer = { authorization: { required: true, description: 'Bearer $SPAWNPOINT_ADMIN_TOKEN' } };
 
 @Controller('api/admin/parked-events')
 @UseGuards(AccessGuard, InputLimitsGuard)
 export class ParkedEventsController {
-  constructor(@Inject(BUS) private readonly bus: Bus, @Inject(READ_MODELS) private readonly db: ReadModels) {}
+  constructor(@Inject(BUS) private readonly bus: Bus) {}
+
+  /** Every service's parked events (matching `request`); a service that does not answer makes it a 503, not a short list. */
+  private async gather(request: ListParkedRequest): Promise<ParkedEventReport[]> {
+    const answers = await askEveryService<ListParkedReply>(this.bus, parkedListSubject, request, LIST_TIMEOUT_MS);
+    const silent = answers.flatMap((a) => (a.ok ? [] : [`${a.service}: ${a.error}`]));
+    if (silent.length) throw new RemoteError({ error: 'Service unavailable', status: 503, detail: `parked events not listed by ${silent.join('; ')}` });
+    return answers.flatMap((a) => (a.ok ? a.reply.parked_events : []));
+  }
 
   @Get()
   @Access({ auth: 'admin' })
@@ -27,7 +39,9 @@ export class ParkedEventsController {
     query: ParkedEventsQuery, responses: { 200: { description: 'Parked events (at most 1000)', schema: ParkedEventList }, 401: { description: 'Bad admin token', schema: ErrorBody } } })
   async list(@Query() query: unknown) {
     const q = parse(ParkedEventsQuery, query, 'query');
-    return { parked_events: await listParked(this.db, q.projection) };
+    const all = await this.gather(q.projection ? { projection: q.projection } : {});
+    all.sort((a, b) => a.projection.localeCompare(b.projection) || Number(BigInt(a.position) - BigInt(b.position)));
+    return { parked_events: all.slice(0, MAX_LISTED) };
   }
 
   @UseInterceptors(IdempotencyInterceptor)
@@ -42,7 +56,7 @@ export class ParkedEventsController {
     } })
   async replay(@Param() params: unknown) {
     const { id } = parse(ParkedEventIdParams, params, 'path');
-    const row = await findParked(this.db, id);
+    const [row] = await this.gather({ id });
     if (!row) throw notFound('parked event');
     const result = await this.bus.request<ReplayResult>(parkedReplaySubject(row.projection), { id }, { timeoutMs: 30_000 });
     return { status: 'replayed', ...result };

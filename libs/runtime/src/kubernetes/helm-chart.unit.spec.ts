@@ -94,6 +94,23 @@ describe('helm chart', () => {
     });
   });
 
+  describe('eventStoreUrl (ADR-0009)', () => {
+    const envOf = (objects: K8sObject[], app: string) =>
+      Object.fromEntries(find(objects, 'Deployment', `sp-${app}`)!.spec.template.spec.containers[0].env.map((e: { name: string; value?: string }) => [e.name, e.value]));
+    const services = ['projects', 'builds', 'servers', 'lobbies'];
+
+    it('when set, reaches every service as EVENTSTORE_URL, and not the bus-only gateway', () => {
+      const objects = render({ eventStoreUrl: 'esdb://eventstoredb:2113?tls=false' });
+      for (const app of services) expect(envOf(objects, app).EVENTSTORE_URL).toBe('esdb://eventstoredb:2113?tls=false');
+      expect(envOf(objects, 'gateway')).not.toHaveProperty('EVENTSTORE_URL');
+    });
+
+    it('when empty (the default), reaches no app: PostgreSQL', () => {
+      const objects = render();
+      for (const app of [...services, 'gateway']) expect(envOf(objects, app)).not.toHaveProperty('EVENTSTORE_URL');
+    });
+  });
+
   describe('with runtime=kubernetes', () => {
     let objects: K8sObject[];
     beforeAll(() => { objects = render(KUBERNETES_VALUES); });

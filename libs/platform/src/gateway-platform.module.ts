@@ -1,0 +1,58 @@
+// The distributed gateway's platform: the bus, the config and the clock, and a PostgreSQL pool for its
+// own edge state (idempotency keys, shared rate-limit buckets). No event store and no migrations: the
+// services own the schema. A gateway that starts before they have migrated waits for them (logging
+// what it waits for) before it listens, so its readiness probe fails meanwhile instead of the process
+// crash-looping. In standalone the gateway shares the process's PlatformModule instead.
+import { DynamicModule, Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
+import { Bus, NatsBus } from '@spawnpoint/messaging';
+import { closeReadModels, createReadModels, pendingReadModelMigrations, ReadModels } from '@spawnpoint/read-models';
+import { PlatformConfig } from './config';
+import { BUS, CLOCK, CONFIG, READ_MODELS } from './tokens';
+
+const RETRY_MS = 1000;
+
+/** Resolves once the services have applied every read-model migration this build knows. */
+export async function waitForServicesSchema(databaseUrl: string, log: (line: string) => void = console.warn, retryMs = RETRY_MS): Promise<void> {
+  let said = '';
+  for (;;) {
+    const waiting = await pendingReadModelMigrations(databaseUrl).then(
+      (pending) => (pending.length ? `the services' migrations ${pending.join(', ')}` : null),
+      (err: Error) => `the database (${err.message})`,
+    );
+    if (waiting === null) return;
+    if (waiting !== said) log(`spawnpoint gateway: waiting for ${waiting}; retrying every ${retryMs} ms`);
+    said = waiting;
+    await new Promise((resolve) => setTimeout(resolve, retryMs));
+  }
+}
+
+@Global()
+@Module({})
+export class GatewayPlatformModule implements OnApplicationShutdown {
+  constructor(@Inject(BUS) private readonly bus: Bus, @Inject(READ_MODELS) private readonly db: ReadModels) {}
+
+  static forRoot(config: PlatformConfig): DynamicModule {
+    return {
+      module: GatewayPlatformModule,
+      providers: [
+        { provide: CONFIG, useValue: config },
+        { provide: CLOCK, useValue: () => new Date() },
+        { provide: BUS, useFactory: () => NatsBus.connect({ servers: config.natsUrl, name: 'gateway' }) },
+        {
+          // Edge state only (READ_MODELS is the token the gateway's idempotency store takes its pool from).
+          provide: READ_MODELS,
+          useFactory: async () => {
+            await waitForServicesSchema(config.databaseUrl);
+            return createReadModels(config.databaseUrl, 4);
+          },
+        },
+      ],
+      exports: [CONFIG, CLOCK, BUS, READ_MODELS],
+    };
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.bus.close().catch(() => undefined);
+    await closeReadModels(this.db).catch(() => undefined);
+  }
+}
