@@ -3,7 +3,7 @@
 import type { Plan } from './shared';
 import { SUBJECTS } from './subjects';
 import { BusRequest } from './contracts';
-import { Bool, Enum, Int, Json, Nested, NestedArray, Str, UuidField } from './validation/fields';
+import { Bool, Enum, Int, Json, NestedArray, Str, UuidField } from './validation/fields';
 import {
   BuildNameField, ComputeSizeField, CustomDataField, EnvVarsField, PortNameField, PortNumberField, ProtocolField, RegionField,
   ServerStatusField, ServiceTypeField,

@@ -4,13 +4,18 @@
 import 'reflect-metadata';
 import { Transform, Type, type TypeOptions } from 'class-transformer';
 import {
-  Allow, ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsNumber, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength,
+  Allow, ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsNumber, IsOptional, IsString, Matches, Max, MaxLength, Min,
   ValidateBy, ValidateIf, ValidateNested,
 } from 'class-validator';
 
 export type JsonSchema = Record<string, unknown>;
 export type ContractClass<T = object> = new () => T;
-export interface FieldSpec { schema: JsonSchema; required: boolean }
+/**
+ * `fast`: the field's whole check as one predicate, for fields made of simple checks only (no nesting,
+ * no transform). A class whose fields all have one is accepted without class-validator when the input
+ * passes (check.ts); anything else, and every refusal, goes through class-validator for its report.
+ */
+export interface FieldSpec { schema: JsonSchema; required: boolean; fast?: (v: unknown) => boolean }
 
 interface Presence { optional?: boolean; nullable?: boolean; description?: string }
 
@@ -39,12 +44,13 @@ export function Rule(name: string, test: (value: unknown, object: object) => boo
 /** A rule about the object holding the field: reported at the object's loc, not the field's. */
 export const ObjectRule = (test: (object: Record<string, unknown>) => boolean, message: string) => Rule('objectRule', (_, o) => test(o as Record<string, unknown>), message);
 
-function field(schema: JsonSchema, o: Presence, decorators: (PropertyDecorator | undefined)[]): PropertyDecorator {
+function field(schema: JsonSchema, o: Presence, decorators: (PropertyDecorator | undefined)[], test?: (v: unknown) => boolean): PropertyDecorator {
   return (target, key) => {
     const own = specs.get(target.constructor) ?? new Map<string, FieldSpec>();
     specs.set(target.constructor, own);
     const s = o.nullable ? { anyOf: [schema, { type: 'null' }] } : schema;
-    own.set(String(key), { schema: o.description ? { ...s, description: o.description } : s, required: !o.optional });
+    const fast = test && ((v: unknown) => (v === undefined ? !!o.optional : v === null ? !!o.nullable : test(v)));
+    own.set(String(key), { schema: o.description ? { ...s, description: o.description } : s, required: !o.optional, fast });
     // optional: may be absent (undefined); nullable: may be null; anything else is checked.
     const presence = o.optional && o.nullable ? IsOptional()
       : o.optional ? ValidateIf((_, v) => v !== undefined)
@@ -60,12 +66,16 @@ export function Str(o: StrOpts = {}): PropertyDecorator {
   if (o.max !== undefined) schema.maxLength = o.max;
   if (o.pattern) schema.pattern = o.pattern.source;
   if (o.format) schema.format = o.format;
+  const { min, max, pattern } = o;
+  const long = (v: unknown) => typeof v !== 'string' || max === undefined || v.length <= max;
+  const short = (v: unknown) => typeof v !== 'string' || min === undefined || v.length >= min;
   return field(schema, o, [
     IsString(),
-    o.min !== undefined ? MinLength(o.min, { message: o.min === 1 ? 'must not be empty' : `must be at least ${o.min} characters` }) : undefined,
-    o.max !== undefined ? MaxLength(o.max, { message: `must be at most ${o.max} characters` }) : undefined,
-    o.pattern ? Matches(o.pattern, { message: o.msg ?? `must match ${o.pattern.source}` }) : undefined,
-  ]);
+    // Lengths in UTF-16 code units (class-validator's own MinLength/MaxLength count a surrogate pair as one).
+    min !== undefined ? Rule('minLength', short, min === 1 ? 'must not be empty' : `must be at least ${min} characters`) : undefined,
+    max !== undefined ? Rule('maxLength', long, `must be at most ${max} characters`) : undefined,
+    pattern ? Matches(pattern, { message: o.msg ?? `must match ${pattern.source}` }) : undefined,
+  ], (v) => typeof v === 'string' && short(v) && long(v) && (!pattern || pattern.test(v)));
 }
 
 const UUID = /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$/;
@@ -82,15 +92,16 @@ function numeric(int: boolean, o: NumOpts): PropertyDecorator {
     int ? IsInt({ message: 'must be an integer' }) : IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'must be a number' }),
     o.min !== undefined ? Min(o.min, { message: `must be at least ${o.min}` }) : undefined,
     o.max !== undefined ? Max(o.max, { message: `must be at most ${o.max}` }) : undefined,
-  ]);
+  ], o.coerce ? undefined : (v) => typeof v === 'number' && (int ? Number.isInteger(v) : Number.isFinite(v))
+    && (o.min === undefined || v >= o.min) && (o.max === undefined || v <= o.max));
 }
 export const Int = (o: NumOpts = {}) => numeric(true, o);
 export const Num = (o: NumOpts = {}) => numeric(false, o);
 
-export const Bool = (o: Presence = {}) => field({ type: 'boolean' }, o, [IsBoolean({ message: 'must be a boolean' })]);
+export const Bool = (o: Presence = {}) => field({ type: 'boolean' }, o, [IsBoolean({ message: 'must be a boolean' })], (v) => typeof v === 'boolean');
 
 export function Enum(values: readonly (string | number)[], o: Presence & { msg?: string } = {}): PropertyDecorator {
-  return field({ enum: [...values] }, o, [IsIn([...values], { message: o.msg ?? `must be one of ${values.join(', ')}` })]);
+  return field({ enum: [...values] }, o, [IsIn([...values], { message: o.msg ?? `must be one of ${values.join(', ')}` })], (v) => values.includes(v as string));
 }
 /** A query flag: true/false/1/0, read as a boolean. */
 export function Flag(o: Presence = {}): PropertyDecorator {
@@ -107,7 +118,7 @@ export function Json(o: Presence & { maxJson?: number } = {}): PropertyDecorator
   return field({ type: 'object', propertyNames: { type: 'string' }, additionalProperties: {} }, o, [
     Rule('isJsonObject', isPlainObject, 'must be an object'),
     o.maxJson !== undefined ? Rule('maxJson', (v) => !isPlainObject(v) || JSON.stringify(v).length <= o.maxJson!, `must be at most ${o.maxJson / 1024} KiB as JSON`) : undefined,
-  ]);
+  ], o.maxJson === undefined ? isPlainObject : undefined);
 }
 
 /** Any value (documented as such; checked by whoever reads it). */
