@@ -34,12 +34,20 @@ function collect(errors: ValidationError[], loc: (string | number)[], parent: un
       if (typeRule) {
         // An integer field given a non-number is a number_type error; given 1.5, an int_type one.
         const type = typeRule === 'isInt' && (typeof e.value !== 'number' || Number.isNaN(e.value)) ? 'number_type' : TYPE_RULES[typeRule];
-        out.push({ loc: at, msg: c[typeRule], type });
+        out.push({ loc: at, msg: typeRule === 'nestedValidation' ? 'must be an object' : c[typeRule], type });
         continue;
       }
-      for (const n of names) out.push({ loc: n === 'objectRule' ? loc : at, msg: c[n], type: RULE_TYPES[n] ?? 'value_error' });
+      for (const n of names) {
+        if (n === 'noArrayItems') {
+          (e.value as unknown[]).forEach((item, i) => Array.isArray(item) && out.push({ loc: [...at, i], msg: c[n], type: 'object_type' }));
+        } else {
+          out.push({ loc: n === 'objectRule' ? loc : at, msg: c[n], type: RULE_TYPES[n] ?? 'value_error' });
+        }
+      }
     }
-    if (e.children?.length) collect(e.children, at, e.value, out);
+    // Items that are arrays were reported above (noArrayItems): their contents are not looked into.
+    const children = c.noArrayItems ? e.children?.filter((child) => !Array.isArray((e.value as unknown[])[Number(child.property)])) : e.children;
+    if (children?.length) collect(children, at, e.value, out);
   }
 }
 

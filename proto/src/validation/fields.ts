@@ -146,6 +146,9 @@ export function NestedArray(cls: () => ContractClass, o: Presence & { max?: numb
   return field(schema, o, [
     IsArray({ message: 'must be an array' }),
     o.max !== undefined ? ArrayMaxSize(o.max, { message: `must have at most ${o.max} items` }) : undefined,
+    // class-validator walks an array item as a list of items: an array where an object belongs is refused
+    // here (check.ts reports it at the item's index; other non-objects fail nestedValidation there).
+    Rule('noArrayItems', (v) => !Array.isArray(v) || !v.some(Array.isArray), 'must be an object'),
     ValidateNested({ each: true }), Type(cls),
   ]);
 }
