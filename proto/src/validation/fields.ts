@@ -101,7 +101,7 @@ export const Num = (o: NumOpts = {}) => numeric(false, o);
 export const Bool = (o: Presence = {}) => field({ type: 'boolean' }, o, [IsBoolean({ message: 'must be a boolean' })], (v) => typeof v === 'boolean');
 
 export function Enum(values: readonly (string | number)[], o: Presence & { msg?: string } = {}): PropertyDecorator {
-  return field({ enum: [...values] }, o, [IsIn([...values], { message: o.msg ?? `must be one of ${values.join(', ')}` })], (v) => values.includes(v as string));
+  return field({ ...(values.every((v) => typeof v === 'string') ? { type: 'string' } : {}), enum: [...values] }, o, [IsIn([...values], { message: o.msg ?? `must be one of ${values.join(', ')}` })], (v) => values.includes(v as string));
 }
 /** A query flag: true/false/1/0, read as a boolean. */
 export function Flag(o: Presence = {}): PropertyDecorator {
