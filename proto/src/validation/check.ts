@@ -94,6 +94,11 @@ export function checkContract<T extends object>(cls: ContractClass<T>, input: un
   if (plan.allOptional && Object.keys(input).length === 0) return { ok: true, value: {} as T };
   // Simple fields that all pass (path ids, most bus requests): accepted as given.
   if (plan.fast && passes(plan.fast, input, strict)) return { ok: true, value: { ...input } as T };
+  return fullCheck(cls, input, loc, strict);
+}
+
+/** class-transformer + class-validator, whatever the input (the fast path's reference; exported for its test). */
+export function fullCheck<T extends object>(cls: ContractClass<T>, input: Record<string, unknown>, loc: (string | number)[], strict: boolean): Checked<T> {
   const instance = plainToInstance(cls, input);
   const errors = validateSync(instance, { whitelist: strict, forbidNonWhitelisted: strict, forbidUnknownValues: false, validationError: { target: false } });
   if (errors.length === 0) return { ok: true, value: plain(instance) as T };
