@@ -24,7 +24,7 @@ const roots = (kind) => ({
     '^@spawnpoint/proto$': '<rootDir>/proto/src',
     '^@spawnpoint/(gateway|projects|builds|servers|lobbies|standalone)$': '<rootDir>/apps/$1/src',
   },
-  testMatch: [`<rootDir>/{libs,apps,bench,test,scripts}/**/*.${kind}.spec.ts`],
+  testMatch: [`<rootDir>/{libs,apps,proto,bench,test,scripts}/**/*.${kind}.spec.ts`],
 });
 module.exports = {
   // Per-test timeouts: 30 s by default; e2e suites raise theirs with jest.setTimeout.

@@ -1,32 +1,75 @@
+// Builds: the HTTP inputs, the bus requests to the builds service and its replies.
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { SUBJECTS } from './subjects';
+import { BusRequest } from './contracts';
+import { Enum, Int, NestedArray, Str, UuidField } from './validation/fields';
+import { BuildNameField } from './http/fields';
 
-export interface BuildView {
-  build_id: string;
-  name: string;
-  version: number;
-  status: 'uploading' | 'processing' | 'ready' | 'failed';
-  kind: 'zip' | 'image';
-  image: string | null;
-  executable_path: string | null;
-  size_bytes: number | null;
-  error: string | null;
-  created_at: string;
-  updated_at: string;
+const B = SUBJECTS.builds;
+
+export class BuildView {
+  @UuidField() build_id!: string;
+  @Str() name!: string;
+  @Int() version!: number;
+  @Enum(['uploading', 'processing', 'ready', 'failed']) status!: 'uploading' | 'processing' | 'ready' | 'failed';
+  @Enum(['zip', 'image']) kind!: 'zip' | 'image';
+  @Str({ nullable: true }) image!: string | null;
+  @Str({ nullable: true }) executable_path!: string | null;
+  @Int({ nullable: true }) size_bytes!: number | null;
+  @Str({ nullable: true }) error!: string | null;
+  @Str() created_at!: string;
+  @Str() updated_at!: string;
 }
-export interface RequestUploadRequest { projectId: string; name: string; executablePath?: string | null }
-export interface UploadTicket { build_id: string; name: string; version: number; token: string; expires_at: string }
-export interface ReceiveUploadRequest { token: string; path: string; sizeBytes: number }
-export interface RegisterImageRequest { projectId: string; name: string; image: string }
-export interface GetBuildRequest { projectId: string; buildId: string }
-export interface ListBuildsRequest { projectId: string; name?: string }
-export interface ResolveBuildRequest { projectId: string; name: string; version?: number | null }
-export interface ResolvedBuild { buildId: string; name: string; version: number; kind: 'zip' | 'image'; dir: string | null; executablePath: string | null; image: string | null }
+export class BuildList { @NestedArray(() => BuildView) builds!: BuildView[] }
+export class BuildDeleted { @Enum(['build_deleted']) status!: 'build_deleted'; @UuidField() build_id!: string }
+
+// HTTP inputs.
+export class UploadUrlQuery { @BuildNameField() name!: string; @Str({ min: 1, max: 1024, optional: true }) executable_path?: string }
+export class UploadUrl {
+  @UuidField() build_id!: string; @Str() name!: string; @Int() version!: number; @Str() upload_url!: string; @Str() expires_at!: string; @Str() message!: string;
+}
+export class DockerImageBody {
+  @BuildNameField() name!: string;
+  @Str({ min: 1, max: 512, pattern: /^\S+$/, msg: 'must not contain whitespace' }) image!: string;
+}
+export class BuildIdParams { @UuidField() id!: string }
+export class UploadParams { @Str({ min: 10, max: 200 }) token!: string }
+export class ListBuildsQuery { @BuildNameField({ optional: true }) name?: string }
+export class ArtifactQuery {
+  @Str({ description: 'Unix time (seconds) after which the URL is refused' }) expires!: string;
+  @Str({ description: 'hex HMAC-SHA256 of `{build_id}.{expires}` under SPAWNPOINT_ARTIFACT_SECRET' }) signature!: string;
+}
+export class ArtifactUrl {
+  @UuidField() build_id!: string;
+  @Str({ description: 'GET it (no api-key) for a tar.gz of the unpacked build' }) url!: string;
+  @Str() expires_at!: string;
+}
+
+// Bus requests and replies.
+@BusRequest(B.requestUpload)
+export class RequestUploadRequest { @Str() projectId!: string; @Str() name!: string; @Str({ optional: true, nullable: true }) executablePath?: string | null }
+export class UploadTicket { @Str() build_id!: string; @Str() name!: string; @Int() version!: number; @Str() token!: string; @Str() expires_at!: string }
+@BusRequest(B.receiveUpload)
+export class ReceiveUploadRequest { @Str() token!: string; @Str() path!: string; @Int({ min: 0 }) sizeBytes!: number }
+@BusRequest(B.registerImage)
+export class RegisterImageRequest { @Str() projectId!: string; @Str() name!: string; @Str() image!: string }
+@BusRequest(B.get, B.delete)
+export class GetBuildRequest { @Str() projectId!: string; @Str() buildId!: string }
+@BusRequest(B.list)
+export class ListBuildsRequest { @Str() projectId!: string; @Str({ optional: true }) name?: string }
+@BusRequest(B.resolve)
+export class ResolveBuildRequest { @Str() projectId!: string; @Str() name!: string; @Int({ optional: true, nullable: true }) version?: number | null }
+export class ResolvedBuild {
+  @Str() buildId!: string; @Str() name!: string; @Int() version!: number; @Enum(['zip', 'image']) kind!: 'zip' | 'image';
+  @Str({ nullable: true }) dir!: string | null; @Str({ nullable: true }) executablePath!: string | null; @Str({ nullable: true }) image!: string | null;
+}
 
 // Artifact URLs: how a game pod (or an operator) downloads a ready zip build as a tar.gz of its unpacked
 // directory. The URL is the credential: `GET /api/v3/builds/{id}/artifact?expires=<unix s>&signature=<hex>`,
 // signature = HMAC-SHA256(secret, `${buildId}.${expires}`), so it is scoped to one build and short-lived.
-export interface ArtifactPathRequest { buildId: string }
-export interface ArtifactPath { buildId: string; dir: string }
+@BusRequest(B.artifactPath)
+export class ArtifactPathRequest { @Str() buildId!: string }
+export class ArtifactPath { @Str() buildId!: string; @Str() dir!: string }
 
 /** How long a signed artifact URL stays valid (seconds). */
 export const ARTIFACT_URL_TTL_S = 60 * 60;

@@ -1,3 +1,4 @@
+import 'reflect-metadata';
 export * from './subjects';
 export * from './shared';
 export * from './projects';
@@ -8,3 +9,9 @@ export * from './lobbies';
 export * from './parked';
 export * from './health';
 export * from './contracts';
+export * from './http/fields';
+export * from './http/settings';
+export * from './http/legacy-lobbies';
+export * from './http/common';
+export { checkContract, type Checked } from './validation/check';
+export { fieldsOf, schemaOf, type FieldSpec, type JsonSchema } from './validation/fields';

@@ -1,52 +1,142 @@
-// Lobbies (v3 and legacy): requests the gateway sends the lobbies service. The Lobby reply is the v3 Lobby JSON.
-import type { LobbySettingsChanges } from '@spawnpoint/domain';
+// Lobbies (v3): HTTP inputs, the requests the gateway sends the lobbies service, the Lobby reply (v3
+// Lobby JSON) and the broadcasts. The legacy API's inputs are in http/legacy-lobbies.ts.
+import { SUBJECTS } from './subjects';
+import { BusRequest } from './contracts';
+import { AnyValue, Bool, Enum, Int, Json, List, NestedArray, Str, UuidField } from './validation/fields';
+import { LobbyStatusField, PLAYER_ID_MSG, PLAYER_ID_PATTERN, PlayerIdField, RegionField } from './http/fields';
 
-export interface CreateLobbyBody {
-  name?: string | null;
-  maxPlayers?: number;
-  region?: string;
-  isPrivate?: boolean;
-  allowLateJoin?: boolean;
-  settings?: Record<string, unknown>;
-  state?: Record<string, unknown>;
+const L = SUBJECTS.lobbies;
+
+export class PlayerIdHeader { @Str({ pattern: PLAYER_ID_PATTERN, msg: PLAYER_ID_MSG }) 'x-player-id'!: string }
+export class LobbyConfigParams { @Str({ min: 1, max: 128 }) config!: string }
+export class LobbyIdParams { @Str({ min: 1, max: 128 }) config!: string; @UuidField() id!: string }
+
+export class CreateLobbyBody {
+  @Str({ max: 128, optional: true, nullable: true }) name?: string | null;
+  @Int({ min: 1, max: 100, optional: true }) maxPlayers?: number;
+  @RegionField({ optional: true }) region?: string;
+  @Bool({ optional: true }) isPrivate?: boolean;
+  @Bool({ optional: true }) allowLateJoin?: boolean;
+  @Json({ optional: true }) settings?: Record<string, unknown>;
+  @Json({ optional: true }) state?: Record<string, unknown>;
+}
+export class JoinLobbyBody {
+  @UuidField({ optional: true }) lobbyId?: string;
+  @Str({ min: 1, max: 64, optional: true }) code?: string;
+  @Json({ optional: true }) state?: Record<string, unknown>;
+}
+export class PlayerStateBody { @Json() state!: Record<string, unknown> }
+/** The host's changes; the invite code of a lobby turning private is the service's to generate. */
+export class LobbySettingsBody {
+  @Str({ max: 128, optional: true, nullable: true }) name?: string | null;
+  @Int({ min: 1, max: 100, optional: true }) maxPlayers?: number;
+  @Bool({ optional: true }) isPrivate?: boolean;
+  @Bool({ optional: true }) allowLateJoin?: boolean;
+  @RegionField({ optional: true }) region?: string;
+  @Json({ optional: true }) settings?: Record<string, unknown>;
+}
+export class TargetPlayerBody { @PlayerIdField() playerId!: string }
+export class BrowseLobbiesQuery {
+  @RegionField({ optional: true }) region?: string;
+  @LobbyStatusField({ optional: true }) status?: string;
+  @Int({ min: 1, max: 100, optional: true, coerce: true, description: 'Lobbies per page, default 20' }) limit?: number;
+  @Str({ max: 512, optional: true }) next_token?: string;
+}
+/** A browser's EventSource cannot send headers: the event stream also takes them as query parameters. */
+export class LobbyEventsQuery {
+  @Str({ max: 200, optional: true }) api_key?: string;
+  @Str({ pattern: PLAYER_ID_PATTERN, msg: PLAYER_ID_MSG, optional: true }) player_id?: string;
+  @Str({ max: 8192, optional: true }) player_token?: string;
+  @Str({ max: 128, optional: true }) last_event_id?: string;
 }
 
-/** The host's changes; the invite code of a lobby turning private is the service's to generate. */
-export type LobbySettingsBody = Omit<LobbySettingsChanges, 'code'>;
+export class LobbyPlayerView { @Str() id!: string; @Json() state!: Record<string, unknown>; @Bool() isHost!: boolean }
+export class LobbyView {
+  @Str() id!: string;
+  @Str({ nullable: true }) code!: string | null;
+  @Str() config!: string;
+  @Str({ nullable: true, description: 'Display name given on create or in settings; null when none' }) name!: string | null;
+  @LobbyStatusField() status!: string;
+  @Str() host!: string;
+  @Int() maxPlayers!: number;
+  @Int() currentPlayers!: number;
+  @Str() region!: string;
+  @Bool() isPrivate!: boolean;
+  @Bool() allowLateJoin!: boolean;
+  @Json() settings!: Record<string, unknown>;
+  @NestedArray(() => LobbyPlayerView) players!: LobbyPlayerView[];
+  @Json({ nullable: true }) server!: Record<string, unknown> | null;
+  @Json({ nullable: true }) matchmaking!: Record<string, unknown> | null;
+  @Str() createdAt!: string;
+  @Str() updatedAt!: string;
+}
 
 /**
  * A player's request on one lobby configuration of a project. `lobbyId` (legacy API, which addresses
  * lobbies by id): the lobby the player must be a member of; without it, the player's lobby of the config.
  */
-export interface PlayerLobbyRequest { projectId: string; config: string; playerId: string; lobbyId?: string }
-export interface CreateLobbyRequest extends PlayerLobbyRequest { body: CreateLobbyBody }
-/** Exactly one of lobbyId and code. */
-export interface JoinLobbyRequest extends PlayerLobbyRequest { lobbyId?: string; code?: string; state?: Record<string, unknown> }
-export interface UpdatePlayerStateRequest extends PlayerLobbyRequest { state: Record<string, unknown> }
-export interface UpdateLobbySettingsRequest extends PlayerLobbyRequest { changes: LobbySettingsBody }
-export interface TargetPlayerRequest extends PlayerLobbyRequest { targetId: string }
-export interface AdminLobbyRequest { projectId: string; config: string; lobbyId: string }
-/** `includePrivate`: the legacy list shows private lobbies unless asked for public ones only. */
-export interface BrowseLobbiesRequest {
-  projectId: string; config: string; region?: string; status?: string; limit?: number; next_token?: string; includePrivate?: boolean;
+@BusRequest(L.getMine, L.leave, L.start, L.heartbeat, L.endMatch, L.close)
+export class PlayerLobbyRequest {
+  @Str() projectId!: string;
+  @Str() config!: string;
+  @Str() playerId!: string;
+  @Str({ optional: true }) lobbyId?: string;
 }
-export interface LobbyPage<L = unknown> { lobbies: L[]; next_token: string | null }
+/** The body was checked in full by the gateway (CreateLobbyBody): here as an object. */
+@BusRequest(L.create)
+export class CreateLobbyRequest extends PlayerLobbyRequest { @Json() body!: CreateLobbyBody }
+/** Exactly one of lobbyId and code. */
+@BusRequest(L.join)
+export class JoinLobbyRequest extends PlayerLobbyRequest { @Str({ optional: true }) code?: string; @Json({ optional: true }) state?: Record<string, unknown> }
+@BusRequest(L.updateMyState)
+export class UpdatePlayerStateRequest extends PlayerLobbyRequest { @Json() state!: Record<string, unknown> }
+@BusRequest(L.updateSettings)
+export class UpdateLobbySettingsRequest extends PlayerLobbyRequest { @Json() changes!: LobbySettingsBody }
+@BusRequest(L.kick, L.transferHost)
+export class TargetPlayerRequest extends PlayerLobbyRequest { @Str() targetId!: string }
+@BusRequest(L.adminGet, L.adminDelete)
+export class AdminLobbyRequest { @Str() projectId!: string; @Str() config!: string; @Str() lobbyId!: string }
+/** `includePrivate`: the legacy list shows private lobbies unless asked for public ones only. */
+@BusRequest(L.browse)
+export class BrowseLobbiesRequest {
+  @Str() projectId!: string;
+  @Str() config!: string;
+  @Str({ optional: true }) region?: string;
+  @Str({ optional: true }) status?: string;
+  @Int({ optional: true }) limit?: number;
+  @Str({ optional: true }) next_token?: string;
+  @Bool({ optional: true }) includePrivate?: boolean;
+}
+export class LobbyPage<L = unknown> {
+  @List({ type: 'object' }) lobbies!: L[];
+  @Str({ nullable: true }) next_token!: string | null;
+}
+/** GET /v3/lobbies/{config}: the documented page. */
+export class LobbyViewPage {
+  @NestedArray(() => LobbyView) lobbies!: LobbyView[];
+  @Str({ nullable: true }) next_token!: string | null;
+}
 
-export interface LeftLobby { status: 'left'; lobbyId: string }
-export interface DeletedLobby { status: 'lobby_deleted'; id: string }
+export class LeftLobby { @Enum(['left']) status!: 'left'; @Str() lobbyId!: string }
+export class DeletedLobby { @Enum(['lobby_deleted']) status!: 'lobby_deleted'; @Str() id!: string }
 
 /** One server-sent event: `id` is `<lobbyId>:<revision>` of the lobby stream. */
-export interface LobbyStreamEvent { id: string; event: 'connected' | 'lobby_updated' | 'lobby_deleted' | 'queue_stats' | 'match_found'; data: unknown }
+export class LobbyStreamEvent {
+  @Str() id!: string;
+  @Enum(['connected', 'lobby_updated', 'lobby_deleted', 'queue_stats', 'match_found']) event!: 'connected' | 'lobby_updated' | 'lobby_deleted' | 'queue_stats' | 'match_found';
+  @AnyValue() data!: unknown;
+}
 
 /** Opening an event stream: what the player missed since `lastEventId`, then the current lobby. */
-export interface OpenLobbyStreamRequest extends PlayerLobbyRequest { lastEventId?: string }
-export interface OpenedLobbyStream {
+@BusRequest(L.openStream)
+export class OpenLobbyStreamRequest extends PlayerLobbyRequest { @Str({ optional: true }) lastEventId?: string }
+export class OpenedLobbyStream {
   /** Missed events in order (empty without a usable lastEventId). */
-  replay: LobbyStreamEvent[];
+  @NestedArray(() => LobbyStreamEvent) replay!: LobbyStreamEvent[];
   /** The player's lobby now and its revision; null when the replay ended the stream (deleted, removed). */
-  lobbyId: string | null;
-  revision: number;
-  lobby: unknown | null;
+  @Str({ nullable: true }) lobbyId!: string | null;
+  @Int() revision!: number;
+  @AnyValue() lobby!: unknown | null;
 }
 
 /**
@@ -54,16 +144,20 @@ export interface OpenedLobbyStream {
  * store on reconnect). `removed`: players no longer in the lobby after this change — their streams get
  * this update and then end.
  */
-export interface LobbyUpdate {
-  projectId: string;
-  config: string;
-  lobbyId: string;
-  revision: number;
-  kind: 'updated' | 'deleted';
-  lobby: unknown | null;
-  reason?: string;
-  removed: string[];
+export class LobbyUpdate {
+  @Str() projectId!: string;
+  @Str() config!: string;
+  @Str() lobbyId!: string;
+  @Int() revision!: number;
+  @Enum(['updated', 'deleted']) kind!: 'updated' | 'deleted';
+  @AnyValue() lobby!: unknown | null;
+  @Str({ optional: true }) reason?: string;
+  @List({ type: 'string' }, { each: (v) => typeof v === 'string', eachMsg: 'every entry must be a string' }) removed!: string[];
 }
 
+export class PresenceEntry { @Str() projectId!: string; @Str() lobbyId!: string; @Str() playerId!: string }
 /** Broadcast on `lobbies.presence`: players with an open event stream (or a heartbeat) just now. */
-export interface LobbyPresence { entries: { projectId: string; lobbyId: string; playerId: string }[] }
+export class LobbyPresence { @NestedArray(() => PresenceEntry) entries!: PresenceEntry[] }
+
+/** The broadcasts' contracts, for a listener that checks what it receives (checkContract). */
+export const BUS_EVENTS = { [L.updates]: LobbyUpdate, [L.presence]: LobbyPresence } as const;

@@ -1,29 +1,76 @@
-import type { Plan, ProjectSettings, RateLimits } from './shared';
+// Projects: the admin HTTP inputs, the bus requests to the projects service and its replies.
+import { PLANS } from '@spawnpoint/domain';
+import type { Plan, ProjectSettings, RateLimits as RateLimitsShape } from './shared';
+import { SUBJECTS } from './subjects';
+import { BusRequest } from './contracts';
+import { Bool, Enum, Int, Json, Nested, Str } from './validation/fields';
 
-export interface CreateProjectRequest { name: string; plan: Plan; serverKey?: string; clientKey?: string; projectId?: string }
-export interface CreatedProject { project_id: string; name: string; plan: Plan; server_key: string; client_key: string }
-export interface RotateKeysRequest { projectId: string; serverKey?: string; clientKey?: string }
-export interface ChangePlanRequest { projectId: string; plan?: Plan; rate_limits?: RateLimits | null }
-export interface ProjectAdminView { project_id: string; name: string; plan: Plan; rate_limits: RateLimits; created_at: string; updated_at: string }
+export { REDACTED_SECRET } from './redacted';
+const P = SUBJECTS.projects;
 
-export interface AuthenticateRequest { keyHash: string }
-/** Who an api-key is: null when unknown. */
-export interface Principal {
-  projectId: string;
-  kind: 'server' | 'client';
-  plan: Plan;
-  rateLimits: RateLimits;
-  clientKeyServerControl: boolean;
+export class RateLimitsInput {
+  @Int({ min: 1, max: 1_000_000 }) read_per_second!: number;
+  @Int({ min: 1, max: 1_000_000 }) write_per_second!: number;
+  @Int({ min: 1, max: 1_000_000 }) player_per_second!: number;
+}
+export class CreateProjectBody { @Str({ min: 1, max: 100 }) name!: string; @Enum(PLANS, { optional: true }) plan?: Plan }
+export class ProjectIdParams { @Str({ min: 1, max: 64 }) id!: string }
+export class PatchProjectBody {
+  @Enum(PLANS, { optional: true }) plan?: Plan;
+  @Nested(() => RateLimitsInput, { optional: true, nullable: true }) rate_limits?: RateLimitsShape | null;
 }
 
-export interface GetProjectRequest { projectId: string }
-export interface ProjectView { projectId: string; name: string; plan: Plan; settings: ProjectSettings; rateLimits: RateLimits }
+@BusRequest(P.create)
+export class CreateProjectRequest {
+  @Str() name!: string;
+  @Enum(PLANS) plan!: Plan;
+  @Str({ optional: true }) serverKey?: string;
+  @Str({ optional: true }) clientKey?: string;
+  @Str({ optional: true }) projectId?: string;
+}
+export class CreatedProject { @Str() project_id!: string; @Str() name!: string; @Str() plan!: Plan; @Str() server_key!: string; @Str() client_key!: string }
+export class RotatedKeys { @Str() project_id!: string; @Str() server_key!: string; @Str() client_key!: string }
+@BusRequest(P.rotateKeys)
+export class RotateKeysRequest { @Str() projectId!: string; @Str({ optional: true }) serverKey?: string; @Str({ optional: true }) clientKey?: string }
+@BusRequest(P.changePlan)
+export class ChangePlanRequest {
+  @Str() projectId!: string;
+  @Enum(PLANS, { optional: true }) plan?: Plan;
+  @Json({ optional: true, nullable: true }) rate_limits?: RateLimitsShape | null;
+}
+export class ProjectAdminView {
+  @Str() project_id!: string; @Str() name!: string; @Str() plan!: Plan;
+  @Nested(() => RateLimitsInput) rate_limits!: RateLimitsShape;
+  @Str() created_at!: string; @Str() updated_at!: string;
+}
+
+@BusRequest(P.authenticate)
+export class AuthenticateRequest { @Str() keyHash!: string }
+/** Who an api-key is: null when unknown. */
+export class Principal {
+  @Str() projectId!: string;
+  @Enum(['server', 'client']) kind!: 'server' | 'client';
+  @Str() plan!: Plan;
+  @Json() rateLimits!: RateLimitsShape;
+  @Bool() clientKeyServerControl!: boolean;
+}
+
+@BusRequest(P.get, P.getSettings, P.authConfig)
+export class GetProjectRequest { @Str() projectId!: string }
+/** projects.listPools: no fields. */
+@BusRequest(P.listPools)
+export class ListPoolsRequest {}
+export class ProjectView {
+  @Str() projectId!: string; @Str() name!: string; @Str() plan!: Plan;
+  @Json() settings!: ProjectSettings;
+  @Json() rateLimits!: RateLimitsShape;
+}
 
 export type SettingsView = ProjectSettings & { updated_at: string };
 
-/** What settings answers show in place of an auth_config secret (write-only). */
-export const REDACTED_SECRET = '********';
-export interface UpdateSettingsRequest { projectId: string; patch: Partial<ProjectSettings> }
+/** The patch was checked in full by the gateway (SettingsPatch): here it is checked as an object. */
+@BusRequest(P.updateSettings)
+export class UpdateSettingsRequest { @Str() projectId!: string; @Json() patch!: Partial<ProjectSettings> }
 
 /** projects.authConfig answers the stored auth_config, secrets included: never send it to a client. */
 export type ProjectAuthConfig = ProjectSettings['auth_config'];

@@ -1,70 +1,157 @@
+// Servers: the HTTP inputs (bodies, params, queries), the bus requests to the servers service and the
+// Server resource exactly as the interface names it.
 import type { Plan } from './shared';
+import { SUBJECTS } from './subjects';
+import { BusRequest } from './contracts';
+import { Bool, Enum, Int, Json, NestedArray, Str, UuidField } from './validation/fields';
+import {
+  BuildNameField, ComputeSizeField, CustomDataField, EnvVarsField, PortNameField, PortNumberField, ProtocolField, RegionField,
+  ServerStatusField, ServiceTypeField,
+} from './http/fields';
 
-export interface NetworkPortView { name: string; internal_port: number; external_port: number; protocol: 'udp' | 'tcp'; host: string; tls_enabled: boolean }
+const S = SUBJECTS.servers;
+
+export class NetworkPortView {
+  @Str() name!: string;
+  @Int() internal_port!: number;
+  @Int() external_port!: number;
+  @ProtocolField() protocol!: 'udp' | 'tcp';
+  @Str() host!: string;
+  @Bool() tls_enabled!: boolean;
+}
 
 /** The Server resource exactly as the interface names it. */
-export interface ServerView {
-  instance_id: string;
-  name: string;
-  status: 'launching' | 'running' | 'stopped';
-  network_ports: NetworkPortView[];
-  startup_args: string | null;
-  service_type: 'match_based' | 'persistent_world';
-  compute_size: string;
-  region: string;
-  version_tag: string;
-  version: number | null;
-  started_at: string | null;
-  stopped_at: string | null;
-  auto_restart: boolean;
-  custom_data: Record<string, unknown> | null;
-  ttl: number | null;
-  is_pool_server: boolean;
-  pool_claimed_at: string | null;
-  match_id: string;
-  created_at: string;
-  updated_at: string;
+export class ServerView {
+  @UuidField() instance_id!: string;
+  @Str() name!: string;
+  @ServerStatusField() status!: 'launching' | 'running' | 'stopped';
+  @NestedArray(() => NetworkPortView) network_ports!: NetworkPortView[];
+  @Str({ nullable: true }) startup_args!: string | null;
+  @ServiceTypeField() service_type!: 'match_based' | 'persistent_world';
+  @Str() compute_size!: string;
+  @Str() region!: string;
+  @Str() version_tag!: string;
+  @Int({ nullable: true }) version!: number | null;
+  @Str({ nullable: true }) started_at!: string | null;
+  @Str({ nullable: true }) stopped_at!: string | null;
+  @Bool() auto_restart!: boolean;
+  @Json({ nullable: true }) custom_data!: Record<string, unknown> | null;
+  @Int({ nullable: true }) ttl!: number | null;
+  @Bool() is_pool_server!: boolean;
+  @Str({ nullable: true }) pool_claimed_at!: string | null;
+  @Str() match_id!: string;
+  @Str() created_at!: string;
+  @Str() updated_at!: string;
 }
 
-export interface StartServerBody {
-  name: string;
-  region: string;
-  version_tag?: string;
-  version?: number | null;
-  compute_size?: string;
-  ttl?: number | null;
-  startup_args?: string | null;
-  custom_data?: Record<string, unknown> | null;
-  service_type?: 'match_based' | 'persistent_world';
-  auto_restart?: boolean;
-  match_id?: string;
-  environment_variables?: Record<string, string>;
-  port_configs?: { name: string; internal_port: number; protocol: 'udp' | 'tcp'; tls_enabled?: boolean }[];
-  use_pool?: boolean;
+/** The v2 API's Server: a subset of the v3 one. */
+export class V2ServerView {
+  @UuidField() instance_id!: string;
+  @Str() name!: string;
+  @ServerStatusField() status!: 'launching' | 'running' | 'stopped';
+  @Str() region!: string;
+  @NestedArray(() => NetworkPortView) network_ports!: NetworkPortView[];
+  @Str() compute_size!: string;
+  @Str() version_tag!: string;
+  @Str({ nullable: true }) started_at!: string | null;
 }
-export interface StartServerRequest { projectId: string; plan: Plan; body: StartServerBody }
-export interface GetServerRequest {
-  projectId: string;
-  serverId: string;
+
+export class ServerPortOverride {
+  @PortNameField() name!: string;
+  @PortNumberField() internal_port!: number;
+  @ProtocolField() protocol!: 'udp' | 'tcp';
+  @Bool({ optional: true }) tls_enabled?: boolean;
+}
+
+export class StartServerBody {
+  @Str({ min: 1, max: 128 }) name!: string;
+  @RegionField() region!: string;
+  @BuildNameField({ optional: true }) version_tag?: string;
+  @Int({ min: 1, optional: true, nullable: true }) version?: number | null;
+  @ComputeSizeField({ optional: true }) compute_size?: string;
+  @Int({ min: 1, optional: true, nullable: true }) ttl?: number | null;
+  @Str({ max: 4096, optional: true, nullable: true }) startup_args?: string | null;
+  @CustomDataField({ optional: true, nullable: true }) custom_data?: Record<string, unknown> | null;
+  @ServiceTypeField({ optional: true }) service_type?: 'match_based' | 'persistent_world';
+  @Bool({ optional: true }) auto_restart?: boolean;
+  @Str({ min: 1, max: 128, optional: true }) match_id?: string;
+  @EnvVarsField({ optional: true }) environment_variables?: Record<string, string>;
+  @NestedArray(() => ServerPortOverride, { max: 16, optional: true }) port_configs?: ServerPortOverride[];
+  @Bool({ optional: true }) use_pool?: boolean;
+}
+
+export class V2StartServerBody {
+  @Str({ min: 1, max: 128 }) name!: string;
+  @RegionField() region!: string;
+  @Str({ max: 4096, optional: true, nullable: true }) startup_args?: string | null;
+  @ComputeSizeField({ optional: true }) compute_size?: string;
+  @BuildNameField({ optional: true }) version_tag?: string;
+  @Int({ min: 1, optional: true, nullable: true }) ttl?: number | null;
+  @CustomDataField({ optional: true, nullable: true }) custom_data?: Record<string, unknown> | null;
+}
+
+export class RestartServerBody {
+  @Str({ min: 1, max: 128, optional: true }) name?: string;
+  @Str({ max: 4096, optional: true, nullable: true }) startup_args?: string | null;
+  @BuildNameField({ optional: true }) version_tag?: string;
+  @Int({ min: 1, optional: true, nullable: true }) version?: number | null;
+  @Int({ min: 1, optional: true, nullable: true }) ttl?: number | null;
+  @Bool({ optional: true }) auto_restart?: boolean;
+  @CustomDataField({ optional: true, nullable: true }) custom_data?: Record<string, unknown> | null;
+  @Str({ min: 1, max: 128, optional: true }) match_id?: string;
+  @EnvVarsField({ optional: true }) environment_variables?: Record<string, string>;
+  @NestedArray(() => ServerPortOverride, { max: 16, optional: true }) port_configs?: ServerPortOverride[];
+}
+
+export class UpdateServerBody { @CustomDataField() custom_data!: Record<string, unknown> }
+export class ServerIdParams { @UuidField() instance_id!: string }
+export class StopServerQuery { @Enum(['SHUTDOWN_SIGNAL', 'PROCESS_EXITED', 'TTL_EXPIRED'], { optional: true }) shutdown_reason?: string }
+export class ListServersQuery {
+  @ServerStatusField({ optional: true }) status?: string;
+  @RegionField({ optional: true }) region?: string;
+  @BuildNameField({ optional: true }) version_tag?: string;
+  @Str({ max: 128, optional: true }) match_id?: string;
+  @Int({ min: 1, max: 100, optional: true, coerce: true }) limit?: number;
+  @Str({ max: 512, optional: true }) next_token?: string;
+}
+
+// Bus requests. Bodies were checked in full at the gateway: here they are checked as objects.
+@BusRequest(S.start)
+export class StartServerRequest {
+  @Str() projectId!: string;
+  @Str() plan!: Plan;
+  @Json() body!: StartServerBody;
+}
+@BusRequest(S.get)
+export class GetServerRequest {
+  @Str() projectId!: string;
+  @Str() serverId!: string;
   /** Answer only once the read model shows every server event committed before the request (service-to-service checks). */
-  fresh?: boolean;
+  @Bool({ optional: true }) fresh?: boolean;
 }
-export interface ListServersRequest { projectId: string; status?: string; region?: string; version_tag?: string; match_id?: string; limit?: number; next_token?: string }
-export interface ServerList { servers: ServerView[]; next_token: string | null }
-export interface StopServerRequest { projectId: string; serverId: string; reason?: string }
-export interface UsesBuildRequest { projectId: string; buildId: string }
-
-export interface RestartServerBody {
-  name?: string;
-  startup_args?: string | null;
-  version_tag?: string;
-  version?: number | null;
-  ttl?: number | null;
-  auto_restart?: boolean;
-  custom_data?: Record<string, unknown> | null;
-  match_id?: string;
-  environment_variables?: Record<string, string>;
-  port_configs?: { name: string; internal_port: number; protocol: 'udp' | 'tcp'; tls_enabled?: boolean }[];
+@BusRequest(S.list)
+export class ListServersRequest {
+  @Str() projectId!: string;
+  @Str({ optional: true }) status?: string;
+  @Str({ optional: true }) region?: string;
+  @Str({ optional: true }) version_tag?: string;
+  @Str({ optional: true }) match_id?: string;
+  @Int({ optional: true }) limit?: number;
+  @Str({ optional: true }) next_token?: string;
 }
-export interface RestartServerRequest { projectId: string; serverId: string; body: RestartServerBody }
-export interface UpdateServerRequest { projectId: string; serverId: string; customData: Record<string, unknown> }
+export class ServerList {
+  @NestedArray(() => ServerView) servers!: ServerView[];
+  @Str({ nullable: true }) next_token!: string | null;
+}
+@BusRequest(S.stop)
+export class StopServerRequest {
+  @Str() projectId!: string;
+  @Str() serverId!: string;
+  @Str({ optional: true }) reason?: string;
+}
+@BusRequest(S.usesBuild)
+export class UsesBuildRequest { @Str() projectId!: string; @Str() buildId!: string }
+@BusRequest(S.restart)
+export class RestartServerRequest { @Str() projectId!: string; @Str() serverId!: string; @Json() body!: RestartServerBody }
+@BusRequest(S.update)
+export class UpdateServerRequest { @Str() projectId!: string; @Str() serverId!: string; @Json() customData!: Record<string, unknown> }

@@ -1,48 +1,11 @@
-// Request validation with zod, reported in the spec's 422 shape:
+// Request validation with the proto contract classes (class-validator), reported in the spec's 422 shape:
 // detail: [{loc: ["body"|"query"|"path"|"header", field, ...], msg, type}].
-import { z } from 'zod';
 import type { ValidationIssue } from '@spawnpoint/domain';
+import { checkContract, fieldsOf, type ContractClass } from '@spawnpoint/proto';
 import { RemoteError } from '@spawnpoint/messaging';
 
 export type { ValidationIssue };
 export type Where = 'body' | 'query' | 'path' | 'header';
-
-function valueAt(root: unknown, path: PropertyKey[]): unknown {
-  let v: unknown = root;
-  for (const k of path) {
-    if (v === null || typeof v !== 'object') return undefined;
-    v = (v as Record<PropertyKey, unknown>)[k];
-  }
-  return v;
-}
-
-function typeOf(issue: z.core.$ZodIssue, input: unknown): string {
-  switch (issue.code) {
-    case 'invalid_type':
-      if (valueAt(input, issue.path) === undefined) return 'missing';
-      return `${issue.expected}_type`;
-    case 'too_small': return issue.origin === 'string' ? 'string_too_short' : issue.origin === 'array' ? 'too_short' : 'greater_than_equal';
-    case 'too_big': return issue.origin === 'string' ? 'string_too_long' : issue.origin === 'array' ? 'too_long' : 'less_than_equal';
-    case 'invalid_value': return 'enum';
-    case 'invalid_format': return 'string_pattern_mismatch';
-    case 'unrecognized_keys': return 'extra_forbidden';
-    default: return 'value_error';
-  }
-}
-
-export function toIssues(error: z.ZodError, where: Where, input: unknown): ValidationIssue[] {
-  const out: ValidationIssue[] = [];
-  for (const issue of error.issues) {
-    const path = issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p));
-    if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) out.push({ loc: [where, ...path, key], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' });
-      continue;
-    }
-    const type = typeOf(issue, input);
-    out.push({ loc: [where, ...path], msg: type === 'missing' ? 'Field required' : issue.message, type });
-  }
-  return out;
-}
 
 export function validationError(detail: ValidationIssue[]): RemoteError {
   return new RemoteError({ error: 'Validation error', status: 422, detail });
@@ -51,9 +14,19 @@ export function validationError(detail: ValidationIssue[]): RemoteError {
 /**
  * Parse or throw the spec's 422. A request without a body reads as `{}`, so a body whose fields are all
  * optional may be left out (the OpenAPI document says so); a JSON `null` body never gets here (input limits).
+ * Unknown fields are refused everywhere but in headers (a request carries many).
  */
-export function parse<S extends z.ZodType>(schema: S, input: unknown, where: Where): z.output<S> {
-  const result = schema.safeParse(input ?? {});
-  if (result.success) return result.data;
-  throw validationError(toIssues(result.error, where, input));
+export function parse<T extends object>(contract: ContractClass<T>, input: unknown, where: Where): T {
+  const given = where === 'header' ? declared(contract, input) : input ?? {};
+  const checked = checkContract(contract, given, [where], where !== 'header');
+  if (checked.ok) return checked.value;
+  throw validationError(checked.issues);
+}
+
+/** Only the headers the contract names (a request carries many others). */
+function declared(contract: ContractClass, input: unknown): Record<string, unknown> {
+  const all = (input ?? {}) as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const [name] of fieldsOf(contract)) if (all[name] !== undefined) out[name] = all[name];
+  return out;
 }

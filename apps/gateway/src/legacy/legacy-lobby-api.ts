@@ -21,7 +21,6 @@ import {
   LegacyCodeParams, LegacyConfigQuery, LegacyCreateBody, LegacyJoinBody, LegacyKickQuery, LegacyListQuery, LegacyLobbyParams, LegacyPlayerParams,
   LegacySettings, LegacyUpdateBody,
 } from './schemas';
-import type { z } from 'zod';
 
 export const LEGACY_TOKEN_HEADER = 'client-auth-token';
 /** GET /lobbies pages through browse and returns at most this many lobbies (newest first). */
@@ -150,7 +149,7 @@ class LegacyLobbies {
     return found.slice(0, MAX_LEGACY_LIST).map((l) => toLegacyLobby(l, timeout));
   }
 
-  async create(ctx: Ctx, b: z.output<typeof LegacyCreateBody>): Promise<LegacyLobby> {
+  async create(ctx: Ctx, b: LegacyCreateBody): Promise<LegacyLobby> {
     const body = defined({
       name: b.name, maxPlayers: b.maxPlayers, region: b.region, isPrivate: v3Privacy(b.isPrivate, b.useInviteCode), allowLateJoin: b.allowLateJoin,
       settings: b.settings,
@@ -162,7 +161,7 @@ class LegacyLobbies {
    * PUT: the requester must be a member of the lobby. Changes apply one after another (settings,
    * playerState, status, host), each checked by the lobbies service as the v3 route would be.
    */
-  async update(ctx: Ctx, lobbyId: string, b: z.output<typeof LegacyUpdateBody>): Promise<LegacyLobby> {
+  async update(ctx: Ctx, lobbyId: string, b: LegacyUpdateBody): Promise<LegacyLobby> {
     const who = { ...ctx, playerId: b.requesterId, lobbyId };
     let lobby = await this.request(SUBJECTS.lobbies.getMine, who);
     if (b.settings) {
@@ -183,12 +182,12 @@ class LegacyLobbies {
     return this.legacy(ctx, lobby);
   }
 
-  async join(ctx: Ctx, where: { lobbyId: string } | { code: string }, b: z.output<typeof LegacyJoinBody>): Promise<LegacyLobby> {
+  async join(ctx: Ctx, where: { lobbyId: string } | { code: string }, b: LegacyJoinBody): Promise<LegacyLobby> {
     return this.legacy(ctx, await this.request(SUBJECTS.lobbies.join, { ...ctx, playerId: b.playerId, ...where, ...(b.metadata ? { state: b.metadata } : {}) }));
   }
 
   /** isKick: the host removes playerId. Otherwise a player leaves (only itself). The lobby after the change. */
-  async remove(ctx: Ctx, lobbyId: string, playerId: string, q: z.output<typeof LegacyKickQuery>): Promise<LegacyLobby> {
+  async remove(ctx: Ctx, lobbyId: string, playerId: string, q: LegacyKickQuery): Promise<LegacyLobby> {
     if (q.isKick) {
       return this.legacy(ctx, await this.request(SUBJECTS.lobbies.kick, { ...ctx, playerId: q.requesterId, lobbyId, targetId: playerId }));
     }
@@ -211,7 +210,7 @@ function defined<T extends Record<string, unknown>>(o: T): Partial<T> {
 }
 
 /** Legacy settings → the v3 settings change (useInviteCode folds into isPrivate). */
-function settingsChanges(s: z.output<typeof LegacySettings>): Record<string, unknown> {
+function settingsChanges(s: LegacySettings): Record<string, unknown> {
   return defined({
     name: s.name, maxPlayers: s.maxPlayers, isPrivate: v3Privacy(s.isPrivate, s.useInviteCode), allowLateJoin: s.allowLateJoin, region: s.region,
     settings: s.settings,

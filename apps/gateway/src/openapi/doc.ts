@@ -1,17 +1,20 @@
 // @Doc on a controller method records its OpenAPI description next to the code it describes;
-// the document is generated from these records and Nest's own route metadata.
-import { z } from 'zod';
+// the document is generated from these records, the proto contract classes and Nest's own route metadata.
+import type { ContractClass, JsonSchema } from '@spawnpoint/proto';
+
+/** A contract class, or a schema given by hand (answers that are not JSON). */
+export type DocSchema = ContractClass | JsonSchema;
 
 export interface DocSpec {
   summary: string;
   tags: string[];
   auth: 'none' | 'client' | 'server' | 'admin' | 'upload-token';
-  params?: z.ZodObject;
-  query?: z.ZodObject;
+  params?: ContractClass;
+  query?: ContractClass;
   headers?: Record<string, { required: boolean; description: string }>;
-  body?: z.ZodType;
+  body?: ContractClass;
   bodyContentType?: string;
-  responses: Record<number, { description: string; schema?: z.ZodType; contentType?: string }>;
+  responses: Record<number, { description: string; schema?: DocSchema; contentType?: string }>;
 }
 
 export interface DocRecord { target: object; method: string; spec: DocSpec }

@@ -1,21 +1,23 @@
-// Builds the OpenAPI 3.1 document from the @Doc records and Nest's route metadata.
+// Builds the OpenAPI 3.1 document from the @Doc records, the proto contract classes (the same field
+// declarations the gateway validates with) and Nest's route metadata.
 import { RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
-import { z } from 'zod';
-import { docRecords } from './doc';
+import { fieldsOf, schemaOf, type ContractClass } from '@spawnpoint/proto';
+import { docRecords, type DocSchema } from './doc';
 
-const jsonSchema = (s: z.ZodType) => z.toJSONSchema(s, { target: 'draft-2020-12', unrepresentable: 'any', io: 'input' });
+const DIALECT = { $schema: 'https://json-schema.org/draft/2020-12/schema' };
+/** Inputs refuse unknown fields (additionalProperties: false); answers may grow new ones. */
+const jsonSchema = (s: DocSchema, input: boolean) => (typeof s === 'function' ? { ...DIALECT, ...schemaOf(s, input) } : { ...DIALECT, ...s });
 
 function joinPath(...parts: string[]): string {
   const p = '/' + parts.map((x) => x.replace(/^\/|\/$/g, '')).filter(Boolean).join('/');
   return p.replace(/:([A-Za-z_]+)/g, '{$1}');
 }
 
-function parameters(where: 'path' | 'query', schema?: z.ZodObject) {
-  if (!schema) return [];
-  return Object.entries(schema.shape).map(([name, s]) => ({
-    name, in: where, required: where === 'path' || !(s as z.ZodType).safeParse(undefined).success, schema: jsonSchema(s as z.ZodType),
-  }));
+function parameters(where: 'path' | 'query', contract?: ContractClass) {
+  if (!contract) return [];
+  const props = schemaOf(contract, true).properties as Record<string, Record<string, unknown>>;
+  return fieldsOf(contract).map(([name, f]) => ({ name, in: where, required: where === 'path' || f.required, schema: { ...DIALECT, ...props[name] } }));
 }
 
 /** Every write may carry Idempotency-Key (apps/gateway/src/http/idempotency.ts). */
@@ -43,13 +45,13 @@ export function generateOpenApi(version: string): Record<string, unknown> {
       parameters: [...parameters('path', spec.params), ...parameters('query', spec.query), ...headers, ...(IDEMPOTENT_VERBS.has(verb) ? [IDEMPOTENCY_KEY] : [])],
       ...(spec.body
         // A body whose fields are all optional may be left out (it reads as {}).
-        ? { requestBody: { required: !(spec.body as z.ZodType).safeParse({}).success, content: { [spec.bodyContentType ?? 'application/json']: { schema: jsonSchema(spec.body) } } } }
+        ? { requestBody: { required: fieldsOf(spec.body).some(([, f]) => f.required), content: { [spec.bodyContentType ?? 'application/json']: { schema: jsonSchema(spec.body, true) } } } }
         : spec.bodyContentType
           ? { requestBody: { required: true, content: { [spec.bodyContentType]: { schema: { type: 'string', format: 'binary' } } } } }
           : {}),
       responses: Object.fromEntries(Object.entries(spec.responses).map(([status, r]) => [status, {
         description: r.description,
-        ...(r.schema ? { content: { [r.contentType ?? 'application/json']: { schema: jsonSchema(r.schema) } } } : {}),
+        ...(r.schema ? { content: { [r.contentType ?? 'application/json']: { schema: jsonSchema(r.schema, false) } } } : {}),
       }])),
     };
   }

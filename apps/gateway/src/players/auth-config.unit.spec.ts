@@ -1,11 +1,11 @@
 // POST /v3/projects/settings: auth_config is one of the four providers with its own fields (422 otherwise).
-import { toIssues } from '../http/validation';
+import { checkContract } from '@spawnpoint/proto';
 import { SettingsPatch } from '../schemas';
 
 const SECRET = 'x'.repeat(32);
 function check(auth_config: unknown) {
-  const r = SettingsPatch.safeParse({ auth_config });
-  return r.success ? { ok: r.data.auth_config } : { issues: toIssues(r.error, 'body', { auth_config }) };
+  const r = checkContract(SettingsPatch, { auth_config }, ['body']);
+  return r.ok ? { ok: r.value.auth_config } : { issues: r.issues };
 }
 
 describe('auth_config validation', () => {

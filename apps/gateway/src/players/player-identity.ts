@@ -8,8 +8,8 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { Bus, RemoteError } from '@spawnpoint/messaging';
 import { BUS, sha256 } from '@spawnpoint/platform';
-import { ProjectAuthConfig, SUBJECTS } from '@spawnpoint/proto';
-import { AuthConfig } from '../schemas';
+import { checkContract, ProjectAuthConfig, SettingsPatch, SUBJECTS } from '@spawnpoint/proto';
+import type { AuthConfig } from '../schemas';
 import { IdentityRejected, ProviderUnavailable, VerifiedPlayer } from './errors';
 import { DEFAULT_PROVIDER_TIMEOUT_MS } from './fetch-json';
 import { JwtVerifier } from './jwt-verifier';
@@ -84,10 +84,10 @@ export class PlayerIdentity {
   private authConfig(projectId: string): Promise<ParsedConfig> {
     return this.configs.getOrLoad(projectId, async () => {
       const raw = await this.bus.request<ProjectAuthConfig>(SUBJECTS.projects.authConfig, { projectId });
-      const parsed = AuthConfig.safeParse(raw ?? { provider: 'none' });
-      const value: ParsedConfig = parsed.success
-        ? parsed.data
-        : { provider: 'invalid', problem: parsed.error.issues.map((i) => `${i.path.join('.') || 'auth_config'}: ${i.message}`).join('; ') };
+      const parsed = checkContract(SettingsPatch, { auth_config: raw ?? { provider: 'none' } }, []);
+      const value: ParsedConfig = parsed.ok
+        ? parsed.value.auth_config!
+        : { provider: 'invalid', problem: parsed.issues.map((i) => `${i.loc.join('.')}: ${i.msg}`).join('; ') };
       return { value, ttlMs: this.configTtlMs };
     });
   }
