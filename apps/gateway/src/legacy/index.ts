@@ -1,2 +1,3 @@
 export * from './legacy-lobby';
 export * from './legacy-lobby-api';
+export { LEGACY_TOKEN_HEADER, MAX_LEGACY_LIST } from './legacy-lobbies';
