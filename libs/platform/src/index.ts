@@ -11,6 +11,7 @@ export * from './tracing';
 export * from './relay-host';
 export * from './view-cache';
 export * from './service-host';
+export * from './service-read-model';
 export * from './keyed-lane';
 export * from './time-cursor';
 export * from './state-cache';
