@@ -6,10 +6,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Decider, DomainEvent } from '@spawnpoint/domain';
 import { EventMetadata, RecordedEvent } from '@spawnpoint/eventstore';
-import { execute, Executed } from './execute';
-import type { ProjectionRunner } from './projection-runner';
+import { execute, Executed } from '../commands/execute';
+import type { ProjectionRunner } from '../projections/projection-runner';
 import type { Platform } from './service-host';
-import { StateCache } from './state-cache';
+import { StateCache } from '../commands/state-cache';
 import { PLATFORM } from './tokens';
 
 /** An event after the service's read model applied it (committed); `revision`: the event's in its stream. */

@@ -8,14 +8,14 @@ import { CheckpointStore, EventStore, RecordedEvent } from '@spawnpoint/eventsto
 import { Bus, EventRelay } from '@spawnpoint/messaging';
 import type { ReadModels } from '@spawnpoint/read-models';
 import { PlatformConfig } from './config';
-import { Projection, ProjectionRunner } from './projection-runner';
-import { replayHandlers } from './replay-handlers';
-import { serviceReportHandlers } from './service-reports';
-import { startRelay } from './relay-host';
-import { serve } from './serve';
+import { Projection, ProjectionRunner } from '../projections/projection-runner';
+import { replayHandlers } from '../projections/replay-handlers';
+import { serviceReportHandlers } from '../projections/service-reports';
+import { startRelay } from '../projections/relay-host';
+import { serve } from '../commands/serve';
 import { ServiceReadModel } from './service-read-model';
-import { BusRoute } from './cqrs/bus-message';
-import { routeHandlers } from './cqrs/bus-dispatch';
+import { BusRoute } from '../commands/cqrs/bus-message';
+import { routeHandlers } from '../commands/cqrs/bus-dispatch';
 import { Clock } from './tokens';
 
 /** The ports every service uses, as one injectable (token PLATFORM). */
