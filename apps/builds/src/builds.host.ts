@@ -3,9 +3,9 @@
 // runs its read model, relay and background work; each use case is a handler in commands/ or queries/.
 import { Inject, Injectable } from '@nestjs/common';
 import path from 'node:path';
-import { buildSeriesDecider, buildSeriesStream } from '@spawnpoint/domain';
-import { execute, Platform, PLATFORM, ServiceHost } from '@spawnpoint/platform';
+import { Platform, PLATFORM, ServiceHost } from '@spawnpoint/platform';
 import { BuildProcessing } from './build-processing';
+import { BuildsReadModel } from './builds-read-model';
 import { buildsProjection } from './builds.projection';
 import { UploadSweeper } from './upload-sweeper';
 
@@ -17,8 +17,8 @@ export const UPLOAD_SWEEP_MS = 60 * 1000;
 export class BuildsHost extends ServiceHost {
   private sweeper: UploadSweeper | null = null;
 
-  constructor(@Inject(PLATFORM) platform: Platform, private readonly processing: BuildProcessing) {
-    super(platform, 'builds', ['build', 'buildseries']);
+  constructor(@Inject(PLATFORM) platform: Platform, readModel: BuildsReadModel, private readonly processing: BuildProcessing) {
+    super(platform, readModel, 'builds', ['build', 'buildseries']);
   }
 
   protected readModels() {
@@ -40,13 +40,5 @@ export class BuildsHost extends ServiceHost {
   sweepUploads() {
     if (!this.sweeper) throw new Error('builds service not started');
     return this.sweeper.sweep();
-  }
-
-  /** The next version of a build name (its own stream, so concurrent uploads of one name never share one). */
-  async allocateVersion(projectId: string, name: string, buildId: string): Promise<number> {
-    const { events } = await execute(this.store, buildSeriesDecider, buildSeriesStream(projectId, name), {
-      type: 'AllocateVersion', projectId, name, buildId, now: this.now(),
-    }, { projectId });
-    return events[0].data.version;
   }
 }

@@ -10,7 +10,9 @@ import { InProcessBus } from '@spawnpoint/messaging';
 import { loadConfig, Platform } from '@spawnpoint/platform';
 import { createProjectionTestBed, ProjectionTestBed } from '../../../test/support/projections';
 import { BuildProcessing } from './build-processing';
+import { BuildVersions } from './build-versions';
 import { BuildViews } from './build-views';
+import { BuildsReadModel } from './builds-read-model';
 import { BuildsHost, UPLOAD_URL_TTL_MS } from './builds.host';
 import { ReceiveUpload, ReceiveUploadHandler } from './commands/receive-upload.handler';
 import { RequestUpload, RequestUploadHandler } from './commands/request-upload.handler';
@@ -48,15 +50,16 @@ describe('builds service: abandoned uploads', () => {
       config: loadConfig({ SPAWNPOINT_DATA_DIR: dataDir }), clock: () => now, store: bed.store, checkpoints, bus, db: bed.models,
     };
     const processing = new BuildProcessing(platform);
-    const host = new BuildsHost(platform, processing);
+    const readModel = new BuildsReadModel(platform);
+    const host = new BuildsHost(platform, readModel, processing);
     await host.onModuleInit();
     await host.onApplicationBootstrap();
     const views = new BuildViews(platform);
     return {
       host,
       views,
-      requestUpload: (r) => new RequestUploadHandler(host).execute(new RequestUpload(r)),
-      receiveUpload: (r) => new ReceiveUploadHandler(host, processing, views).execute(new ReceiveUpload(r)),
+      requestUpload: (r) => new RequestUploadHandler(readModel, new BuildVersions(platform)).execute(new RequestUpload(r)),
+      receiveUpload: (r) => new ReceiveUploadHandler(readModel, processing, views).execute(new ReceiveUpload(r)),
     };
   }
   const status = async (service: Service, buildId: string) => {

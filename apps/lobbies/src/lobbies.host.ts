@@ -20,19 +20,14 @@ export class LobbiesHost extends ServiceHost {
   private sweeper: LobbySweeper | null = null;
 
   constructor(
-    @Inject(PLATFORM) platform: Platform, private readonly readModel: LobbyReadModel, private readonly presence: Presence,
+    @Inject(PLATFORM) platform: Platform, readModel: LobbyReadModel, private readonly presence: Presence,
     private readonly configs: LobbyConfigs, private readonly serverEvents: ServerEvents, private readonly sweepTarget: LobbySweepTarget,
   ) {
-    super(platform, 'lobbies', ['lobby']);
+    super(platform, readModel, 'lobbies', ['lobby']);
   }
 
   protected readModels() {
     return [lobbiesProjection()];
-  }
-
-  override async onModuleInit(): Promise<void> {
-    await super.onModuleInit();
-    this.readModel.attach(this.projections);
   }
 
   protected override async starting(): Promise<void> {

@@ -24,7 +24,12 @@ export class LobbyWrites {
     return this.platform.clock().toISOString();
   }
 
-  /** Decide and append on the lobby's stream; then release claims of departed players and broadcast. */
+  /**
+   * Decide and append on the lobby's stream; then release claims of departed players and broadcast. It
+   * does not wait for the read model (no ServiceReadModel.command): lobby answers come from the decided
+   * state, and the reads that use the read model wait themselves (browse settles, ServerEvents waits for
+   * the head), so a join under load is not held behind the projection's batch.
+   */
   async run(projectId: string, lobbyId: string, command: LobbyCommand | ((s: LobbyState) => LobbyCommand)): Promise<Ran> {
     let before: LobbyState = lobbyDecider.initialState;
     const result = await this.states.lobbies.execute(lobbyStream(lobbyId), (s: LobbyState) => {

@@ -1,7 +1,7 @@
 // A lobby's server came up or went away (the servers service's events, consumed by the host): the lobby
 // follows it, to in_game or back to waiting. A later step makes this a workflow decider.
 import { Inject, Injectable } from '@nestjs/common';
-import { DomainError, LobbyCommand } from '@spawnpoint/domain';
+import { DomainError, LobbyCommand, lobbyStream } from '@spawnpoint/domain';
 import { Platform, PLATFORM } from '@spawnpoint/platform';
 import { ServerView } from '@spawnpoint/proto';
 import { GameServers } from './game-servers';
@@ -20,7 +20,7 @@ export class ServerEvents {
     let row = await byServer();
     if (!row) {
       // The assignment may be committed but not yet in the lobbies read model (it batches under load).
-      await this.readModel.waitForHead();
+      await this.readModel.waitForHead(lobbyStream(''));
       row = await byServer();
     }
     if (!row) return;

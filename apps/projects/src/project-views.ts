@@ -1,15 +1,18 @@
 // The projects read side shared by the query handlers: the cached ProjectView (every server start asks
-// for its project; exact because the projection invalidates it) and the mappers of each view.
+// for its project; exact because each applied project event invalidates it) and the mappers of each view.
 import { Inject, Injectable } from '@nestjs/common';
 import { DEFAULT_RATE_LIMITS, notFound, Plan, RateLimits } from '@spawnpoint/domain';
 import { PLATFORM, Platform, ViewCache } from '@spawnpoint/platform';
 import { ProjectView, REDACTED_SECRET, SettingsView } from '@spawnpoint/proto';
+import { ProjectsReadModel } from './projects-read-model';
 
 @Injectable()
 export class ProjectViews {
   readonly cache = new ViewCache<ProjectView>();
 
-  constructor(@Inject(PLATFORM) private readonly platform: Platform) {}
+  constructor(@Inject(PLATFORM) private readonly platform: Platform, readModel: ProjectsReadModel) {
+    readModel.onApplied(({ event }) => this.cache.invalidate(event.data.projectId));
+  }
 
   async get(projectId: string): Promise<ProjectView> {
     const view = await this.cache.get(projectId, async () => {

@@ -2,18 +2,17 @@
 // lookup the gateway authenticates with. This class runs its read model and relay; each use case is a
 // handler in commands/ or queries/, reached over the bus by the routes in routes.ts.
 import { Inject, Injectable } from '@nestjs/common';
-import { RecordedEvent } from '@spawnpoint/eventstore';
 import { Platform, PLATFORM, ServiceHost } from '@spawnpoint/platform';
-import { ProjectViews } from './project-views';
+import { ProjectsReadModel } from './projects-read-model';
 import { projectsProjection } from './projects.projection';
 
 @Injectable()
 export class ProjectsHost extends ServiceHost {
-  constructor(@Inject(PLATFORM) platform: Platform, private readonly views: ProjectViews) {
-    super(platform, 'projects', ['project']);
+  constructor(@Inject(PLATFORM) platform: Platform, readModel: ProjectsReadModel) {
+    super(platform, readModel, 'projects', ['project']);
   }
 
   protected readModels() {
-    return [{ ...projectsProjection, applied: (event: RecordedEvent) => this.views.cache.invalidate((event.data as { projectId: string }).projectId) }];
+    return [projectsProjection];
   }
 }

@@ -20,7 +20,11 @@ export class ServerStates {
     return this.cache.load(serverStream(serverId), seen);
   }
 
-  /** Decide and append, without waiting for the read model (the runtime's reports, timers). */
+  /**
+   * Decide and append, without waiting for the read model. For writes nobody answers from the read model
+   * (the runtime's reports, timers, shutdown) or whose caller waits itself (the launcher, a pool claim);
+   * a request's write waits with ServersReadModel.command(states.cache, …).
+   */
   execute(serverId: string, command: ServerCommand, metadata: EventMetadata = {}): Promise<Executed<ServerState, ServerEvent>> {
     return this.cache.execute(serverStream(serverId), command, metadata, { optimistic: true });
   }

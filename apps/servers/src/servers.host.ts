@@ -3,8 +3,6 @@
 // lifecycle; each use case is a handler in commands/ or queries/ (routes.ts), the shared state and the
 // processes are providers (server-states, machines, machine-events, server-ttl, pools, admission).
 import { Inject, Injectable } from '@nestjs/common';
-import { ServerEvent } from '@spawnpoint/domain';
-import { RecordedEvent } from '@spawnpoint/eventstore';
 import { Platform, PLATFORM, ServiceHost } from '@spawnpoint/platform';
 import type { GameRuntime } from '@spawnpoint/runtime';
 import { LogWriter } from './log-writer';
@@ -24,7 +22,7 @@ export class ServersHost extends ServiceHost {
   constructor(
     @Inject(PLATFORM) platform: Platform,
     @Inject(RUNTIME) private readonly runtime: GameRuntime,
-    private readonly readModel: ServersReadModel,
+    readModel: ServersReadModel,
     private readonly states: ServerStates,
     private readonly machines: Machines,
     private readonly machineEvents: MachineEvents,
@@ -33,19 +31,11 @@ export class ServersHost extends ServiceHost {
     private readonly logs: LogWriter,
     private readonly admission: PlanAdmission,
   ) {
-    super(platform, 'servers', ['server']);
+    super(platform, readModel, 'servers', ['server']);
   }
 
   protected readModels() {
-    return [{
-      ...serversProjection,
-      applied: (event: RecordedEvent) => this.readModel.applied({ event: { type: event.type, data: event.data } as ServerEvent, revision: event.revision }),
-    }];
-  }
-
-  override async onModuleInit(): Promise<void> {
-    await super.onModuleInit();
-    this.readModel.attach(this.projections);
+    return [serversProjection];
   }
 
   protected override async starting(): Promise<void> {

@@ -6,7 +6,7 @@ import { BusCommand, Platform, PLATFORM } from '@spawnpoint/platform';
 import { GetBuildRequest, SUBJECTS, UsesBuildRequest } from '@spawnpoint/proto';
 import { BuildProcessing } from '../build-processing';
 import { BuildViews } from '../build-views';
-import { BuildsHost } from '../builds.host';
+import { BuildsReadModel } from '../builds-read-model';
 
 type BuildDeleted = { status: 'build_deleted'; build_id: string };
 
@@ -17,7 +17,7 @@ export class DeleteBuild extends BusCommand<GetBuildRequest, BuildDeleted> {}
 @CommandHandler(DeleteBuild)
 export class DeleteBuildHandler implements ICommandHandler<DeleteBuild> {
   constructor(
-    private readonly host: BuildsHost,
+    private readonly readModel: BuildsReadModel,
     private readonly views: BuildViews,
     private readonly processing: BuildProcessing,
     @Inject(PLATFORM) private readonly platform: Platform,
@@ -26,7 +26,7 @@ export class DeleteBuildHandler implements ICommandHandler<DeleteBuild> {
   async execute({ request: req }: DeleteBuild): Promise<BuildDeleted> {
     await this.views.get(req.projectId, req.buildId); // 404 for another project's build before anything else
     const { inUse } = await this.platform.bus.request<{ inUse: boolean }>(SUBJECTS.servers.usesBuild, { projectId: req.projectId, buildId: req.buildId } satisfies UsesBuildRequest);
-    await this.host.command(buildDecider, buildStream(req.buildId), { type: 'DeleteBuild', inUse, now: this.host.now() }, { projectId: req.projectId });
+    await this.readModel.command(buildDecider, buildStream(req.buildId), { type: 'DeleteBuild', inUse, now: this.readModel.now() }, { projectId: req.projectId });
     await rm(this.processing.artifactDir(req.projectId, req.buildId), { recursive: true, force: true });
     return { status: 'build_deleted', build_id: req.buildId };
   }

@@ -6,7 +6,7 @@ import { BusCommand, sha256 } from '@spawnpoint/platform';
 import { BuildView, ReceiveUploadRequest } from '@spawnpoint/proto';
 import { BuildProcessing } from '../build-processing';
 import { BuildViews, UUID } from '../build-views';
-import { BuildsHost } from '../builds.host';
+import { BuildsReadModel } from '../builds-read-model';
 
 export class ReceiveUpload extends BusCommand<ReceiveUploadRequest, BuildView> {}
 
@@ -14,14 +14,14 @@ export class ReceiveUpload extends BusCommand<ReceiveUploadRequest, BuildView> {
 @Injectable()
 @CommandHandler(ReceiveUpload)
 export class ReceiveUploadHandler implements ICommandHandler<ReceiveUpload> {
-  constructor(private readonly host: BuildsHost, private readonly processing: BuildProcessing, private readonly views: BuildViews) {}
+  constructor(private readonly readModel: BuildsReadModel, private readonly processing: BuildProcessing, private readonly views: BuildViews) {}
 
   async execute({ request: req }: ReceiveUpload): Promise<BuildView> {
     const buildId = req.token.split('.')[0];
     try {
       if (!UUID.test(buildId)) throw forbidden('upload URL is invalid or was already used');
-      const { state } = await this.host.command(buildDecider, buildStream(buildId), {
-        type: 'ReceiveUpload', tokenHash: sha256(req.token), sizeBytes: req.sizeBytes, uploadPath: req.path, now: this.host.now(),
+      const { state } = await this.readModel.command(buildDecider, buildStream(buildId), {
+        type: 'ReceiveUpload', tokenHash: sha256(req.token), sizeBytes: req.sizeBytes, uploadPath: req.path, now: this.readModel.now(),
       });
       if (state.status !== 'processing') throw new Error('unreachable: build not processing after upload');
       this.processing.start(state.projectId, buildId, req.path, state.executablePath);

@@ -5,7 +5,8 @@ import { buildDecider, buildStream } from '@spawnpoint/domain';
 import { BusCommand } from '@spawnpoint/platform';
 import { BuildView, RegisterImageRequest } from '@spawnpoint/proto';
 import { BuildViews } from '../build-views';
-import { BuildsHost } from '../builds.host';
+import { BuildVersions } from '../build-versions';
+import { BuildsReadModel } from '../builds-read-model';
 
 export class RegisterImage extends BusCommand<RegisterImageRequest, BuildView> {}
 
@@ -13,13 +14,13 @@ export class RegisterImage extends BusCommand<RegisterImageRequest, BuildView> {
 @Injectable()
 @CommandHandler(RegisterImage)
 export class RegisterImageHandler implements ICommandHandler<RegisterImage> {
-  constructor(private readonly host: BuildsHost, private readonly views: BuildViews) {}
+  constructor(private readonly readModel: BuildsReadModel, private readonly versions: BuildVersions, private readonly views: BuildViews) {}
 
   async execute({ request: req }: RegisterImage): Promise<BuildView> {
     const buildId = randomUUID();
-    const version = await this.host.allocateVersion(req.projectId, req.name, buildId);
-    await this.host.command(buildDecider, buildStream(buildId), {
-      type: 'RegisterImage', buildId, projectId: req.projectId, name: req.name, version, image: req.image, now: this.host.now(),
+    const version = await this.versions.allocate(req.projectId, req.name, buildId);
+    await this.readModel.command(buildDecider, buildStream(buildId), {
+      type: 'RegisterImage', buildId, projectId: req.projectId, name: req.name, version, image: req.image, now: this.readModel.now(),
     }, { projectId: req.projectId });
     return this.views.get(req.projectId, buildId);
   }

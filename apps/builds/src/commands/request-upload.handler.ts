@@ -4,7 +4,9 @@ import { randomUUID } from 'node:crypto';
 import { buildDecider, buildStream } from '@spawnpoint/domain';
 import { BusCommand, randomBase62, sha256 } from '@spawnpoint/platform';
 import { RequestUploadRequest, UploadTicket } from '@spawnpoint/proto';
-import { BuildsHost, UPLOAD_URL_TTL_MS } from '../builds.host';
+import { BuildVersions } from '../build-versions';
+import { BuildsReadModel } from '../builds-read-model';
+import { UPLOAD_URL_TTL_MS } from '../builds.host';
 
 export class RequestUpload extends BusCommand<RequestUploadRequest, UploadTicket> {}
 
@@ -12,15 +14,15 @@ export class RequestUpload extends BusCommand<RequestUploadRequest, UploadTicket
 @Injectable()
 @CommandHandler(RequestUpload)
 export class RequestUploadHandler implements ICommandHandler<RequestUpload> {
-  constructor(private readonly host: BuildsHost) {}
+  constructor(private readonly readModel: BuildsReadModel, private readonly versions: BuildVersions) {}
 
   async execute({ request: req }: RequestUpload): Promise<UploadTicket> {
     const buildId = randomUUID();
-    const version = await this.host.allocateVersion(req.projectId, req.name, buildId);
+    const version = await this.versions.allocate(req.projectId, req.name, buildId);
     const token = `${buildId}.${randomBase62(40)}`;
-    const now = new Date(this.host.now());
+    const now = new Date(this.readModel.now());
     const expiresAt = new Date(now.getTime() + UPLOAD_URL_TTL_MS).toISOString();
-    await this.host.command(buildDecider, buildStream(buildId), {
+    await this.readModel.command(buildDecider, buildStream(buildId), {
       type: 'RequestUpload', buildId, projectId: req.projectId, name: req.name, version, tokenHash: sha256(token), expiresAt,
       executablePath: req.executablePath ?? null, now: now.toISOString(),
     }, { projectId: req.projectId });

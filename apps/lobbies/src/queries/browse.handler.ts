@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { LobbyView } from '@spawnpoint/domain';
+import { LobbyView, lobbyStream } from '@spawnpoint/domain';
 import { BusQuery, Platform, PLATFORM } from '@spawnpoint/platform';
 import { BrowseLobbiesRequest, LobbyPage } from '@spawnpoint/proto';
 import { LobbyConfigs } from '../lobby-configs';
@@ -18,7 +18,7 @@ export class BrowseLobbiesHandler implements IQueryHandler<BrowseLobbies> {
   async execute({ request: r }: BrowseLobbies): Promise<LobbyPage<LobbyView>> {
     const config = await this.configs.get(r.projectId, r.config);
     // Browse shows what this process has seen: a batch held back under load is applied first.
-    await this.readModel.settle();
+    await this.readModel.settle(lobbyStream(''));
     return browseLobbies(this.platform.db, { ...r, config: config.name });
   }
 }

@@ -4,7 +4,7 @@ import { projectDecider, projectStream } from '@spawnpoint/domain';
 import { BusCommand, sha256 } from '@spawnpoint/platform';
 import { CreatedProject, RotateKeysRequest } from '@spawnpoint/proto';
 import { newClientKey, newServerKey } from '../keys';
-import { ProjectsHost } from '../projects.host';
+import { ProjectsReadModel } from '../projects-read-model';
 
 type RotatedKeys = Omit<CreatedProject, 'name' | 'plan'>;
 
@@ -14,13 +14,13 @@ export class RotateKeys extends BusCommand<RotateKeysRequest, RotatedKeys> {}
 @Injectable()
 @CommandHandler(RotateKeys)
 export class RotateKeysHandler implements ICommandHandler<RotateKeys> {
-  constructor(private readonly host: ProjectsHost) {}
+  constructor(private readonly readModel: ProjectsReadModel) {}
 
   async execute({ request: req }: RotateKeys): Promise<RotatedKeys> {
     const serverKey = req.serverKey ?? newServerKey();
     const clientKey = req.clientKey ?? newClientKey();
-    await this.host.command(projectDecider, projectStream(req.projectId), {
-      type: 'RotateKeys', serverKeyHash: sha256(serverKey), clientKeyHash: sha256(clientKey), now: this.host.now(),
+    await this.readModel.command(projectDecider, projectStream(req.projectId), {
+      type: 'RotateKeys', serverKeyHash: sha256(serverKey), clientKeyHash: sha256(clientKey), now: this.readModel.now(),
     }, { projectId: req.projectId });
     return { project_id: req.projectId, server_key: serverKey, client_key: clientKey };
   }

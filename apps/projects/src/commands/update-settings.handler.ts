@@ -4,7 +4,7 @@ import { projectDecider, projectStream } from '@spawnpoint/domain';
 import { BusCommand } from '@spawnpoint/platform';
 import { SettingsView, UpdateSettingsRequest } from '@spawnpoint/proto';
 import { ProjectViews } from '../project-views';
-import { ProjectsHost } from '../projects.host';
+import { ProjectsReadModel } from '../projects-read-model';
 
 export class UpdateSettings extends BusCommand<UpdateSettingsRequest, SettingsView> {}
 
@@ -12,10 +12,10 @@ export class UpdateSettings extends BusCommand<UpdateSettingsRequest, SettingsVi
 @Injectable()
 @CommandHandler(UpdateSettings)
 export class UpdateSettingsHandler implements ICommandHandler<UpdateSettings> {
-  constructor(private readonly host: ProjectsHost, private readonly views: ProjectViews) {}
+  constructor(private readonly readModel: ProjectsReadModel, private readonly views: ProjectViews) {}
 
   async execute({ request: req }: UpdateSettings): Promise<SettingsView> {
-    await this.host.command(projectDecider, projectStream(req.projectId), { type: 'UpdateSettings', patch: req.patch, now: this.host.now() }, { projectId: req.projectId });
+    await this.readModel.command(projectDecider, projectStream(req.projectId), { type: 'UpdateSettings', patch: req.patch, now: this.readModel.now() }, { projectId: req.projectId });
     return this.views.settings(req.projectId);
   }
 }

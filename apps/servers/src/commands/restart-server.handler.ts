@@ -8,7 +8,7 @@ import { Machines, networkPorts, portSpecs } from '../machines';
 import { RUNTIME } from '../runtime';
 import { ServerStates } from '../server-states';
 import { ServerViews } from '../server-views';
-import { ServersHost } from '../servers.host';
+import { ServersReadModel } from '../servers-read-model';
 import { Upstream } from '../upstream';
 
 export class RestartServer extends BusCommand<RestartServerRequest, ServerView> {}
@@ -23,7 +23,7 @@ export class RestartServer extends BusCommand<RestartServerRequest, ServerView> 
 @CommandHandler(RestartServer)
 export class RestartServerHandler implements ICommandHandler<RestartServer> {
   constructor(
-    private readonly host: ServersHost,
+    private readonly readModel: ServersReadModel,
     private readonly states: ServerStates,
     private readonly views: ServerViews,
     private readonly machines: Machines,
@@ -56,8 +56,8 @@ export class RestartServerHandler implements ICommandHandler<RestartServer> {
     const allocated = await this.runtime.allocatePorts(req.serverId, portSpecs(ports), state.region);
     let next: ServerState;
     try {
-      ({ state: next } = await this.host.command(this.states.cache, serverStream(req.serverId), {
-        type: 'RestartServer', networkPorts: networkPorts(allocated), buildId: build.buildId, version: build.version, now: this.host.now(),
+      ({ state: next } = await this.readModel.command(this.states.cache, serverStream(req.serverId), {
+        type: 'RestartServer', networkPorts: networkPorts(allocated), buildId: build.buildId, version: build.version, now: this.readModel.now(),
         overrides: {
           ...(o.name !== undefined ? { name: o.name } : {}),
           ...(o.startup_args !== undefined ? { startupArgs: o.startup_args } : {}),

@@ -5,7 +5,7 @@ import { BusCommand } from '@spawnpoint/platform';
 import { ServerView, StopServerRequest } from '@spawnpoint/proto';
 import { ServerStates } from '../server-states';
 import { ServerViews } from '../server-views';
-import { ServersHost } from '../servers.host';
+import { ServersReadModel } from '../servers-read-model';
 
 export class StopServer extends BusCommand<StopServerRequest, ServerView> {}
 
@@ -13,13 +13,13 @@ export class StopServer extends BusCommand<StopServerRequest, ServerView> {}
 @Injectable()
 @CommandHandler(StopServer)
 export class StopServerHandler implements ICommandHandler<StopServer> {
-  constructor(private readonly host: ServersHost, private readonly states: ServerStates, private readonly views: ServerViews) {}
+  constructor(private readonly readModel: ServersReadModel, private readonly states: ServerStates, private readonly views: ServerViews) {}
 
   async execute({ request: req }: StopServer): Promise<ServerView> {
     await this.views.get(req); // 404 for another project's server
     const reason = (req.reason ?? 'SHUTDOWN_SIGNAL') as StopReason;
     if (!STOP_REASONS.includes(reason)) throw invalid('invalid shutdown_reason', ['query', 'shutdown_reason'], 'enum');
-    await this.host.command(this.states.cache, serverStream(req.serverId), { type: 'StopServer', reason, now: this.host.now() }, { projectId: req.projectId });
+    await this.readModel.command(this.states.cache, serverStream(req.serverId), { type: 'StopServer', reason, now: this.readModel.now() }, { projectId: req.projectId });
     return this.views.get(req);
   }
 }

@@ -5,7 +5,7 @@ import { BusCommand } from '@spawnpoint/platform';
 import { ServerView, UpdateServerRequest } from '@spawnpoint/proto';
 import { ServerStates } from '../server-states';
 import { ServerViews } from '../server-views';
-import { ServersHost } from '../servers.host';
+import { ServersReadModel } from '../servers-read-model';
 
 export class UpdateServer extends BusCommand<UpdateServerRequest, ServerView> {}
 
@@ -13,11 +13,11 @@ export class UpdateServer extends BusCommand<UpdateServerRequest, ServerView> {}
 @Injectable()
 @CommandHandler(UpdateServer)
 export class UpdateServerHandler implements ICommandHandler<UpdateServer> {
-  constructor(private readonly host: ServersHost, private readonly states: ServerStates, private readonly views: ServerViews) {}
+  constructor(private readonly readModel: ServersReadModel, private readonly states: ServerStates, private readonly views: ServerViews) {}
 
   async execute({ request: req }: UpdateServer): Promise<ServerView> {
     await this.views.get(req); // 404 for another project's server
-    await this.host.command(this.states.cache, serverStream(req.serverId), { type: 'UpdateCustomData', customData: req.customData, now: this.host.now() }, { projectId: req.projectId });
+    await this.readModel.command(this.states.cache, serverStream(req.serverId), { type: 'UpdateCustomData', customData: req.customData, now: this.readModel.now() }, { projectId: req.projectId });
     return this.views.get(req);
   }
 }

@@ -43,13 +43,15 @@ export class ServerPools {
       },
       stopPoolServer: async (serverId) => {
         try {
-          const { position } = await this.states.execute(serverId, { type: 'StopServer', reason: 'SHUTDOWN_SIGNAL', now: this.states.now() });
-          await this.readModel.waitFor(position, serverStream(serverId));
+          // The next reconcile counts pool servers from the read model: the stop must be in it.
+          await this.readModel.command(this.states.cache, serverStream(serverId), { type: 'StopServer', reason: 'SHUTDOWN_SIGNAL', now: this.readModel.now() });
         } catch {
           // already stopped, or gone: the next reconcile plans again
         }
       },
       claim: async (projectId, serverId, claim) => {
+        // Not read-your-writes here: the claim is answered at once from its state, and reads of the server
+        // wait for it instead (ClaimVisibility), so a claim never waits behind the refill's projection work.
         try {
           const { position, state } = await this.states.execute(serverId, { type: 'ClaimPoolServer', ...claim, now: this.states.now() }, { projectId });
           return { position, state };

@@ -5,7 +5,7 @@
 import { CommandIntent, LOBBY_LAUNCH_TIMEOUT_MS, LobbyEvent, lobbyLaunchWorkflow, lobbyStream, Workflow } from '@spawnpoint/domain';
 import { readModelsPool } from '@spawnpoint/read-models';
 import { createProjectionTestBed, ProjectionTestBed } from '../../../../test/support/projections';
-import { listParked } from '../parked-events';
+import { listParked } from '../projections/parked-events';
 import { IntentDispatcher, WorkflowRunner } from './workflow-runner';
 
 const t0 = Date.parse('2026-11-21T10:00:00.000Z');

@@ -15,8 +15,8 @@ import { EventStore, RecordedEvent, Subscription } from '@spawnpoint/eventstore'
 import { isInfrastructureError } from '@spawnpoint/messaging';
 import { readModelsPool, ReadModels } from '@spawnpoint/read-models';
 import type { Pool, PoolClient } from 'pg';
-import { insertParked, registerProjection, storableError } from '../parked-events';
-import type { SqlTx } from '../projection-runner';
+import { insertParked, registerProjection, storableError } from '../projections/parked-events';
+import type { SqlTx } from '../projections/projection-runner';
 import {
   addIntents, cancelTimer, checkpointName, firstRunHead, intentDone, intentFailed, loadCheckpoint, loadStates, pendingIntents, saveCheckpoint, saveStates, setTimer, takeDueTimers,
 } from './workflow-tables';

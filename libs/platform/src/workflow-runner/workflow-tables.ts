@@ -2,7 +2,7 @@
 // instance states, timers, and the outbox of intents not yet dispatched.
 import type { CommandIntent, DomainEvent } from '@spawnpoint/domain';
 import type { Pool } from 'pg';
-import type { SqlTx } from '../projection-runner';
+import type { SqlTx } from '../projections/projection-runner';
 
 export const checkpointName = (workflow: string) => `workflow:${workflow}`;
 

@@ -4,8 +4,8 @@
 // still does not run the command twice.
 import { randomBytes } from 'node:crypto';
 import { Bus, BusUnavailable, InProcessBus, RemoteError, runInCommand } from '@spawnpoint/messaging';
-import { natsTestStream } from '../../messaging/src/testing/nats-test-bus';
-import { NATS_URL } from '../../../test/support/nats';
+import { natsTestStream } from '../../../messaging/src/testing/nats-test-bus';
+import { NATS_URL } from '../../../../test/support/nats';
 import { untilKnown } from './known-outcome';
 import { serve } from './serve';
 

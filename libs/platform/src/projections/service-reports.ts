@@ -15,7 +15,7 @@ import {
 import type { ReadModels } from '@spawnpoint/read-models';
 import { listParked, projectionsHealth } from './parked-events';
 import type { ProjectionRunner } from './projection-runner';
-import type { Handlers } from './serve';
+import type { Handlers } from '../commands/serve';
 
 /** Each check gets this long; the gateway's own deadline is a little longer. */
 const CHECK_MS = 1500;

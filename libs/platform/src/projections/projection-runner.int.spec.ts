@@ -2,7 +2,7 @@
 // (read-your-writes), replays are harmless, and the read models rebuild from zero identically.
 import type { PostgresEventStore } from '@spawnpoint/eventstore';
 import type { ReadModels } from '@spawnpoint/read-models';
-import { createProjectionTestBed, ProjectionTestBed } from '../../../test/support/projections';
+import { createProjectionTestBed, ProjectionTestBed } from '../../../../test/support/projections';
 import { Projection, ProjectionRunner } from './projection-runner';
 
 const checkpointsProjection = (name: string): Projection => ({

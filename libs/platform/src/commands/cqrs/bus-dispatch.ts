@@ -5,7 +5,7 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { COMMAND_ID_HEADER } from '@spawnpoint/messaging';
 import { parseBusRequest } from '@spawnpoint/proto';
 import type { Handlers } from '../serve';
-import type { ServiceHost } from '../service-host';
+import type { ServiceHost } from '../../nest/service-host';
 import { BusCommand, BusRoute } from './bus-message';
 
 export function routeHandlers(routes: BusRoute[], commands: CommandBus, queries: QueryBus): Handlers {

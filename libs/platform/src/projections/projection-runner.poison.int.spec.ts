@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import net from 'node:net';
 import type { PostgresEventStore } from '@spawnpoint/eventstore';
 import { closeReadModels, createReadModels, ReadModels } from '@spawnpoint/read-models';
-import { createProjectionTestBed, ProjectionTestBed } from '../../../test/support/projections';
+import { createProjectionTestBed, ProjectionTestBed } from '../../../../test/support/projections';
 import { LAG_DEGRADED_SECONDS, listParked, projectionsHealth } from './parked-events';
 import { Projection, ProjectionRunner } from './projection-runner';
 

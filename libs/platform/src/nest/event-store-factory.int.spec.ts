@@ -5,7 +5,7 @@ import 'reflect-metadata';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { EventStoreDbEventStore, PostgresEventStore } from '@spawnpoint/eventstore';
-import { createTestDatabase, TestDatabase } from '../../../test/support/databases';
+import { createTestDatabase, TestDatabase } from '../../../../test/support/databases';
 import { loadConfig } from './config';
 import { chooseEventStore, openEventStore } from './event-store-factory';
 import { PlatformModule } from './platform.module';

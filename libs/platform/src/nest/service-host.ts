@@ -1,22 +1,21 @@
-// The shell every service shares: its projections, its outbox relay and its bus handlers, started in
-// that order (a handler never answers from read models that have not caught up), and the command path
-// that answers only once the service's own read models show the write.
+// The shell every service shares: its projections, its outbox relay and its bus routes, started in that
+// order (a handler never answers from read models that have not caught up). Its projection runner is
+// attached to the service's ServiceReadModel, the injectable its handlers and providers write and wait
+// through (read-your-writes), so none of them needs the host.
 import { OnApplicationBootstrap, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import type { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { Decider, DomainEvent } from '@spawnpoint/domain';
-import { CheckpointStore, EventMetadata, EventStore } from '@spawnpoint/eventstore';
+import { CheckpointStore, EventStore, RecordedEvent } from '@spawnpoint/eventstore';
 import { Bus, EventRelay } from '@spawnpoint/messaging';
 import type { ReadModels } from '@spawnpoint/read-models';
 import { PlatformConfig } from './config';
-import { execute, Executed } from './execute';
-import { Projection, ProjectionRunner } from './projection-runner';
-import { replayHandlers } from './replay-handlers';
-import { serviceReportHandlers } from './service-reports';
-import { startRelay } from './relay-host';
-import { StateCache } from './state-cache';
-import { Handlers, serve } from './serve';
-import { BusRoute } from './cqrs/bus-message';
-import { routeHandlers } from './cqrs/bus-dispatch';
+import { Projection, ProjectionRunner } from '../projections/projection-runner';
+import { replayHandlers } from '../projections/replay-handlers';
+import { serviceReportHandlers } from '../projections/service-reports';
+import { startRelay } from '../projections/relay-host';
+import { serve } from '../commands/serve';
+import { ServiceReadModel } from './service-read-model';
+import { BusRoute } from '../commands/cqrs/bus-message';
+import { routeHandlers } from '../commands/cqrs/bus-dispatch';
 import { Clock } from './tokens';
 
 /** The ports every service uses, as one injectable (token PLATFORM). */
@@ -44,6 +43,7 @@ export abstract class ServiceHost implements OnModuleInit, OnApplicationBootstra
 
   protected constructor(
     private readonly platform: Platform,
+    private readonly readModel: ServiceReadModel,
     private readonly serviceName: string,
     private readonly categories: string[],
   ) {
@@ -60,17 +60,22 @@ export abstract class ServiceHost implements OnModuleInit, OnApplicationBootstra
     this.routed = { routes, dispatch };
   }
 
-  /** Transitional: bus subjects served by closures (services not yet on routes). */
-  protected handlers(): Handlers {
-    return {};
-  }
   /** After read models and relay run, before requests are served (e.g. reconcile with the world). */
   protected async starting(): Promise<void> {}
   protected async stopping(): Promise<void> {}
 
   async onModuleInit(): Promise<void> {
-    this.projections = new ProjectionRunner(this.store, this.db, this.readModels());
+    // Each applied event is heard through the service's read model (its listeners: caches, timers, pools).
+    const projections = this.readModels().map((p): Projection => ({
+      ...p,
+      applied: (event: RecordedEvent) => {
+        p.applied?.(event);
+        this.readModel.applied(event);
+      },
+    }));
+    this.projections = new ProjectionRunner(this.store, this.db, projections);
     await this.projections.start();
+    this.readModel.attach(this.projections);
     this.relay = await startRelay(this.store, this.bus, this.platform.checkpoints, this.serviceName, this.categories);
   }
 
@@ -79,7 +84,7 @@ export abstract class ServiceHost implements OnModuleInit, OnApplicationBootstra
     await this.starting();
     const routed = this.routed ? routeHandlers(this.routed.routes, this.routed.dispatch.commands, this.routed.dispatch.queries) : {};
     const reports = serviceReportHandlers({ service: this.serviceName, runner: this.projections, store: this.store, db: this.db });
-    this.served = await serve(this.bus, { ...this.handlers(), ...routed, ...replayHandlers(this.projections), ...reports });
+    this.served = await serve(this.bus, { ...routed, ...replayHandlers(this.projections), ...reports });
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -94,22 +99,5 @@ export abstract class ServiceHost implements OnModuleInit, OnApplicationBootstra
 
   now(): string {
     return this.clock().toISOString();
-  }
-
-  /**
-   * Decide and append, then wait until this service's read models show it (read-your-writes). On a
-   * `StateCache` the decision is optimistic, on the cached state (exact all the same: see StateCache).
-   */
-  async command<C, E extends DomainEvent, S>(
-    on: Decider<C, E, S> | StateCache<C, E, S>,
-    streamId: string,
-    command: C | ((state: S) => C),
-    metadata: EventMetadata = {},
-  ): Promise<Executed<S, E>> {
-    const result = on instanceof StateCache
-      ? await on.execute(streamId, command, metadata, { optimistic: true })
-      : await execute(this.store, on, streamId, command, metadata);
-    await this.projections.waitFor(result.position, streamId);
-    return result;
   }
 }

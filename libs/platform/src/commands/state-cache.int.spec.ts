@@ -1,7 +1,7 @@
 // StateCache against the real PostgreSQL event store: loads stay exact when other writers append.
 import { Decider, DomainEvent } from '@spawnpoint/domain';
 import { PostgresEventStore } from '@spawnpoint/eventstore';
-import { createTestDatabase, TestDatabase } from '../../../test/support/databases';
+import { createTestDatabase, TestDatabase } from '../../../../test/support/databases';
 import { StateCache } from './state-cache';
 
 type Added = DomainEvent<'Added', { n: number }>;

@@ -4,7 +4,7 @@
 import { conflict, Decider, DomainEvent } from '@spawnpoint/domain';
 import { PostgresEventStore } from '@spawnpoint/eventstore';
 import { runInCommand } from '@spawnpoint/messaging';
-import { createTestDatabase, TestDatabase } from '../../../test/support/databases';
+import { createTestDatabase, TestDatabase } from '../../../../test/support/databases';
 import { toErrorBody } from './errors';
 import { ContentionConflict, execute } from './execute';
 import { StateCache } from './state-cache';

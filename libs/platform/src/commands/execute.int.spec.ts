@@ -2,7 +2,7 @@
 // on the latest state (none lost, none duplicated), and a refusal appends nothing.
 import { Decider, DomainEvent, invalid } from '@spawnpoint/domain';
 import { PostgresEventStore } from '@spawnpoint/eventstore';
-import { createTestDatabase, TestDatabase } from '../../../test/support/databases';
+import { createTestDatabase, TestDatabase } from '../../../../test/support/databases';
 import { execute, load } from './execute';
 
 type Added = DomainEvent<'Added', { n: number; total: number }>;

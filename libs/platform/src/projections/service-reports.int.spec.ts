@@ -3,9 +3,9 @@
 // parked-events routes are made of.
 import { InProcessBus } from '@spawnpoint/messaging';
 import { ListParkedReply, parkedListSubject, serviceHealthSubject, ServiceHealthReport } from '@spawnpoint/proto';
-import { createProjectionTestBed, ProjectionTestBed } from '../../../test/support/projections';
+import { createProjectionTestBed, ProjectionTestBed } from '../../../../test/support/projections';
 import { Projection, ProjectionRunner } from './projection-runner';
-import { serve } from './serve';
+import { serve } from '../commands/serve';
 import { askEveryService, serviceReportHandlers } from './service-reports';
 
 /** Fails every event whose data says `poison`. */

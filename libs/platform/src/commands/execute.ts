@@ -6,7 +6,7 @@ import { Decider, DomainError, DomainEvent, fold } from '@spawnpoint/domain';
 import { EventMetadata, EventStore, WrongExpectedVersion } from '@spawnpoint/eventstore';
 import { commandMetadata } from './command-context';
 import { KeyedLane } from './keyed-lane';
-import { traceMetadata } from './tracing';
+import { traceMetadata } from '../nest/tracing';
 
 export interface Executed<S, E> {
   state: S;
