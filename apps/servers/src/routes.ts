@@ -5,10 +5,10 @@ import { RestartServer, RestartServerHandler } from './commands/restart-server.h
 import { StartServer, StartServerHandler } from './commands/start-server.handler';
 import { StopServer, StopServerHandler } from './commands/stop-server.handler';
 import { UpdateServer, UpdateServerHandler } from './commands/update-server.handler';
-import {
-  GetLogHistogram, GetLogHistogramHandler, GetServerLogs, GetServerLogsHandler, GetServerMetrics, GetServerMetricsHandler,
-} from './logs/logs.handlers';
+import { GetLogHistogram, GetLogHistogramHandler } from './queries/get-log-histogram.handler';
 import { GetServer, GetServerHandler } from './queries/get-server.handler';
+import { GetServerLogs, GetServerLogsHandler } from './queries/get-server-logs.handler';
+import { GetServerMetrics, GetServerMetricsHandler } from './queries/get-server-metrics.handler';
 import { ListServers, ListServersHandler } from './queries/list-servers.handler';
 import { UsesBuild, UsesBuildHandler } from './queries/uses-build.handler';
 

@@ -4,7 +4,7 @@ import { CONFIG, Platform, PLATFORM, PlatformConfig, servesRoutes } from '@spawn
 import { GameRuntime, KubernetesRuntime, ProcessRuntime } from '@spawnpoint/runtime';
 import { ClaimVisibility } from './claim-visibility';
 import { LogWriter } from './log-writer';
-import { LogReads } from './logs/logs.handlers';
+import { LogReads } from './logs/log-read-deps';
 import { MachineEvents } from './machine-events';
 import { Machines } from './machines';
 import { PlanAdmission } from './plan-admission';
