@@ -3,20 +3,11 @@
 // health check measure how far behind its head each one is. Plain SQL on the read models' pg pool.
 import { EventStore, RecordedEvent } from '@spawnpoint/eventstore';
 import { readModelsPool, ReadModels } from '@spawnpoint/read-models';
+import type { ParkedEventReport } from '@spawnpoint/proto';
 import type { SqlTx } from './projection-runner';
 
-export interface ParkedEventView {
-  id: string;
-  projection: string;
-  position: string;
-  event_id: string;
-  stream_id: string;
-  event_type: string;
-  error: string;
-  attempts: number;
-  first_failed_at: string;
-  last_failed_at: string;
-}
+/** A parked event as the admin API shows it: the contract the services report over the bus. */
+export type ParkedEventView = ParkedEventReport;
 
 export interface ParkedRow {
   id: string;

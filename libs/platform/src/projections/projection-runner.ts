@@ -13,6 +13,7 @@
 import { conflict, notFound } from '@spawnpoint/domain';
 import { categoryOf, EventStore, RecordedEvent, Subscription } from '@spawnpoint/eventstore';
 import { isInfrastructureError, RemoteError } from '@spawnpoint/messaging';
+import { inPgTransaction } from './pg-transaction';
 import { readModelsPool, ReadModels } from '@spawnpoint/read-models';
 import { findParked, insertParked, parkedPositions, recordReplayFailure, registerProjection, storableError } from './parked-events';
 
@@ -295,20 +296,10 @@ export class ProjectionRunner {
       + `the projection moves on. Replay it with POST /api/admin/parked-events/{id}/replay once fixed. Error: ${error}`);
   }
 
-  private async inTransaction(fn: (sql: SqlTx) => Promise<void>): Promise<void> {
-    const client = await readModelsPool(this.db).connect();
-    let unusable: Error | undefined;
-    try {
-      await client.query('BEGIN');
-      await fn(client);
-      await client.query('COMMIT');
-    } catch (err) {
-      await client.query('ROLLBACK').catch((e: Error) => (unusable = e));
-      throw err;
-    } finally {
-      client.release(unusable);
-    }
+  private inTransaction(fn: (sql: SqlTx) => Promise<void>): Promise<void> {
+    return inPgTransaction(readModelsPool(this.db), fn);
   }
+
 
   /**
    * Re-applies a parked event to its projection and removes it from the park, in one transaction. The

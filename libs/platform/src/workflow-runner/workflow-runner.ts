@@ -16,6 +16,7 @@ import { isInfrastructureError } from '@spawnpoint/messaging';
 import { readModelsPool, ReadModels } from '@spawnpoint/read-models';
 import type { Pool, PoolClient } from 'pg';
 import { insertParked, registerProjection, storableError } from '../projections/parked-events';
+import { inPgTransaction } from '../projections/pg-transaction';
 import type { SqlTx } from '../projections/projection-runner';
 import {
   addIntents, cancelTimer, checkpointName, firstRunHead, intentDone, intentFailed, loadCheckpoint, loadStates, pendingIntents, saveCheckpoint, saveStates, setTimer, takeDueTimers,
@@ -405,20 +406,10 @@ class WorkflowLoop {
     return run;
   }
 
-  private async transaction(fn: (sql: SqlTx) => Promise<void>): Promise<void> {
-    const client = await this.pool.connect();
-    let unusable: Error | undefined;
-    try {
-      await client.query('BEGIN');
-      await fn(client);
-      await client.query('COMMIT');
-    } catch (err) {
-      await client.query('ROLLBACK').catch((e: Error) => (unusable = e));
-      throw err;
-    } finally {
-      client.release(unusable);
-    }
+  private transaction(fn: (sql: SqlTx) => Promise<void>): Promise<void> {
+    return inPgTransaction(this.pool, fn);
   }
+
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
