@@ -13,6 +13,7 @@ import type { ContractClass } from './validation/fields';
 export type { ContractClass };
 
 const busRequests = new Map<string, ContractClass>();
+const busEvents = new Map<string, ContractClass>();
 const prefixRequests: [string, ContractClass][] = [];
 
 /** Binds a contract class to the bus subjects whose requests it describes (`prefix.*`: every subject under it). */
@@ -39,4 +40,56 @@ export function parseBusRequest(subject: string, payload: unknown): unknown {
   const checked = checkContract(contract, payload ?? {}, ['body'], false);
   if (!checked.ok) throw invalid(`${subject}: ${checked.issues.map((i) => `${i.loc.join('.')}: ${i.msg}`).join('; ')}`, checked.issues);
   return payload ?? {};
+}
+
+/**
+ * Binds a contract class to the events it describes: a broadcast subject (`lobbies.updates`) or a store
+ * integration event as `<category>.<Type>` (`project.ProjectPlanChanged`), the token its consumers filter on.
+ */
+export function BusEvent(...names: string[]): ClassDecorator {
+  return (target) => {
+    for (const name of names) busEvents.set(name, target as unknown as ContractClass);
+  };
+}
+
+export function busEventContract(name: string): ContractClass | undefined {
+  return busEvents.get(name);
+}
+
+/**
+ * An event's payload checked against its contract (unknown fields let through: a newer producer may add
+ * one). Throws a 422 DomainError when it does not conform, so a consumer parks it instead of acting on it.
+ */
+export function parseBusEvent<T = unknown>(name: string, payload: unknown): T {
+  const contract = busEvents.get(name);
+  if (!contract) throw new Error(`${name}: no event contract (add @BusEvent to its class in proto)`);
+  const checked = checkContract(contract, payload, ['event'], false);
+  if (!checked.ok) throw invalid(`${name}: ${checked.issues.map((i) => `${i.loc.join('.')}: ${i.msg}`).join('; ')}`, checked.issues);
+  return payload as T;
+}
+
+/** A store integration event's contract name: its stream's category and its type (`project.ProjectPlanChanged`). */
+export const integrationEventName = (e: { streamId: string; type: string }) => `${e.streamId.slice(0, e.streamId.indexOf('-'))}.${e.type}`;
+
+const dropped = new Map<string, number>();
+
+/**
+ * A broadcast listener that acts only on payloads that conform to the subject's contract. A bad one is
+ * dropped (a broadcast has no reply and no retry) and logged, at most once a minute per subject.
+ */
+export function validListener<T>(subject: string, handler: (payload: T) => void, log: (msg: string) => void = console.warn): (payload: unknown) => void {
+  return (payload) => {
+    let ok: T;
+    try {
+      ok = parseBusEvent<T>(subject, payload);
+    } catch (err) {
+      const last = dropped.get(subject) ?? 0;
+      if (Date.now() - last > 60_000) {
+        dropped.set(subject, Date.now());
+        log(`dropped a ${subject} broadcast that breaks its contract: ${(err as Error).message}`);
+      }
+      return;
+    }
+    handler(ok);
+  };
 }

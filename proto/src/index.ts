@@ -9,6 +9,7 @@ export * from './lobbies';
 export * from './parked';
 export * from './health';
 export * from './contracts';
+export * from './integration-events';
 export * from './http/fields';
 export * from './http/settings';
 export * from './http/legacy-lobbies';

@@ -1,7 +1,7 @@
 // Lobbies (v3): HTTP inputs, the requests the gateway sends the lobbies service, the Lobby reply (v3
 // Lobby JSON) and the broadcasts. The legacy API's inputs are in http/legacy-lobbies.ts.
 import { SUBJECTS } from './subjects';
-import { BusRequest } from './contracts';
+import { BusEvent, BusRequest } from './contracts';
 import { AnyValue, Bool, Enum, Int, Json, List, NestedArray, Str, UuidField } from './validation/fields';
 import { LobbyStatusField, PLAYER_ID_MSG, PLAYER_ID_PATTERN, PlayerIdField, RegionField } from './http/fields';
 
@@ -144,6 +144,7 @@ export class OpenedLobbyStream {
  * store on reconnect). `removed`: players no longer in the lobby after this change — their streams get
  * this update and then end.
  */
+@BusEvent(L.updates)
 export class LobbyUpdate {
   @Str() projectId!: string;
   @Str() config!: string;
@@ -157,7 +158,5 @@ export class LobbyUpdate {
 
 export class PresenceEntry { @Str() projectId!: string; @Str() lobbyId!: string; @Str() playerId!: string }
 /** Broadcast on `lobbies.presence`: players with an open event stream (or a heartbeat) just now. */
+@BusEvent(L.presence)
 export class LobbyPresence { @NestedArray(() => PresenceEntry) entries!: PresenceEntry[] }
-
-/** The broadcasts' contracts, for a listener that checks what it receives (checkContract). */
-export const BUS_EVENTS = { [L.updates]: LobbyUpdate, [L.presence]: LobbyPresence } as const;

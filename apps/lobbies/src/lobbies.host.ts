@@ -5,7 +5,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Unsubscribe } from '@spawnpoint/messaging';
 import { Platform, PLATFORM, ServiceHost } from '@spawnpoint/platform';
-import { LobbyPresence, SUBJECTS } from '@spawnpoint/proto';
+import { integrationEventName, LobbyPresence, parseBusEvent, ProjectChangedEvent, SUBJECTS, validListener } from '@spawnpoint/proto';
 import { lobbiesProjection } from './lobbies.projection';
 import { LobbyConfigs } from './lobby-configs';
 import { LobbyReadModel } from './lobby-read-model';
@@ -33,9 +33,9 @@ export class LobbiesHost extends ServiceHost {
   protected override async starting(): Promise<void> {
     const nowMs = () => this.clock().getTime();
     this.unsubscribes.push(
-      await this.bus.listen(SUBJECTS.lobbies.presence, (p: LobbyPresence) => this.presence.record(p.entries, nowMs())),
+      await this.bus.listen(SUBJECTS.lobbies.presence, validListener<LobbyPresence>(SUBJECTS.lobbies.presence, (p) => this.presence.record(p.entries, nowMs()))),
       await this.bus.consume({ durable: 'lobbies-projects', filters: ['project.ProjectSettingsUpdated', 'project.ProjectPlanChanged'] }, (e) => {
-        this.configs.invalidate(String((e.data as { projectId?: string }).projectId));
+        this.configs.invalidate(parseBusEvent<ProjectChangedEvent>(integrationEventName(e), e.data).projectId);
       }),
       await this.bus.consume({ durable: 'lobbies-servers', filters: ['server.ServerRunning', 'server.ServerStopped'] }, (e) =>
         this.serverEvents.apply(e.type, (e.data as { serverId: string }).serverId)),

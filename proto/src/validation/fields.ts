@@ -44,12 +44,12 @@ export function Rule(name: string, test: (value: unknown, object: object) => boo
 /** A rule about the object holding the field: reported at the object's loc, not the field's. */
 export const ObjectRule = (test: (object: Record<string, unknown>) => boolean, message: string) => Rule('objectRule', (_, o) => test(o as Record<string, unknown>), message);
 
-function field(schema: JsonSchema, o: Presence, decorators: (PropertyDecorator | undefined)[], test?: (v: unknown) => boolean): PropertyDecorator {
+function field(schema: JsonSchema, o: Presence, decorators: (PropertyDecorator | undefined)[], test?: (v: unknown) => boolean, nullPasses = !!o.nullable): PropertyDecorator {
   return (target, key) => {
     const own = specs.get(target.constructor) ?? new Map<string, FieldSpec>();
     specs.set(target.constructor, own);
     const s = o.nullable ? { anyOf: [schema, { type: 'null' }] } : schema;
-    const fast = test && ((v: unknown) => (v === undefined ? !!o.optional : v === null ? !!o.nullable : test(v)));
+    const fast = test && ((v: unknown) => (v === undefined ? !!o.optional : v === null ? nullPasses : test(v)));
     own.set(String(key), { schema: o.description ? { ...s, description: o.description } : s, required: !o.optional, fast });
     // optional: may be absent (undefined); nullable: may be null; anything else is checked.
     const presence = o.optional && o.nullable ? IsOptional()
@@ -122,7 +122,7 @@ export function Json(o: Presence & { maxJson?: number } = {}): PropertyDecorator
 }
 
 /** Any value (documented as such; checked by whoever reads it). */
-export const AnyValue = (o: Presence = {}) => field({}, { ...o, nullable: false }, [Allow()]);
+export const AnyValue = (o: Presence = {}) => field({}, { ...o, nullable: false }, [Allow()], () => true, true);
 
 /** A map of names to strings: keys match `key`, values at most `maxValue` characters, at most `maxEntries`. */
 export function StrMap(o: Presence & { key: RegExp; keyMsg: string; maxValue: number; maxEntries: number }): PropertyDecorator {
@@ -159,7 +159,7 @@ export function List(items: JsonSchema, o: Presence & { max?: number; each?: (v:
     IsArray({ message: 'must be an array' }),
     o.max !== undefined ? ArrayMaxSize(o.max, { message: `must have at most ${o.max} items` }) : undefined,
     o.each ? Rule('eachItem', (v) => !Array.isArray(v) || v.every(o.each!), o.eachMsg ?? 'an item has the wrong type') : undefined,
-  ]);
+  ], (v) => Array.isArray(v) && (o.max === undefined || v.length <= o.max) && (!o.each || v.every(o.each)));
 }
 
 /** A field with a custom rule and a schema given by hand (unions and the like). */

@@ -6,7 +6,7 @@ import { BeforeApplicationShutdown, Inject, Injectable, OnModuleInit } from '@ne
 import type { ServerResponse } from 'node:http';
 import { Bus, Unsubscribe } from '@spawnpoint/messaging';
 import { BUS, CONFIG, PlatformConfig } from '@spawnpoint/platform';
-import { LobbyPresence, LobbyStreamEvent, LobbyUpdate, OpenedLobbyStream, SUBJECTS } from '@spawnpoint/proto';
+import { LobbyPresence, LobbyStreamEvent, LobbyUpdate, OpenedLobbyStream, SUBJECTS, validListener } from '@spawnpoint/proto';
 import { RecentUpdates } from './recent-updates';
 import { eventId, SSE_HEADERS, sseFrame } from './sse';
 import { StreamWheel, wheelPlan } from './stream-wheel';
@@ -47,7 +47,7 @@ export class LobbyStreams implements OnModuleInit, BeforeApplicationShutdown {
   }
 
   async onModuleInit(): Promise<void> {
-    this.unsubscribe = await this.bus.listen(SUBJECTS.lobbies.updates, (u: LobbyUpdate) => this.onUpdate(u));
+    this.unsubscribe = await this.bus.listen(SUBJECTS.lobbies.updates, validListener<LobbyUpdate>(SUBJECTS.lobbies.updates, (u) => this.onUpdate(u)));
     this.every(this.plan.tickMs, () => this.tick());
     this.every(1_000, () => this.recent.prune());
   }

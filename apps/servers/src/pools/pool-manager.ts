@@ -4,7 +4,7 @@
 // project, after pool or build changes, after claims, and on a periodic tick.
 import { PLAN_LIMITS, planPool, PoolConfig, PoolMember, ServerEvent, ServerState } from '@spawnpoint/domain';
 import { Bus, IntegrationEvent } from '@spawnpoint/messaging';
-import { ProjectView, ResolvedBuild, StartServerBody, SUBJECTS } from '@spawnpoint/proto';
+import { integrationEventName, parseBusEvent, ProjectView, ResolvedBuild, StartServerBody, SUBJECTS } from '@spawnpoint/proto';
 import type { ReadModels } from '@spawnpoint/read-models';
 import { KeyedLane } from '@spawnpoint/platform';
 import { poolFor, poolKey } from './pool-claim';
@@ -62,7 +62,8 @@ export class PoolManager {
     await this.bus.consume(
       { durable: 'servers-pools', filters: ['project.ProjectSettingsUpdated', 'project.ProjectPlanChanged', 'build.BuildReady', 'build.BuildImageRegistered', 'build.BuildDeleted'] },
       (e: IntegrationEvent) => {
-        const projectId = (e.data as { projectId?: string }).projectId ?? (e.metadata.projectId as string | undefined);
+        const data = parseBusEvent<{ projectId?: string }>(integrationEventName(e), e.data);
+        const projectId = data.projectId ?? (e.metadata.projectId as string | undefined);
         if (projectId) this.schedule(projectId);
       },
     );

@@ -22,8 +22,8 @@ export function routeHandlers(routes: BusRoute[], commands: CommandBus, queries:
 }
 
 /**
- * The module's provider that gives a service host its routes: the module file is where routes (which
- * import the handlers) meet the host (which the handlers import), so neither imports the other.
+ * The module's provider that gives a service host its routes: the module file is where the routes (which
+ * import the handlers, which import the service's read model and providers) meet the host that serves them.
  */
 export function servesRoutes(host: Type<ServiceHost>, routes: () => BusRoute[]): Provider {
   return {
