@@ -1,4 +1,5 @@
-// The servers service as the lobbies service asks it: start a lobby's server, look one up, stop one.
+// The servers service as the lobbies service asks it: start a lobby's server, stop one. What the server
+// does next reaches the lobby as events (the lobby-server workflow), never by asking.
 import { Inject, Injectable } from '@nestjs/common';
 import { Platform, PLATFORM } from '@spawnpoint/platform';
 import { ServerView, StartServerRequest, SUBJECTS } from '@spawnpoint/proto';
@@ -9,11 +10,6 @@ export class GameServers {
 
   start(request: StartServerRequest): Promise<ServerView> {
     return this.platform.bus.request<ServerView>(SUBJECTS.servers.start, request);
-  }
-
-  /** `fresh`: a view that shows every server event committed so far. */
-  get(projectId: string, serverId: string, fresh?: boolean): Promise<ServerView> {
-    return this.platform.bus.request<ServerView>(SUBJECTS.servers.get, fresh ? { projectId, serverId, fresh } : { projectId, serverId });
   }
 
   /** Best effort (the server may be gone already): a lobby's server is stopped as if signalled. */

@@ -1,16 +1,18 @@
 // The lobbies service: the Lobby aggregate over the bus. This class runs its read model and relay and its
-// lifecycle: presence shared between replicas, the consumers of project and server events, the sweeper.
+// lifecycle: presence shared between replicas, the consumer of project events, the sweeper, and the
+// lobby-server workflow (a lobby follows its game server: ADR-0010), dispatched by LobbyIntents.
 // Each use case is a handler in commands/ or queries/, reached over the bus by the routes in routes.ts;
 // the state they share is in the providers beside this file (lobby-states, lobby-writes, lobby-launch ...).
 import { Inject, Injectable } from '@nestjs/common';
 import { Unsubscribe } from '@spawnpoint/messaging';
 import { Platform, PLATFORM, ServiceHost } from '@spawnpoint/platform';
+import { lobbyServerWorkflow } from '@spawnpoint/domain';
 import { integrationEventName, LobbyPresence, parseBusEvent, ProjectChangedEvent, SUBJECTS, validListener } from '@spawnpoint/proto';
 import { lobbiesProjection } from './lobbies.projection';
 import { LobbyConfigs } from './lobby-configs';
+import { LobbyIntents } from './lobby-intents';
 import { LobbyReadModel } from './lobby-read-model';
 import { Presence } from './presence';
-import { ServerEvents } from './server-events';
 import { LobbySweeper } from './sweeper';
 import { LobbySweepTarget } from './sweep-target';
 
@@ -21,13 +23,21 @@ export class LobbiesHost extends ServiceHost {
 
   constructor(
     @Inject(PLATFORM) platform: Platform, readModel: LobbyReadModel, private readonly presence: Presence,
-    private readonly configs: LobbyConfigs, private readonly serverEvents: ServerEvents, private readonly sweepTarget: LobbySweepTarget,
+    private readonly configs: LobbyConfigs, private readonly intents: LobbyIntents, private readonly sweepTarget: LobbySweepTarget,
   ) {
     super(platform, readModel, 'lobbies', ['lobby']);
   }
 
   protected readModels() {
     return [lobbiesProjection()];
+  }
+
+  protected override workflows() {
+    return [lobbyServerWorkflow];
+  }
+
+  protected override dispatcher() {
+    return this.intents.dispatch;
   }
 
   protected override async starting(): Promise<void> {
@@ -37,8 +47,6 @@ export class LobbiesHost extends ServiceHost {
       await this.bus.consume({ durable: 'lobbies-projects', filters: ['project.ProjectSettingsUpdated', 'project.ProjectPlanChanged'] }, (e) => {
         this.configs.invalidate(parseBusEvent<ProjectChangedEvent>(integrationEventName(e), e.data).projectId);
       }),
-      await this.bus.consume({ durable: 'lobbies-servers', filters: ['server.ServerRunning', 'server.ServerStopped'] }, (e) =>
-        this.serverEvents.apply(e.type, (e.data as { serverId: string }).serverId)),
     );
     this.sweeper = new LobbySweeper(this.sweepTarget, this.db, this.bus, this.presence, this.config.lobbySweepMs, nowMs);
     this.sweeper.start();

@@ -7,20 +7,20 @@ import { LobbiesHost } from './lobbies.host';
 import { LobbyBroadcast } from './lobby-broadcast';
 import { LobbyClaims } from './lobby-claims';
 import { LobbyConfigs } from './lobby-configs';
+import { LobbyIntents } from './lobby-intents';
 import { LobbyLaunch } from './lobby-launch';
 import { LobbyReadModel } from './lobby-read-model';
 import { LobbyStates } from './lobby-states';
 import { LobbyWrites } from './lobby-writes';
 import { Presence } from './presence';
 import { LOBBIES_HANDLERS, lobbiesRoutes } from './routes';
-import { ServerEvents } from './server-events';
 import { LobbySweepTarget } from './sweep-target';
 
 const presence = { provide: Presence, inject: [PLATFORM], useFactory: (p: Platform) => new Presence(() => p.clock().getTime()) };
 
 @Module({
   providers: [
-    presence, LobbyConfigs, LobbyReadModel, LobbyStates, LobbyClaims, LobbyBroadcast, GameServers, LobbyWrites, ServerEvents, LobbyLaunch,
+    presence, LobbyConfigs, LobbyReadModel, LobbyStates, LobbyClaims, LobbyBroadcast, GameServers, LobbyWrites, LobbyIntents, LobbyLaunch,
     LobbySweepTarget, LobbiesHost, ...LOBBIES_HANDLERS, servesRoutes(LobbiesHost, lobbiesRoutes),
   ],
   exports: [LobbiesHost],

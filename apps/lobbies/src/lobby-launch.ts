@@ -1,6 +1,7 @@
 // The launch of a lobby's game server after a direct start, and its healing: a lobby left `starting`
-// without a server (the replica launching it died) goes back to waiting (the sweeper finds it). A later
-// step makes this process a workflow decider; for now it runs as it always did.
+// without a server (the replica launching it died) goes back to waiting (the sweeper finds it). What
+// happens to the lobby once its server runs or stops is the lobby-server workflow's (lobbies.host.ts),
+// also when the server ran or stopped before the assignment; nothing here follows the server.
 import { Injectable } from '@nestjs/common';
 import { DomainError, LobbyConfig, LobbyState } from '@spawnpoint/domain';
 import { RemoteError } from '@spawnpoint/messaging';
@@ -10,13 +11,12 @@ import { LobbyConfigs } from './lobby-configs';
 import { lobbyServerStart } from './lobby-server';
 import { isLive, LobbyStates } from './lobby-states';
 import { LobbyWrites, Ran } from './lobby-writes';
-import { ServerEvents } from './server-events';
 
 @Injectable()
 export class LobbyLaunch {
   constructor(
     private readonly states: LobbyStates, private readonly writes: LobbyWrites, private readonly configs: LobbyConfigs,
-    private readonly servers: GameServers, private readonly serverEvents: ServerEvents,
+    private readonly servers: GameServers,
   ) {}
 
   /**
@@ -46,7 +46,6 @@ export class LobbyLaunch {
       void this.servers.stop(projectId, server.instance_id);
       throw err;
     }
-    void this.follow(projectId, lobbyId, server.instance_id);
     return assigned.state;
   }
 
@@ -55,19 +54,5 @@ export class LobbyLaunch {
     console.error(`lobby ${lobbyId}: starting for over a minute without a server (its launch was lost): back to waiting`);
     // instanceId '' matches no server: if one was assigned meanwhile (the read model lags), nothing changes.
     await this.writes.run(projectId, lobbyId, { type: 'ServerStopped', instanceId: '', now: this.writes.now() });
-  }
-
-  /**
-   * The server may have come up before the assignment was visible to the server-event consumer: ask for a
-   * view that shows every server event committed so far (the consumer saw none it could place).
-   */
-  private async follow(projectId: string, lobbyId: string, serverId: string): Promise<void> {
-    try {
-      const now = await this.servers.get(projectId, serverId, true);
-      if (now.status !== 'launching') await this.serverEvents.apply(now.status === 'running' ? 'ServerRunning' : 'ServerStopped', serverId);
-    } catch (err) {
-      if (!(err instanceof DomainError)) console.error(`lobby ${lobbyId}: could not follow its game server: ${(err as Error).message}`);
-      await this.writes.run(projectId, lobbyId, { type: 'ServerStopped', instanceId: serverId, now: this.writes.now() }).catch(() => undefined);
-    }
   }
 }

@@ -27,15 +27,16 @@ export class LobbyWrites {
   /**
    * Decide and append on the lobby's stream; then release claims of departed players and broadcast. It
    * does not wait for the read model (no ServiceReadModel.command): lobby answers come from the decided
-   * state, and the reads that use the read model wait themselves (browse settles, ServerEvents waits for
-   * the head), so a join under load is not held behind the projection's batch.
+   * state, and the reads that use the read model wait themselves (browse settles), so a join under load
+   * is not held behind the projection's batch. `commandId`: recorded on the events (a workflow's intent
+   * key; a bus command's own id is taken from its context).
    */
-  async run(projectId: string, lobbyId: string, command: LobbyCommand | ((s: LobbyState) => LobbyCommand)): Promise<Ran> {
+  async run(projectId: string, lobbyId: string, command: LobbyCommand | ((s: LobbyState) => LobbyCommand), commandId?: string): Promise<Ran> {
     let before: LobbyState = lobbyDecider.initialState;
     const result = await this.states.lobbies.execute(lobbyStream(lobbyId), (s: LobbyState) => {
       before = s;
       return typeof command === 'function' ? command(s) : command;
-    }, { projectId }, { optimistic: true });
+    }, commandId ? { projectId, commandId } : { projectId }, { optimistic: true });
     if (result.events.length === 0) return result;
     const removed: string[] = [];
     let deleted: { reason: string } | null = null;

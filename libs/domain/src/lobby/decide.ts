@@ -153,7 +153,11 @@ export function decide(command: LobbyCommand, state: LobbyState): LobbyEvent[] {
       if (lobby.status === 'in_game') return [];
       if (lobby.status !== 'starting') throw conflict(`lobby is ${lobby.status}, not starting`);
       if (!lobby.server) throw conflict('no server is assigned to this lobby');
-      return [{ type: 'GameStarted', data: command.server ? { lobbyId: lobby.id, server: command.server, at } : { lobbyId: lobby.id, at } }];
+      if (!command.server) return [{ type: 'GameStarted', data: { lobbyId: lobby.id, at } }];
+      // A late report of a server the lobby no longer uses moves nothing.
+      if (command.server.instance_id !== lobby.server.instance_id) throw conflict(`the lobby's server is ${lobby.server.instance_id}, not ${command.server.instance_id}`);
+      // The report (status, ports) over the view assigned at launch (region, build, custom data …).
+      return [{ type: 'GameStarted', data: { lobbyId: lobby.id, server: { ...lobby.server, ...command.server }, at } }];
     }
     case 'ServerStopped': {
       const lobby = live(state);

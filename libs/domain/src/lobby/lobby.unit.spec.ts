@@ -293,6 +293,15 @@ describe('StartGame, server lifecycle', () => {
     expect(s).toMatchObject({ status: 'in_game', server });
   });
 
+  it('the running report updates the assigned view (status, ports) and keeps the rest; a report of another server is refused (409)', () => {
+    const report = { instance_id: 'srv-1', status: 'running', network_ports: [{ external_port: 7001 }] };
+    const s = given(lobbyDecider, [created, starting, assigned]).when({ type: 'ServerRunning', server: report, now: t2 }).then([
+      { type: 'GameStarted', data: { lobbyId: running.data.lobbyId, server: { ...server, ...report }, at: t2 } },
+    ]);
+    expect(s).toMatchObject({ status: 'in_game', server: { host: '10.0.0.1', status: 'running' } });
+    given(lobbyDecider, [created, starting, assigned]).when({ type: 'ServerRunning', server: { instance_id: 'srv-2' }, now: t2 }).thenError('conflict', /srv-1/);
+  });
+
   it('refuses server running without an assigned server (409)', () => {
     given(lobbyDecider, [created, starting]).when({ type: 'ServerRunning', now: t2 }).thenError('conflict', /no server/);
   });

@@ -7,8 +7,9 @@
 //
 // Integration-event gap: ServerRunning carries no ports (only serverId, at). The lobby wants the server
 // as it runs, with its ports: this workflow folds them from ServerStarted / ServerRestarted, which it
-// reads anyway. An optional `networkPorts` on ServerRunning would let consumers that read only
-// ServerRunning do without; the dispatcher may still replace `server` with the full servers view.
+// reads anyway, and its start time from the first ServerRunning of a machine (as the servers view's
+// started_at). The lobby decider lays this report over the view it was assigned at launch (region,
+// build, custom data), so no service asks the servers service for the running view.
 import { LobbyCommand, LobbyEvent } from '../lobby';
 import { NetworkPort, ServerEvent } from '../server';
 import { CommandIntent, Workflow } from './workflow';
@@ -21,6 +22,8 @@ export interface LobbyServerState {
   projectId: string | null;
   status: 'none' | 'launching' | 'running' | 'stopped';
   networkPorts: NetworkPort[];
+  /** The first ServerRunning of the current machine (a crash restart on it keeps it; a restart clears it). */
+  startedAt?: string | null;
   /** ServerRunning events so far (a crash restart runs it again): part of the keys. */
   runs: number;
   /** Lobbies assigned to this server, in assignment order. */
@@ -29,7 +32,7 @@ export interface LobbyServerState {
 
 /** The lobby's view of its running server (what the lobby decider's ServerRunning expects). */
 function runningServer(state: LobbyServerState, serverId: string) {
-  return { instance_id: serverId, status: 'running', network_ports: state.networkPorts };
+  return { instance_id: serverId, status: 'running', network_ports: state.networkPorts, started_at: state.startedAt ?? null };
 }
 
 function toLobby(state: LobbyServerState, lobbyId: string, serverId: string, command: LobbyCommand, what: string): LobbyServerIntent {
@@ -44,7 +47,7 @@ const stopped = (state: LobbyServerState, lobbyId: string, serverId: string, now
 export const lobbyServerWorkflow: Workflow<LobbyServerEvent, LobbyServerState, LobbyServerIntent> = {
   name: 'lobby-server',
   categories: ['lobby', 'server'],
-  initialState: { serverId: null, projectId: null, status: 'none', networkPorts: [], runs: 0, lobbies: [] },
+  initialState: { serverId: null, projectId: null, status: 'none', networkPorts: [], startedAt: null, runs: 0, lobbies: [] },
 
   route(event) {
     if (event.type === 'LobbyServerAssigned') return [event.data.server.instance_id];
@@ -57,11 +60,11 @@ export const lobbyServerWorkflow: Workflow<LobbyServerEvent, LobbyServerState, L
       case 'ServerStarted':
         return { ...state, serverId: event.data.serverId, projectId: event.data.projectId, status: 'launching', networkPorts: event.data.networkPorts };
       case 'ServerRestarted':
-        return { ...state, status: 'launching', networkPorts: event.data.networkPorts };
+        return { ...state, status: 'launching', networkPorts: event.data.networkPorts, startedAt: null };
       case 'ServerCrashed':
         return state.status === 'stopped' ? state : { ...state, status: 'launching' };
       case 'ServerRunning':
-        return state.status === 'launching' ? { ...state, status: 'running', runs: state.runs + 1 } : state;
+        return state.status === 'launching' ? { ...state, status: 'running', runs: state.runs + 1, startedAt: state.startedAt ?? event.data.at } : state;
       case 'ServerStopped':
         return { ...state, status: 'stopped' };
       case 'LobbyServerAssigned': {

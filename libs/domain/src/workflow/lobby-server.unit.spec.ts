@@ -19,7 +19,7 @@ const assigned = (lobbyId: string): LobbyEvent => ({ type: 'LobbyServerAssigned'
 const lobby = (id: string) => ({ aggregate: 'lobby', id, projectId: 'p1' });
 const inGame = (lobbyId: string, now: string) => ({
   kind: 'command', target: lobby(lobbyId), key: `lobby-server:s1:${lobbyId}:running:1`,
-  command: { type: 'ServerRunning', server: { instance_id: 's1', status: 'running', network_ports: ports }, now },
+  command: { type: 'ServerRunning', server: { instance_id: 's1', status: 'running', network_ports: ports, started_at: t1 }, now },
 });
 const backToWaiting = (lobbyId: string) => ({
   kind: 'command', target: lobby(lobbyId), key: `lobby-server:s1:${lobbyId}:stopped`, command: { type: 'ServerStopped', instanceId: 's1', now: t2 },

@@ -1,5 +1,7 @@
-// The shell every service shares: its projections, its outbox relay and its bus routes, started in that
-// order (a handler never answers from read models that have not caught up). Its projection runner is
+// The shell every service shares: its projections, its outbox relay, its workflows and its bus routes,
+// started in that order (a handler never answers from read models that have not caught up; a workflow's
+// dispatch writes through them). Workflows (ADR-0010) run in one WorkflowRunner on the service's store,
+// read-model database and clock, and stop before the relay and projections. Its projection runner is
 // attached to the service's ServiceReadModel, the injectable its handlers and providers write and wait
 // through (read-your-writes), so none of them needs the host.
 import { OnApplicationBootstrap, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
@@ -17,6 +19,7 @@ import { ServiceReadModel } from './service-read-model';
 import { BusRoute } from '../commands/cqrs/bus-message';
 import { routeHandlers } from '../commands/cqrs/bus-dispatch';
 import { Clock } from './tokens';
+import { AnyWorkflow, IntentDispatcher, WorkflowRunner } from '../workflow-runner/workflow-runner';
 
 /** The ports every service uses, as one injectable (token PLATFORM). */
 export interface Platform {
@@ -38,6 +41,8 @@ export abstract class ServiceHost implements OnModuleInit, OnApplicationBootstra
   protected readonly clock: Clock;
   protected readonly config: PlatformConfig;
   projections!: ProjectionRunner;
+  /** Null when the service runs no workflows. */
+  workflowRunner: WorkflowRunner | null = null;
   private relay: EventRelay | null = null;
   private served: (() => Promise<void>)[] = [];
 
@@ -52,6 +57,18 @@ export abstract class ServiceHost implements OnModuleInit, OnApplicationBootstra
 
   /** This service's read models. */
   protected abstract readModels(): Projection[];
+  /** This service's workflows (ADR-0010), run by one durable runner; none by default. */
+  protected workflows(): AnyWorkflow[] {
+    return [];
+  }
+
+  /** Sends the workflows' command intents; a service with workflows provides it. */
+  protected dispatcher(): IntentDispatcher {
+    return async (intent) => {
+      throw new Error(`${this.serviceName}: no dispatcher for the intent ${intent.key}`);
+    };
+  }
+
   /** This service's bus subjects and the command or query each becomes: given by its module (servesRoutes). */
   private routed: { routes: BusRoute[]; dispatch: Dispatch } | null = null;
 
@@ -77,6 +94,11 @@ export abstract class ServiceHost implements OnModuleInit, OnApplicationBootstra
     await this.projections.start();
     this.readModel.attach(this.projections);
     this.relay = await startRelay(this.store, this.bus, this.platform.checkpoints, this.serviceName, this.categories);
+    const workflows = this.workflows();
+    if (workflows.length > 0) {
+      this.workflowRunner = new WorkflowRunner(this.store, this.db, workflows, this.dispatcher(), { now: this.clock });
+      await this.workflowRunner.start();
+    }
   }
 
   /** After every module's init: the CQRS handlers are registered (CqrsModule bootstraps first, being deeper). */
@@ -88,11 +110,13 @@ export abstract class ServiceHost implements OnModuleInit, OnApplicationBootstra
   }
 
   async onApplicationShutdown(): Promise<void> {
-    // No new requests (another replica takes them); the service's own work (timers, sweeps, consumers, games),
-    // whose last events the relay still publishes; the relay and its checkpoint; the read models. The
-    // database closes after all of them (PlatformModule, then standalone's PostgreSQL).
+    // No new requests (another replica takes them); the service's own work (timers, sweeps, consumers, games)
+    // and its workflows (an intent in flight is sent again by the next leader), whose last events the relay
+    // still publishes; the relay and its checkpoint; the read models. The database closes after all of them
+    // (PlatformModule, then standalone's PostgreSQL).
     for (const unsubscribe of this.served.splice(0)) await unsubscribe().catch(() => undefined);
     await this.stopping();
+    await this.workflowRunner?.stop();
     await this.relay?.stop();
     await this.projections?.stop();
   }

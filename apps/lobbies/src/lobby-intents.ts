@@ -1,0 +1,32 @@
+// The lobbies service's dispatcher of workflow intents (ADR-0010): a command on a lobby, run through the
+// same write path as the handlers (claims, broadcast), with the intent's key as its command id. A repeat
+// after a crash (the runner sends at least once) finds its events by that id and does nothing; a refusal
+// (the lobby is gone, moved on, or on another server) is final and resolves the intent, while a lost race
+// or an infrastructure failure throws, so the runner retries it.
+import { Inject, Injectable } from '@nestjs/common';
+import { DomainError, LobbyCommand, lobbyStream } from '@spawnpoint/domain';
+import { appliedBy, ContentionConflict, IntentDispatcher, Platform, PLATFORM } from '@spawnpoint/platform';
+import { isLive, LobbyStates } from './lobby-states';
+import { LobbyWrites } from './lobby-writes';
+
+@Injectable()
+export class LobbyIntents {
+  constructor(@Inject(PLATFORM) private readonly platform: Platform, private readonly states: LobbyStates, private readonly writes: LobbyWrites) {}
+
+  readonly dispatch: IntentDispatcher = async (intent) => {
+    const target = intent.target;
+    if (!('aggregate' in target) || target.aggregate !== 'lobby') throw new Error(`lobbies: no route for the intent ${intent.key}`);
+    if (await appliedBy(this.platform.store, lobbyStream(target.id), intent.key)) return;
+    // The workflow may not know the project (LobbyServerAssigned carries none): the lobby's own state does.
+    const projectId = target.projectId ?? (await this.projectOf(target.id));
+    if (!projectId) return; // no such lobby (any more): nothing to move
+    await this.writes.run(projectId, target.id, intent.command as LobbyCommand, intent.key).catch((err) => {
+      if (!(err instanceof DomainError) || err instanceof ContentionConflict) throw err;
+    });
+  };
+
+  private async projectOf(lobbyId: string): Promise<string | null> {
+    const { state } = await this.states.load(lobbyId);
+    return isLive(state) ? state.projectId : null;
+  }
+}
