@@ -2,11 +2,12 @@
 // dispatched with their keys, timers fire by the injected clock, a runner killed mid-stream and replaced
 // loses no intent and doubles none beyond its key (timers that fell due meanwhile fire after the
 // restart), a second runner stands by while one leads, and one bad event is parked, not a stop.
-import { CommandIntent, LOBBY_LAUNCH_TIMEOUT_MS, LobbyEvent, lobbyLaunchWorkflow, lobbyStream, Workflow } from '@spawnpoint/domain';
+import { CommandIntent, LOBBY_LAUNCH_TIMEOUT_MS, LobbyEvent, lobbyLaunchWorkflow, lobbyServerWorkflow, lobbyStream, Workflow } from '@spawnpoint/domain';
 import { readModelsPool } from '@spawnpoint/read-models';
 import { createProjectionTestBed, ProjectionTestBed } from '../../../../test/support/projections';
 import { listParked } from '../projections/parked-events';
 import { IntentDispatcher, WorkflowRunner } from './workflow-runner';
+import { loadCheckpoint } from './workflow-tables';
 
 const t0 = Date.parse('2026-11-21T10:00:00.000Z');
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -70,6 +71,28 @@ describe('WorkflowRunner', () => {
     expect(keys('ServerStopped')).toEqual(['lobby-launch:l1:1:timed-out']);
     expect(await timers()).toEqual([]);
     expect(await outbox()).toEqual([]);
+  });
+
+  it('events that concern no instance cost no transaction: the tick saves the checkpoint past them, and reading them again changes nothing', async () => {
+    const { sent, dispatch } = recorder();
+    const pool = readModelsPool(bed.models);
+    const r = runner(dispatch, [lobbyServerWorkflow as never]);
+    await r.start();
+    const before = await loadCheckpoint(pool, 'lobby-server');
+    await lobbyStarts(['q1', 'q2'], t0); // no server assigned: the lobby-server workflow routes none of these
+    await r.idle();
+    expect((await pool.query('SELECT count(*)::int AS n FROM workflow_states')).rows[0].n).toBe(0);
+    expect(await loadCheckpoint(pool, 'lobby-server')).toBe(before);
+    await r.tick();
+    const head = await bed.store.headPosition(['lobby', 'server']);
+    expect(await loadCheckpoint(pool, 'lobby-server')).toBe(head);
+
+    await r.stop();
+    const again = runner(dispatch, [lobbyServerWorkflow as never]);
+    await again.start();
+    await again.idle();
+    expect(sent).toEqual([]);
+    expect(await loadCheckpoint(pool, 'lobby-server')).toBe(head);
   });
 
   it('killed mid-stream and replaced: no intent lost, none doubled beyond its key, timers due in the downtime fire after', async () => {

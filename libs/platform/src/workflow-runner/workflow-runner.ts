@@ -96,6 +96,10 @@ class WorkflowLoop {
   private flushing: Promise<void> | null = null;
   private draining: Promise<void> | null = null;
   private drainAgain = false;
+  /** Position of the last event decided that concerned no instance: the checkpoint not yet saved (see flush). */
+  private unsaved: bigint | null = null;
+  /** Intents were added since the last dispatch pass began. */
+  private outboxChanged = false;
   private poll: NodeJS.Timeout | null = null;
   private lock: PoolClient | null = null;
   private stopped = false;
@@ -185,6 +189,7 @@ class WorkflowLoop {
       // Taking over: the events the last leader left undecided come before its timers.
       if (lead === 'new') await this.decided();
       await this.serial(() => this.fireDueTimers());
+      await this.serial(() => this.saveUnsaved());
       await this.drain();
     } catch (err) {
       console.error(`workflow ${this.name}: tick failed:`, (err as Error).message ?? err);
@@ -202,6 +207,7 @@ class WorkflowLoop {
     await this.subscription?.close().catch(() => undefined);
     await this.flushing?.catch(() => undefined);
     await this.chain.catch(() => undefined);
+    await this.saveUnsaved().catch(() => undefined);
     // A dispatch that hangs is abandoned: its intent stays in the outbox and the next runner sends it again.
     if (this.draining) await Promise.race([this.draining.catch(() => undefined), sleep(this.opts.stopGraceMs)]);
     if (this.lock) {
@@ -218,6 +224,7 @@ class WorkflowLoop {
     const from = (await loadCheckpoint(this.pool, this.name)) ?? 0n;
     const generation = ++this.generation;
     this.pending = [];
+    this.unsaved = null;
     this.subscription = this.store.subscribeToAll({ fromPosition: from, categories: [...this.workflow.categories] }, (event) => {
       if (generation !== this.generation) return;
       this.pending.push(event);
@@ -231,8 +238,18 @@ class WorkflowLoop {
       const generation = this.generation;
       while (this.pending.length > 0 && generation === this.generation && !this.stopped) {
         const batch = this.pending.slice(0, MAX_BATCH);
+        const last = batch[batch.length - 1].position;
         try {
-          await this.transaction((sql) => this.decide(sql, batch.map((e) => this.input(e)), batch[batch.length - 1].position));
+          const inputs = batch.map((e) => this.input(e));
+          // Most events of a category concern no instance (a lobby's joins, to the lobby-server workflow): they
+          // change no state, timer or intent, so they cost no transaction. The checkpoint past them is saved
+          // with the next batch that does, or by the tick; reading them again after a crash changes nothing.
+          if (inputs.some((i) => i.keys.length > 0)) {
+            await this.transaction((sql) => this.decide(sql, inputs, last));
+            this.unsaved = null;
+          } else {
+            this.unsaved = last;
+          }
           this.pending.splice(0, batch.length);
         } catch (err) {
           if (isInfrastructureError(err)) throw err;
@@ -246,7 +263,7 @@ class WorkflowLoop {
       }
     }).catch((err) => this.fail(this.generation, err)).finally(() => {
       this.flushing = null;
-      void this.drain();
+      if (this.outboxChanged) void this.drain();
     });
     return this.flushing;
   }
@@ -257,6 +274,7 @@ class WorkflowLoop {
     for (let attempt = 1; ; attempt++) {
       try {
         await this.transaction((sql) => this.decide(sql, [this.input(event)], event.position));
+        this.unsaved = null;
         return;
       } catch (err) {
         if (isInfrastructureError(err)) throw err;
@@ -267,6 +285,7 @@ class WorkflowLoop {
             await insertParked(sql, checkpointName(this.name), event, error, attempt, firstFailedAt);
             await saveCheckpoint(sql, this.name, event.position);
           });
+          this.unsaved = null;
           console.error(`workflow ${this.name}: PARKED event ${event.id} (${event.type}) at position ${event.position} of ${event.streamId} after ${attempt} attempts; the workflow moves on. Error: ${error}`);
           return;
         }
@@ -317,6 +336,7 @@ class WorkflowLoop {
     }
     await saveStates(sql, this.name, states);
     await addIntents(sql, this.name, intents);
+    if (intents.length > 0) this.outboxChanged = true;
     if (position !== null) await saveCheckpoint(sql, this.name, position);
   }
 
@@ -356,6 +376,7 @@ class WorkflowLoop {
     this.draining = (async () => {
       do {
         this.drainAgain = false;
+        this.outboxChanged = false;
         while (!this.stopped && this.lock && (await this.drainPass())) { /* until a pass sends nothing */ }
       } while (this.drainAgain && !this.stopped);
     })().catch((err) => console.error(`workflow ${this.name}: dispatch failed:`, (err as Error).message ?? err)).finally(() => {
@@ -394,6 +415,14 @@ class WorkflowLoop {
   }
 
   // ---- helpers -------------------------------------------------------------------------------------
+
+  /** The checkpoint past events that concerned no instance (only while leading: a stand-by saves nothing). */
+  private async saveUnsaved(): Promise<void> {
+    const position = this.unsaved;
+    if (position === null || !this.lock) return;
+    await saveCheckpoint(this.pool, this.name, position);
+    if (this.unsaved === position) this.unsaved = null;
+  }
 
   private input(event: RecordedEvent): Input {
     const e: DomainEvent = { type: event.type, data: event.data };
