@@ -2,6 +2,7 @@
 import { PLANS } from '@spawnpoint/domain';
 import type { Plan, ProjectSettings, RateLimits as RateLimitsShape } from './shared';
 import { SUBJECTS } from './subjects';
+import { SettingsPatch } from './http/settings';
 import { BusRequest } from './contracts';
 import { Bool, Enum, Int, Json, Nested, Str } from './validation/fields';
 
@@ -68,9 +69,9 @@ export class ProjectView {
 
 export type SettingsView = ProjectSettings & { updated_at: string };
 
-/** The patch was checked in full by the gateway (SettingsPatch): here it is checked as an object. */
+/** The patch as the HTTP body defines it (SettingsPatch); the projects service fills in its defaults. */
 @BusRequest(P.updateSettings)
-export class UpdateSettingsRequest { @Str() projectId!: string; @Json() patch!: Partial<ProjectSettings> }
+export class UpdateSettingsRequest { @Str() projectId!: string; @Nested(() => SettingsPatch) patch!: SettingsPatch }
 
 /** projects.authConfig answers the stored auth_config, secrets included: never send it to a client. */
 export type ProjectAuthConfig = ProjectSettings['auth_config'];

@@ -1,6 +1,7 @@
 // The servers service as the lobbies service asks it: start a lobby's server, stop one. What the server
 // does next reaches the lobby as events (the lobby-server workflow), never by asking.
 import { Inject, Injectable } from '@nestjs/common';
+import { COMMAND_ID_HEADER } from '@spawnpoint/messaging';
 import { Platform, PLATFORM } from '@spawnpoint/platform';
 import { ServerView, StartServerRequest, SUBJECTS } from '@spawnpoint/proto';
 
@@ -8,8 +9,9 @@ import { ServerView, StartServerRequest, SUBJECTS } from '@spawnpoint/proto';
 export class GameServers {
   constructor(@Inject(PLATFORM) private readonly platform: Platform) {}
 
-  start(request: StartServerRequest): Promise<ServerView> {
-    return this.platform.bus.request<ServerView>(SUBJECTS.servers.start, request);
+  /** `commandId`: the launch's key, so a start sent again (by the lobby-launch workflow) is the same start. */
+  start(request: StartServerRequest, commandId: string): Promise<ServerView> {
+    return this.platform.bus.request<ServerView>(SUBJECTS.servers.start, request, { headers: { [COMMAND_ID_HEADER]: commandId } });
   }
 
   /** Best effort (the server may be gone already): a lobby's server is stopped as if signalled. */

@@ -1,12 +1,13 @@
 // The lobbies service: the Lobby aggregate over the bus. This class runs its read model and relay and its
-// lifecycle: presence shared between replicas, the consumer of project events, the sweeper, and the
-// lobby-server workflow (a lobby follows its game server: ADR-0010), dispatched by LobbyIntents.
+// lifecycle: presence shared between replicas, the consumer of project events, the sweeper, and two
+// workflows (ADR-0010) dispatched by LobbyIntents: lobby-launch (a launch completed after a crash, a lost
+// one handed back after a minute) and lobby-server (a lobby follows its game server).
 // Each use case is a handler in commands/ or queries/, reached over the bus by the routes in routes.ts;
 // the state they share is in the providers beside this file (lobby-states, lobby-writes, lobby-launch ...).
 import { Inject, Injectable } from '@nestjs/common';
 import { Unsubscribe } from '@spawnpoint/messaging';
 import { Platform, PLATFORM, ServiceHost } from '@spawnpoint/platform';
-import { lobbyServerWorkflow } from '@spawnpoint/domain';
+import { lobbyLaunchWorkflow, lobbyServerWorkflow } from '@spawnpoint/domain';
 import { integrationEventName, LobbyPresence, parseBusEvent, ProjectChangedEvent, SUBJECTS, validListener } from '@spawnpoint/proto';
 import { lobbiesProjection } from './lobbies.projection';
 import { LobbyConfigs } from './lobby-configs';
@@ -33,7 +34,7 @@ export class LobbiesHost extends ServiceHost {
   }
 
   protected override workflows() {
-    return [lobbyServerWorkflow];
+    return [lobbyServerWorkflow, lobbyLaunchWorkflow];
   }
 
   protected override dispatcher() {

@@ -1,9 +1,11 @@
-// The launch of a lobby's game server after a direct start, and its healing: a lobby left `starting`
-// without a server (the replica launching it died) goes back to waiting (the sweeper finds it). What
-// happens to the lobby once its server runs or stops is the lobby-server workflow's (lobbies.host.ts),
-// also when the server ran or stopped before the assignment; nothing here follows the server.
+// The launch of a lobby's game server. A direct start launches at once, so the start can answer with a
+// refusal; the lobby-launch workflow (libs/domain/src/workflow/lobby-launch.ts) sends the same launch again
+// with the same key as command id: a repeat when the start got through (the servers service answers the
+// same server, the lobby already has it), the completion of a launch whose process died half way, and a
+// timer that hands a lobby left `starting` without a server back to waiting. What happens to the lobby
+// once its server runs or stops is the lobby-server workflow's; nothing here follows the server.
 import { Injectable } from '@nestjs/common';
-import { DomainError, LobbyConfig, LobbyState } from '@spawnpoint/domain';
+import { DomainError, LiveLobbyState, LobbyConfig, lobbyLaunchKey, LobbyState } from '@spawnpoint/domain';
 import { RemoteError } from '@spawnpoint/messaging';
 import { ServerView } from '@spawnpoint/proto';
 import { GameServers } from './game-servers';
@@ -11,6 +13,9 @@ import { LobbyConfigs } from './lobby-configs';
 import { lobbyServerStart } from './lobby-server';
 import { isLive, LobbyStates } from './lobby-states';
 import { LobbyWrites, Ran } from './lobby-writes';
+
+/** A refusal (4xx, a domain rule) is the launch's outcome; anything else may pass and is tried again. */
+const refusal = (err: unknown) => err instanceof DomainError || (err instanceof RemoteError && err.body.status < 500);
 
 @Injectable()
 export class LobbyLaunch {
@@ -25,16 +30,29 @@ export class LobbyLaunch {
    * to `waiting` and is the start's own answer, so the host learns why (403 for a full free plan).
    */
   async launch(projectId: string, lobbyId: string, config: LobbyConfig): Promise<LobbyState | null> {
+    const { state } = await this.states.load(lobbyId);
+    if (!isLive(state) || state.status !== 'starting') return null;
+    if (state.server) return state; // the workflow's launch got there first
+    return this.start(projectId, lobbyId, state, async () => config);
+  }
+
+  /** The workflow's StartLobbyServer: only for the launch it was decided for, and only while it has no server. */
+  async resume(lobbyId: string, attempt: number): Promise<void> {
+    const { state } = await this.states.load(lobbyId);
+    if (!isLive(state) || state.status !== 'starting' || state.server || (state.launches ?? 0) !== attempt) return;
+    await this.start(state.projectId, lobbyId, state, () => this.configs.get(state.projectId, state.config)).catch((err) => {
+      if (!refusal(err)) throw err;
+    });
+  }
+
+  private async start(projectId: string, lobbyId: string, state: LiveLobbyState, config: () => Promise<LobbyConfig>): Promise<LobbyState> {
     let server: ServerView;
     try {
-      const { state } = await this.states.load(lobbyId);
-      if (!isLive(state) || state.status !== 'starting') return null;
       const project = await this.configs.project(projectId);
-      server = await this.servers.start(lobbyServerStart(projectId, project.plan, lobbyId, state.region, config));
+      const request = lobbyServerStart(projectId, project.plan, lobbyId, state.region, await config());
+      server = await this.servers.start(request, lobbyLaunchKey(lobbyId, state.launches ?? 0));
     } catch (err) {
-      if (!(err instanceof DomainError || (err instanceof RemoteError && err.body.status < 500))) {
-        console.error(`lobby ${lobbyId}: could not start its game server: ${(err as Error).message}`);
-      }
+      if (!refusal(err)) console.error(`lobby ${lobbyId}: could not start its game server: ${(err as Error).message}`);
       await this.writes.run(projectId, lobbyId, { type: 'ServerStopped', now: this.writes.now() }).catch(() => undefined);
       throw err;
     }
@@ -47,12 +65,5 @@ export class LobbyLaunch {
       throw err;
     }
     return assigned.state;
-  }
-
-  /** A lobby `starting` for over a minute without a server (its launch was lost): back to waiting. */
-  async abandonStart(projectId: string, lobbyId: string): Promise<void> {
-    console.error(`lobby ${lobbyId}: starting for over a minute without a server (its launch was lost): back to waiting`);
-    // instanceId '' matches no server: if one was assigned meanwhile (the read model lags), nothing changes.
-    await this.writes.run(projectId, lobbyId, { type: 'ServerStopped', instanceId: '', now: this.writes.now() });
   }
 }

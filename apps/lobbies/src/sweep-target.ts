@@ -1,15 +1,14 @@
-// What the sweeper acts through: the lobby configs, the write path, the lost-broadcast and lost-launch repairs.
+// What the sweeper acts through: the lobby configs, the write path, the lost-broadcast repair.
 import { Injectable } from '@nestjs/common';
 import { LobbyConfig } from '@spawnpoint/domain';
 import { LobbyBroadcast } from './lobby-broadcast';
 import { LobbyConfigs } from './lobby-configs';
-import { LobbyLaunch } from './lobby-launch';
 import { LobbyWrites } from './lobby-writes';
 import { SweepTarget } from './sweeper';
 
 @Injectable()
 export class LobbySweepTarget implements SweepTarget {
-  constructor(private readonly configs: LobbyConfigs, private readonly writes: LobbyWrites, private readonly broadcast: LobbyBroadcast, private readonly launch: LobbyLaunch) {}
+  constructor(private readonly configs: LobbyConfigs, private readonly writes: LobbyWrites, private readonly broadcast: LobbyBroadcast) {}
 
   lobbyConfig(projectId: string, name: string): Promise<LobbyConfig> {
     return this.configs.get(projectId, name);
@@ -21,10 +20,6 @@ export class LobbySweepTarget implements SweepTarget {
 
   repeatDeletion(lobbyId: string): Promise<boolean> {
     return this.broadcast.repeatDeletion(lobbyId);
-  }
-
-  abandonStart(projectId: string, lobbyId: string): Promise<void> {
-    return this.launch.abandonStart(projectId, lobbyId);
   }
 
   removeStale(projectId: string, lobbyId: string, playerIds: string[], config: LobbyConfig): Promise<void> {

@@ -3,11 +3,10 @@
 // deletion, presence that does not come back does not; a lobby left `starting` without a server for over
 // a minute (its launch was lost with a replica) is handed back.
 import { InProcessBus } from '@spawnpoint/messaging';
-import { readModelsPool } from '@spawnpoint/read-models';
 import { randomUUID } from 'node:crypto';
 import { createProjectionTestBed, ProjectionTestBed } from '../../../test/support/projections';
 import { Presence } from './presence';
-import { LobbySweeper, START_ABANDONED_MS, SweepTarget } from './sweeper';
+import { LobbySweeper, SweepTarget } from './sweeper';
 
 const RETAIN_EVERY = 30; // sweeps per presence check (sweeper.ts)
 
@@ -17,7 +16,6 @@ const target = (over: Partial<SweepTarget>): SweepTarget => ({
   deleteLobby: async () => undefined,
   removeStale: async () => undefined,
   repeatDeletion: async () => false,
-  abandonStart: async () => undefined,
   ...over,
 });
 
@@ -55,20 +53,5 @@ describe('LobbySweeper: lost deletions', () => {
 
     await check(); // nothing reported since
     expect(repeated).toEqual([lingering]);
-  });
-
-  it('hands back lobbies starting without a server for over a minute, not younger ones nor ones with a server', async () => {
-    const abandoned: string[] = [];
-    const now = Date.now();
-    const [old, young, withServer] = [randomUUID(), randomUUID(), randomUUID()];
-    const insert = (id: string, updatedAt: number, serverId: string | null) => readModelsPool(bed.models).query(
-      `INSERT INTO lobbies (id, project_id, config, status, region, is_private, player_count, max_players, server_id, state, created_at, updated_at, activity_at)
-       VALUES ($1, 'p1', 'default', 'starting', 'us-east', false, 1, 8, $2, '{}', $3, $3, $3)`, [id, serverId, new Date(updatedAt)]);
-    await insert(old, now - START_ABANDONED_MS - 5_000, null);
-    await insert(young, now - 5_000, null);
-    await insert(withServer, now - START_ABANDONED_MS - 5_000, 'srv-1');
-    const sweeper = new LobbySweeper(target({ abandonStart: async (_projectId, id) => { abandoned.push(id); } }), bed.models, bus, new Presence(Date.now), 1_000, Date.now);
-    for (let i = 0; i < RETAIN_EVERY; i++) await sweeper.sweep(now);
-    expect(abandoned).toEqual([old]);
   });
 });

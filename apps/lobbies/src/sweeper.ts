@@ -30,8 +30,6 @@ export interface SweepTarget {
   deleteLobby(projectId: string, lobbyId: string, reason: 'idle'): Promise<void>;
   /** Broadcasts the deletion again if the store says the lobby is deleted (true), else does nothing (false). */
   repeatDeletion(lobbyId: string): Promise<boolean>;
-  /** A lobby left `starting` without a server (the replica launching it died): back to waiting. */
-  abandonStart(projectId: string, lobbyId: string): Promise<void>;
   removeStale(projectId: string, lobbyId: string, playerIds: string[], config: LobbyConfig): Promise<void>;
 }
 
@@ -59,11 +57,6 @@ const STILL_LIVE = 'SELECT id::text AS id FROM lobbies WHERE id = ANY($1::uuid[]
 const RETAIN_EVERY = 30;
 /** At most this many lost deletions are repeated per presence check (each reads one lobby stream). */
 const REPEAT_MAX = 100;
-/** A launch asks the servers service once (seconds); `starting` with no server after this long was abandoned. */
-export const START_ABANDONED_MS = 60_000;
-const ABANDONED_STARTS = `SELECT project_id AS "projectId", id::text AS id FROM lobbies
-  WHERE status = 'starting' AND server_id IS NULL AND updated_at < $1 LIMIT 100`;
-
 export class LobbySweeper {
   private timer: NodeJS.Timeout | null = null;
   private running = false;
@@ -105,8 +98,6 @@ export class LobbySweeper {
         this.forgotten = new Set(gone);
         this.presence.forget(gone);
         for (const id of lost) await this.target.repeatDeletion(id).catch((err) => console.error(`lobbies: could not repeat the deletion of ${id}: ${(err as Error).message}`));
-        const abandoned = (await sql.query<{ projectId: string; id: string }>(ABANDONED_STARTS, [new Date(now - START_ABANDONED_MS)])).rows;
-        for (const l of abandoned) await this.target.abandonStart(l.projectId, l.id).catch(() => undefined); // moved on meanwhile
       }
       const configs = new Map<string, LobbyConfig>();
       const cutoffs: SweepCutoff[] = [];

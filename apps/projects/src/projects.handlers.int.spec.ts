@@ -58,12 +58,17 @@ describe('projects handlers (in-process bus, PostgreSQL)', () => {
     expect(await refusal(bed.request(SUBJECTS.projects.get, { projectId: 'nope' }))).toMatchObject({ body: { status: 404 } });
   });
 
-  it('ListPools: only projects with a pool_config', async () => {
+  it('ListPools: only projects with a pool_config; a malformed one is refused whole, with its defaults filled in otherwise', async () => {
     const plain = await create('no pool');
     const pooled = await create('pool');
-    await bed.request(SUBJECTS.projects.updateSettings, {
-      projectId: pooled.project_id, patch: { pool_config: { version_tag: 'default', compute_size: 'small', regions: { 'us-east': 1 } } },
+    const bad = await bed.request(SUBJECTS.projects.updateSettings, {
+      projectId: plain.project_id, patch: { pool_config: { version_tag: 'default', compute_size: 'small', regions: { 'us-east': 1 } } },
+    }).then(() => null, (e: RemoteError) => e.body);
+    expect(bad).toMatchObject({ status: 422, detail: expect.arrayContaining([expect.objectContaining({ loc: ['body', 'patch', 'pool_config', 'build_name'] })]) });
+    const set = await bed.request(SUBJECTS.projects.updateSettings, {
+      projectId: pooled.project_id, patch: { pool_config: { enabled: true, build_name: 'default', regions: { 'us-east': { min_ready: 1, max: 2 } } } },
     });
+    expect(set.pool_config).toEqual({ enabled: true, build_name: 'default', regions: { 'us-east': { min_ready: 1, max: 2 } }, build_version: null, compute_size: 'small' });
     const ids = (await bed.request<ProjectView[]>(SUBJECTS.projects.listPools, {})).map((p) => p.projectId);
     expect(ids).toContain(pooled.project_id);
     expect(ids).not.toContain(plain.project_id);

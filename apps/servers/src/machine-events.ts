@@ -1,6 +1,6 @@
-// The runtime's reports turned into commands: log lines stored, bound ports mark the server running,
-// an exit it did not ask for is recorded, and a crashed game with auto_restart is started again on its
-// machine spec (the auto-restart process; a later step makes it a workflow decider).
+// The runtime's reports turned into commands: log lines stored, bound ports mark the server running, an
+// exit it did not ask for is recorded. A crash with auto_restart is started again by the server-lifecycle
+// workflow (server-intents.ts), which reacts to the ServerCrashed this records.
 import { Inject, Injectable } from '@nestjs/common';
 import { GameRuntime, MachineEvent } from '@spawnpoint/runtime';
 import { LogWriter } from './log-writer';
@@ -38,14 +38,7 @@ export class MachineEvents {
         await this.states.execute(event.serverId, { type: 'MarkRunning', now: event.at.toISOString() });
       } else if (event.type === 'exited' && event.reason !== 'SHUTDOWN_SIGNAL') {
         // SHUTDOWN_SIGNAL exits are ours (stop, restart): whoever stopped the machine handles the rest.
-        const { events } = await this.states.recordExit(event.serverId, event.reason, event.exitCode, event.at);
-        const spec = this.machines.spec(event.serverId);
-        if (events[0]?.type === 'ServerCrashed' && spec) {
-          await this.states.lane.run(event.serverId, () => this.runtime.start(spec)).catch(() => this.states.recordExit(event.serverId, 'START_FAILED', null));
-        } else if (events[0]?.type === 'ServerCrashed') {
-          // An adopted machine whose spec this process never knew cannot be started again: stopped, never stuck launching.
-          await this.states.execute(event.serverId, { type: 'StopServer', reason: 'PROCESS_EXITED', now: this.states.now() });
-        }
+        await this.states.recordExit(event.serverId, event.reason, event.exitCode, event.at);
       }
     } catch (err) {
       console.error(`servers: handling ${event.type} failed`, err);

@@ -13,8 +13,8 @@ export interface ReconcileHost {
   load(serverId: string): Promise<ServerState>;
   /** The machine is gone: record it (RecordExit with reason MACHINE_LOST). */
   recordLost(serverId: string): Promise<void>;
-  /** An adopted machine: remember its spec (for crash restarts) and rebuild its TTL timer. */
-  adopted(serverId: string, spec: MachineSpec | null, state: ServerState): void;
+  /** An adopted machine: remember its spec (for crash restarts). */
+  adopted(serverId: string, spec: MachineSpec | null): void;
   /** A line in the server's own logs, so its owner sees why it stopped. */
   log(projectId: string, entry: LogEntry): void;
   /** The injected clock (the lost line's timestamp). */
@@ -37,7 +37,7 @@ export async function reconcileMachines(host: ReconcileHost): Promise<ReconcileO
     servers: ids.map((serverId) => ({ serverId, status: states.get(serverId)!.status as RecordedStatus })),
     machines: [...specs.keys()],
   });
-  for (const serverId of plan.adopt) host.adopted(serverId, specs.get(serverId) ?? null, states.get(serverId)!);
+  for (const serverId of plan.adopt) host.adopted(serverId, specs.get(serverId) ?? null);
   await Promise.all(plan.stop.map(async (serverId) => {
     await host.runtime.stop(serverId, ORPHAN_GRACE_MS);
     await host.runtime.releasePorts(serverId);

@@ -1,9 +1,11 @@
 // The servers service: the Server aggregate, the game runtime (processes or pods) and its reports turned
-// into commands, TTLs and pools. This class runs the servers read model and relay, and the service's
-// lifecycle; each use case is a handler in commands/ or queries/ (routes.ts), the shared state and the
-// processes are providers (server-states, machines, machine-events, server-ttl, pools, admission).
+// into commands, and pools. This class runs the servers read model, relay and the server-lifecycle
+// workflow (TTL, startup timeout, crash restart, pool refill; its intents go to server-intents.ts), and
+// the service's lifecycle; each use case is a handler in commands/ or queries/ (routes.ts), the shared
+// state is providers (server-states, machines, machine-events, pools, admission).
 import { Inject, Injectable } from '@nestjs/common';
-import { Platform, PLATFORM, ServiceHost } from '@spawnpoint/platform';
+import { serverLifecycleWorkflow } from '@spawnpoint/domain';
+import { IntentDispatcher, Platform, PLATFORM, ServiceHost } from '@spawnpoint/platform';
 import type { GameRuntime } from '@spawnpoint/runtime';
 import { LogWriter } from './log-writer';
 import { MachineEvents } from './machine-events';
@@ -13,7 +15,7 @@ import { ServerPools } from './pools/server-pools';
 import { reconcileMachines, recordShutdown } from './reconcile-machines';
 import { RUNTIME } from './runtime';
 import { ServerStates } from './server-states';
-import { ServerTtl } from './server-ttl';
+import { ServerIntents } from './server-intents';
 import { ServersReadModel } from './servers-read-model';
 import { serversProjection } from './servers.projection';
 
@@ -26,7 +28,7 @@ export class ServersHost extends ServiceHost {
     private readonly states: ServerStates,
     private readonly machines: Machines,
     private readonly machineEvents: MachineEvents,
-    private readonly ttl: ServerTtl,
+    private readonly intents: ServerIntents,
     private readonly pools: ServerPools,
     private readonly logs: LogWriter,
     private readonly admission: PlanAdmission,
@@ -38,6 +40,14 @@ export class ServersHost extends ServiceHost {
     return [serversProjection];
   }
 
+  protected override workflows() {
+    return [serverLifecycleWorkflow];
+  }
+
+  protected override dispatcher(): IntentDispatcher {
+    return this.intents.dispatch;
+  }
+
   protected override async starting(): Promise<void> {
     this.machineEvents.watch();
     await this.reconcile();
@@ -46,7 +56,6 @@ export class ServersHost extends ServiceHost {
 
   protected override async stopping(): Promise<void> {
     this.pools.manager.stop();
-    this.ttl.clearAll();
     this.machineEvents.unwatchRuntime();
     // Local games end with this process (pods outlive it and are adopted): recorded stopped, not left running.
     if (this.runtime.kind === 'process') {
@@ -57,17 +66,14 @@ export class ServersHost extends ServiceHost {
     await this.admission.close();
   }
 
-  /** After a restart of this service: machines adopted or torn down, lost servers stopped, TTL timers rebuilt (reconcile-machines.ts). */
+  /** After a restart of this service: machines adopted or torn down, lost servers stopped (reconcile-machines.ts); TTL timers are the workflow's, kept in the database. */
   private async reconcile(): Promise<void> {
     await reconcileMachines({
       runtime: this.runtime,
       activeServerIds: async () => (await this.db.server.findMany({ where: { status: { in: ['launching', 'running'] } }, select: { id: true } })).map((s) => s.id),
       load: async (id) => (await this.states.load(id)).state,
       recordLost: async (id) => void (await this.states.recordExit(id, 'MACHINE_LOST', null)),
-      adopted: (id, spec, state) => {
-        this.machines.adopt(id, spec);
-        this.ttl.adopted(id, state);
-      },
+      adopted: (id, spec) => this.machines.adopt(id, spec),
       log: (projectId, entry) => this.logs.add(projectId, entry),
       now: () => this.clock(),
     });

@@ -13,7 +13,7 @@ import { SERVERS_HANDLERS, serversRoutes } from './routes';
 import { RUNTIME } from './runtime';
 import { ServerLauncher } from './server-launcher';
 import { ServerStates } from './server-states';
-import { ServerTtl } from './server-ttl';
+import { ServerIntents } from './server-intents';
 import { ServerViews } from './server-views';
 import { ServersReadModel } from './servers-read-model';
 import { ServersHost } from './servers.host';
@@ -36,7 +36,7 @@ import { Upstream } from './upstream';
     },
     { provide: LogWriter, inject: [PLATFORM], useFactory: (p: Platform) => new LogWriter(p.db) },
     { provide: PlanAdmission, inject: [PLATFORM], useFactory: (p: Platform) => new PlanAdmission(p.config.databaseUrl) },
-    ServersReadModel, ServerStates, Upstream, ServerViews, ClaimVisibility, Machines, MachineEvents, ServerLauncher, ServerTtl, ServerPools, LogReads,
+    ServersReadModel, ServerStates, Upstream, ServerViews, ClaimVisibility, Machines, MachineEvents, ServerLauncher, ServerIntents, ServerPools, LogReads,
     ServersHost,
     ...SERVERS_HANDLERS,
     servesRoutes(ServersHost, serversRoutes),

@@ -1,5 +1,4 @@
 import { Body, Controller, Get, HttpCode, Inject, Post, Req, UseGuards, UseInterceptors } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
 import { Bus, RemoteError } from '@spawnpoint/messaging';
 import { BUS } from '@spawnpoint/platform';
 import { SUBJECTS } from '@spawnpoint/proto';
@@ -35,9 +34,7 @@ export class ProjectsController {
     if (patch.pool_config?.enabled && req.principal!.plan === 'free') {
       throw new RemoteError({ error: 'Server pools are not available on the free plan', status: 403 });
     }
-    const pool_config = patch.pool_config && { ...patch.pool_config, build_version: patch.pool_config.build_version ?? null, compute_size: patch.pool_config.compute_size ?? 'small' };
-    const port_configs = patch.port_configs?.map((p) => ({ ...p, id: p.id ?? randomUUID(), tls_enabled: p.tls_enabled ?? false }));
-    const result = await this.bus.request(SUBJECTS.projects.updateSettings, { projectId: req.principal!.projectId, patch: { ...patch, ...(port_configs ? { port_configs } : {}), ...(pool_config !== undefined ? { pool_config } : {}) } });
+    const result = await this.bus.request(SUBJECTS.projects.updateSettings, { projectId: req.principal!.projectId, patch });
     if (patch.client_key_server_control !== undefined) this.keys.forget();
     if (patch.auth_config !== undefined) this.players.forget(req.principal!.projectId);
     return result;

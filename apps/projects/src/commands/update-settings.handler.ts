@@ -1,6 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { projectDecider, projectStream } from '@spawnpoint/domain';
+import { completeSettingsPatch, projectDecider, projectStream, SettingsPatchInput } from '@spawnpoint/domain';
 import { BusCommand } from '@spawnpoint/platform';
 import { SettingsView, UpdateSettingsRequest } from '@spawnpoint/proto';
 import { ProjectViews } from '../project-views';
@@ -8,14 +9,14 @@ import { ProjectsReadModel } from '../projects-read-model';
 
 export class UpdateSettings extends BusCommand<UpdateSettingsRequest, SettingsView> {}
 
-/** Each top-level field given replaces the stored one whole; the answer is the stored settings (redacted). */
+/** Each top-level field given replaces the stored one whole, its defaults filled in; the answer is the stored settings (redacted). */
 @Injectable()
 @CommandHandler(UpdateSettings)
 export class UpdateSettingsHandler implements ICommandHandler<UpdateSettings> {
   constructor(private readonly readModel: ProjectsReadModel, private readonly views: ProjectViews) {}
 
   async execute({ request: req }: UpdateSettings): Promise<SettingsView> {
-    await this.readModel.command(projectDecider, projectStream(req.projectId), { type: 'UpdateSettings', patch: req.patch, now: this.readModel.now() }, { projectId: req.projectId });
+    await this.readModel.command(projectDecider, projectStream(req.projectId), { type: 'UpdateSettings', patch: completeSettingsPatch(req.patch as SettingsPatchInput, randomUUID), now: this.readModel.now() }, { projectId: req.projectId });
     return this.views.settings(req.projectId);
   }
 }

@@ -100,9 +100,9 @@ export class PoolManager {
       // A rollout replaces an old server only once a new one is ready: that is now.
       this.schedule(member.projectId);
     } else if (event.type === 'ServerPoolClaimed' || event.type === 'ServerStopped' || event.type === 'ServerCrashed') {
+      // The refill is the server-lifecycle workflow's RefillPool (refill() below).
       this.removeReady(member.key, id);
       this.members.delete(id);
-      this.refillAfterClaims(member.projectId, false);
     }
   }
 
@@ -132,6 +132,11 @@ export class PoolManager {
       this.queued.delete(projectId);
       if (await this.reconcile(projectId)) this.schedule(projectId);
     }).catch((err) => console.error(`pools: reconcile of ${projectId} failed`, err));
+  }
+
+  /** A pool server left the ready pool (the server-lifecycle workflow's RefillPool): refill once claims pause. */
+  refill(projectId: string): void {
+    this.refillAfterClaims(projectId, false);
   }
 
   /** A refill once claims pause (debounced, bounded); at once when the ready pool runs low. */

@@ -25,6 +25,7 @@ export function evolve(state: LobbyState, event: LobbyEvent): LobbyState {
       createdAt: d.at,
       updatedAt: d.at,
       lastActivityAt: d.at,
+      launches: 0,
     };
   }
   if (state.status === 'none' || state.status === 'deleted') return state;
@@ -48,7 +49,8 @@ export function evolve(state: LobbyState, event: LobbyEvent): LobbyState {
     case 'LobbySettingsUpdated':
       return { ...s, ...event.data.changes, ...changed };
     case 'GameStarting':
-      return { ...s, ...changed, status: 'starting', server: null };
+      // `?? 0`: a state stored before launches were counted (a read-model snapshot) starts from 0.
+      return { ...s, ...changed, status: 'starting', server: null, launches: (s.launches ?? 0) + 1 };
     case 'LobbyServerAssigned':
       return { ...s, status: 'starting', server: event.data.server, updatedAt: at };
     case 'GameStarted':

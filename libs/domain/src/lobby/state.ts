@@ -37,6 +37,8 @@ export interface LobbyInfo {
   updatedAt: string;
   /** Last member request (the idle timeout counts from here). */
   lastActivityAt: string;
+  /** Launches so far (GameStarting events): a launch's attempt number and its idempotency key. */
+  launches: number;
 }
 
 export type LiveLobbyState = LobbyInfo & { status: LobbyStatus };

@@ -1,5 +1,5 @@
 import { given } from '../kit/testing';
-import { defaultSettings, projectDecider, ProjectEvent } from '.';
+import { completeSettingsPatch, defaultSettings, projectDecider, ProjectEvent } from '.';
 
 const now = '2026-11-21T10:00:00.000Z';
 const settings = defaultSettings({ udpPortId: 'p1', tcpPortId: 'p2' });
@@ -44,5 +44,24 @@ describe('Project', () => {
   it('refuses commands on a project that does not exist', () => {
     given(projectDecider).when({ type: 'UpdateSettings', patch: {}, now }).thenError('not_found');
     given(projectDecider).when({ type: 'RotateKeys', serverKeyHash: 'a', clientKeyHash: 'b', now }).thenError('not_found');
+  });
+
+  it('fills in a patch\'s defaults: new ports get an id and no TLS, a pool the latest build on small; null stays null', () => {
+    let n = 0;
+    const id = () => `new-${++n}`;
+    expect(completeSettingsPatch({
+      port_configs: [{ name: 'game', internal_port: 7777, protocol: 'udp' }, { id: 'kept', name: 'web', internal_port: 443, protocol: 'tcp', tls_enabled: true }],
+      pool_config: { enabled: true, regions: { 'us-east': { min_ready: 1, max: 2 } }, build_name: 'default' },
+      client_key_server_control: false,
+    }, id)).toEqual({
+      port_configs: [
+        { id: 'new-1', name: 'game', internal_port: 7777, protocol: 'udp', tls_enabled: false },
+        { id: 'kept', name: 'web', internal_port: 443, protocol: 'tcp', tls_enabled: true },
+      ],
+      pool_config: { enabled: true, regions: { 'us-east': { min_ready: 1, max: 2 } }, build_name: 'default', build_version: null, compute_size: 'small' },
+      client_key_server_control: false,
+    });
+    expect(completeSettingsPatch({ pool_config: null }, id)).toEqual({ pool_config: null });
+    expect(completeSettingsPatch({}, id)).toEqual({});
   });
 });

@@ -34,6 +34,23 @@ export function defaultSettings(ids: { udpPortId: string; tcpPortId: string }): 
   };
 }
 
+/** A settings patch as it arrives (checked, defaults not yet filled in). */
+export type SettingsPatchInput = Omit<Partial<ProjectSettings>, 'port_configs' | 'pool_config'> & {
+  port_configs?: (Omit<PortConfig, 'id' | 'tls_enabled'> & { id?: string; tls_enabled?: boolean })[];
+  pool_config?: (Omit<PoolConfig, 'build_version' | 'compute_size'> & { build_version?: number | null; compute_size?: string }) | null;
+};
+
+/** The defaults of a patch filled in: new ports get an id (`newId`) and no TLS; a pool runs the latest build on `small`. */
+export function completeSettingsPatch(patch: SettingsPatchInput, newId: () => string): Partial<ProjectSettings> {
+  const { port_configs, pool_config, ...rest } = patch;
+  const done: Partial<ProjectSettings> = { ...rest };
+  if (port_configs) done.port_configs = port_configs.map((p) => ({ ...p, id: p.id ?? newId(), tls_enabled: p.tls_enabled ?? false }));
+  if (pool_config !== undefined) {
+    done.pool_config = pool_config && { ...pool_config, build_version: pool_config.build_version ?? null, compute_size: pool_config.compute_size ?? 'small' };
+  }
+  return done;
+}
+
 /** Each top-level field given replaces the stored one whole (decisions.md). */
 export function applySettingsPatch(current: ProjectSettings, patch: Partial<ProjectSettings>): ProjectSettings {
   const next = { ...current };

@@ -1,6 +1,6 @@
 import { LobbyEvent } from '../lobby';
 import { givenWorkflow } from './testing';
-import { LOBBY_LAUNCH_TIMEOUT_MS, lobbyLaunchWorkflow as launch, LobbyLaunchTimedOut } from './lobby-launch';
+import { LOBBY_LAUNCH_CHECK_MS, LOBBY_LAUNCH_TIMEOUT_MS, lobbyLaunchWorkflow as launch, LobbyLaunchCheck, LobbyLaunchTimedOut } from './lobby-launch';
 
 const t0 = '2026-11-21T10:00:00.000Z';
 const t1 = '2026-11-21T10:00:05.000Z';
@@ -15,39 +15,46 @@ const created: LobbyEvent = {
 const starting: LobbyEvent = { type: 'GameStarting', data: { lobbyId: 'l1', by: 'alice', at: t1 } };
 const assigned: LobbyEvent = { type: 'LobbyServerAssigned', data: { lobbyId: 'l1', server: { instance_id: 's1' }, at: t1 } };
 const ended: LobbyEvent = { type: 'GameEnded', data: { lobbyId: 'l1', reason: 'server_stopped', by: null, at: t1 } };
+const checkAt = new Date(Date.parse(t1) + LOBBY_LAUNCH_CHECK_MS).toISOString();
+const check = (attempt: number): LobbyLaunchCheck => ({ type: 'LobbyLaunchCheck', data: { lobbyId: 'l1', attempt, at: checkAt } });
 const timedOut = (attempt: number): LobbyLaunchTimedOut => ({ type: 'LobbyLaunchTimedOut', data: { lobbyId: 'l1', attempt, at: deadline } });
 
 describe('Lobby launch workflow', () => {
-  it('GameStarting asks for a server, keyed by lobby and attempt, and sets the launch timeout', () => {
-    givenWorkflow(launch, [created]).when(starting).then([
+  it('GameStarting sets the launch check (the direct start launches; nothing is sent twice while it may still answer)', () => {
+    givenWorkflow(launch, [created]).when(starting).then([{ kind: 'timer', id: 'lobby-launch:l1', at: checkAt, then: check(1) }]);
+  });
+
+  it('still no server at the check: the launch is sent again, keyed by lobby and attempt, and the timeout set', () => {
+    givenWorkflow(launch, [created, starting]).when(check(1)).then([
       {
-        kind: 'command', target: { request: 'StartLobbyServer', projectId: 'p1' },
-        command: { type: 'StartLobbyServer', projectId: 'p1', lobbyId: 'l1', config: 'duel', region: 'eu-west', attempt: 1, now: t1 },
-        key: 'lobby-launch:l1:1',
+        kind: 'command', target: { request: 'StartLobbyServer', projectId: null },
+        command: { type: 'StartLobbyServer', lobbyId: 'l1', attempt: 1, now: checkAt }, key: 'lobby-launch:l1:1',
       },
       { kind: 'timer', id: 'lobby-launch:l1', at: deadline, then: timedOut(1) },
     ]);
   });
 
-  it('a second launch after the first ended is a new attempt with a new key (and the lobby region as it is now)', () => {
-    const moved: LobbyEvent = { type: 'LobbySettingsUpdated', data: { lobbyId: 'l1', by: 'alice', changes: { region: 'us-east' }, at: t1 } };
-    const { state } = givenWorkflow(launch, [created, starting, ended, moved]).when(starting);
-    expect(launch.react(state, starting)[0]).toMatchObject({ key: 'lobby-launch:l1:2', command: { attempt: 2, region: 'us-east' } });
+  it('a second launch after the first ended is a new attempt with a new key', () => {
+    const { state } = givenWorkflow(launch, [created, starting, ended, starting]).when(check(2));
+    expect(launch.react(state, check(2))[0]).toMatchObject({ key: 'lobby-launch:l1:2', command: { attempt: 2 } });
+  });
+
+  it('a check of an earlier attempt, or after a server was assigned, does nothing', () => {
+    givenWorkflow(launch, [created, starting, ended, starting]).when(check(1)).thenNothing();
+    givenWorkflow(launch, [created, starting, assigned]).when(check(1)).thenNothing();
   });
 
   it('a server assigned cancels the launch timeout (the server lifecycle takes over)', () => {
     givenWorkflow(launch, [created, starting]).when(assigned).then([{ kind: 'cancel-timer', id: 'lobby-launch:l1' }]);
   });
 
-  it('the game ending or the lobby being deleted cancels the launch timeout', () => {
+  it('the game ending cancels the launch timeout', () => {
     givenWorkflow(launch, [created, starting]).when(ended).then([{ kind: 'cancel-timer', id: 'lobby-launch:l1' }]);
-    givenWorkflow(launch, [created, starting]).when({ type: 'LobbyDeleted', data: { lobbyId: 'l1', reason: 'admin', at: t1 } })
-      .then([{ kind: 'cancel-timer', id: 'lobby-launch:l1' }]);
   });
 
   it('no server within the timeout: the lobby goes back to waiting (a stop of no server, so an assignment not yet seen wins)', () => {
     givenWorkflow(launch, [created, starting]).when(timedOut(1)).then([{
-      kind: 'command', target: { aggregate: 'lobby', id: 'l1', projectId: 'p1' },
+      kind: 'command', target: { aggregate: 'lobby', id: 'l1', projectId: null },
       command: { type: 'ServerStopped', instanceId: '', now: deadline }, key: 'lobby-launch:l1:1:timed-out',
     }]);
   });
@@ -57,7 +64,11 @@ describe('Lobby launch workflow', () => {
     givenWorkflow(launch, [created, starting, assigned]).when(timedOut(1)).thenNothing();
   });
 
-  it('ignores lobby events that are not about the launch', () => {
-    givenWorkflow(launch, [created]).when({ type: 'PlayerJoined', data: { lobbyId: 'l1', playerId: 'bob', state: {}, at: t1 } }).thenNothing();
+  it('routes only the events of a launch: a join, a state change or a deletion reaches no instance', () => {
+    expect(launch.route(starting)).toEqual(['l1']);
+    expect(launch.route(timedOut(1))).toEqual(['l1']);
+    expect(launch.route(created)).toEqual([]);
+    expect(launch.route({ type: 'PlayerJoined', data: { lobbyId: 'l1', playerId: 'bob', state: {}, at: t1 } })).toEqual([]);
+    expect(launch.route({ type: 'LobbyDeleted', data: { lobbyId: 'l1', reason: 'admin', at: t1 } })).toEqual([]);
   });
 });

@@ -1,7 +1,8 @@
-// The shell every service shares: its projections, its outbox relay, its workflows and its bus routes,
-// started in that order (a handler never answers from read models that have not caught up; a workflow's
-// dispatch writes through them). Workflows (ADR-0010) run in one WorkflowRunner on the service's store,
-// read-model database and clock, and stop before the relay and projections. Its projection runner is
+// The shell every service shares: its projections, its outbox relay, its own start (`starting`), its
+// workflows and its bus routes, started in that order (a handler never answers from read models that have
+// not caught up; a workflow's dispatch writes through them and acts on a world the service has reconciled
+// with, e.g. the servers' adopted machines). Workflows (ADR-0010) run in one WorkflowRunner on the
+// service's store, read-model database and clock, and stop first, before the service's own stop. Its projection runner is
 // attached to the service's ServiceReadModel, the injectable its handlers and providers write and wait
 // through (read-your-writes), so none of them needs the host.
 import { OnApplicationBootstrap, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
@@ -94,29 +95,29 @@ export abstract class ServiceHost implements OnModuleInit, OnApplicationBootstra
     await this.projections.start();
     this.readModel.attach(this.projections);
     this.relay = await startRelay(this.store, this.bus, this.platform.checkpoints, this.serviceName, this.categories);
-    const workflows = this.workflows();
-    if (workflows.length > 0) {
-      this.workflowRunner = new WorkflowRunner(this.store, this.db, workflows, this.dispatcher(), { now: this.clock });
-      await this.workflowRunner.start();
-    }
   }
 
   /** After every module's init: the CQRS handlers are registered (CqrsModule bootstraps first, being deeper). */
   async onApplicationBootstrap(): Promise<void> {
     await this.starting();
+    const workflows = this.workflows();
+    if (workflows.length > 0) {
+      this.workflowRunner = new WorkflowRunner(this.store, this.db, workflows, this.dispatcher(), { now: this.clock });
+      await this.workflowRunner.start();
+    }
     const routed = this.routed ? routeHandlers(this.routed.routes, this.routed.dispatch.commands, this.routed.dispatch.queries) : {};
     const reports = serviceReportHandlers({ service: this.serviceName, runner: this.projections, store: this.store, db: this.db });
     this.served = await serve(this.bus, { ...routed, ...replayHandlers(this.projections), ...reports });
   }
 
   async onApplicationShutdown(): Promise<void> {
-    // No new requests (another replica takes them); the service's own work (timers, sweeps, consumers, games)
-    // and its workflows (an intent in flight is sent again by the next leader), whose last events the relay
+    // No new requests (another replica takes them); its workflows (an intent in flight is sent again by the
+    // next leader); the service's own work (timers, sweeps, consumers, games), whose last events the relay
     // still publishes; the relay and its checkpoint; the read models. The database closes after all of them
     // (PlatformModule, then standalone's PostgreSQL).
     for (const unsubscribe of this.served.splice(0)) await unsubscribe().catch(() => undefined);
-    await this.stopping();
     await this.workflowRunner?.stop();
+    await this.stopping();
     await this.relay?.stop();
     await this.projections?.stop();
   }
