@@ -2,7 +2,7 @@
 // dispatched with their keys, timers fire by the injected clock, a runner killed mid-stream and replaced
 // loses no intent and doubles none beyond its key (timers that fell due meanwhile fire after the
 // restart), a second runner stands by while one leads, and one bad event is parked, not a stop.
-import { CommandIntent, LOBBY_LAUNCH_TIMEOUT_MS, LobbyEvent, lobbyLaunchWorkflow, lobbyServerWorkflow, lobbyStream, Workflow } from '@spawnpoint/domain';
+import { CommandIntent, Intent, LobbyEvent, lobbyServerWorkflow, lobbyStream, timeAfter, Workflow } from '@spawnpoint/domain';
 import { readModelsPool } from '@spawnpoint/read-models';
 import { createProjectionTestBed, ProjectionTestBed } from '../../../../test/support/projections';
 import { listParked } from '../projections/parked-events';
@@ -11,6 +11,37 @@ import { loadCheckpoint } from './workflow-tables';
 
 const t0 = Date.parse('2026-11-21T10:00:00.000Z');
 const iso = (ms: number) => new Date(ms).toISOString();
+const LOBBY_LAUNCH_TIMEOUT_MS = 60_000;
+
+/**
+ * The runner's test workflow, on lobby events: GameStarting sends StartLobbyServer (keyed by lobby and
+ * attempt) and sets a timeout; an assignment cancels it; the timeout sends a stop. (The product's
+ * lobby-launch is subtler; this one keeps what the runner does visible in every step.)
+ */
+type TimedOut = { type: 'TimedOut'; data: { lobbyId: string; attempt: number; at: string } };
+const launches: Workflow<LobbyEvent | TimedOut, { attempt: number; assigned: boolean }, Intent<{ type: string; [k: string]: unknown }, TimedOut>> = {
+  name: 'launches',
+  categories: ['lobby'],
+  initialState: { attempt: 0, assigned: false },
+  route: (e) => [e.data.lobbyId],
+  evolve: (s, e) => (e.type === 'GameStarting' ? { attempt: s.attempt + 1, assigned: false } : e.type === 'LobbyServerAssigned' ? { ...s, assigned: true } : s),
+  react(s, e) {
+    const id = e.data.lobbyId;
+    const key = `lobby-launch:${id}:${s.attempt}`;
+    if (e.type === 'GameStarting') {
+      const at = timeAfter(e.data.at, LOBBY_LAUNCH_TIMEOUT_MS);
+      return [
+        { kind: 'command', target: { request: 'StartLobbyServer', projectId: null }, command: { type: 'StartLobbyServer', lobbyId: id, attempt: s.attempt }, key },
+        { kind: 'timer', id: `timeout:${id}`, at, then: { type: 'TimedOut', data: { lobbyId: id, attempt: s.attempt, at } } },
+      ];
+    }
+    if (e.type === 'LobbyServerAssigned') return [{ kind: 'cancel-timer', id: `timeout:${id}` }];
+    if (e.type === 'TimedOut' && !s.assigned && e.data.attempt === s.attempt) {
+      return [{ kind: 'command', target: { aggregate: 'lobby', id, projectId: null }, command: { type: 'ServerStopped', instanceId: '' }, key: `${key}:timed-out` }];
+    }
+    return [];
+  },
+};
 
 function recorder() {
   const sent: CommandIntent[] = [];
@@ -24,7 +55,7 @@ describe('WorkflowRunner', () => {
   let clock: number;
   const now = () => new Date(clock);
   const runners: WorkflowRunner[] = [];
-  const runner = (dispatch: IntentDispatcher, workflows = [lobbyLaunchWorkflow as never]) => {
+  const runner = (dispatch: IntentDispatcher, workflows = [launches as never]) => {
     const r = new WorkflowRunner(bed.store, bed.models, workflows, dispatch, { now, pollMs: 60_000, stopGraceMs: 100, poisonBackoffMs: 10 });
     runners.push(r);
     return r;
