@@ -2,12 +2,18 @@
 // the PostgreSQL event store and read models on a fresh database), asked over the real bus the way the
 // gateway asks it. `extra`: other service modules it talks to (e.g. servers asks projects and builds).
 import 'reflect-metadata';
+import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { statSync } from 'node:fs';
+import path from 'node:path';
 import { Module, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { INestApplicationContext } from '@nestjs/common';
 import { Bus, COMMAND_ID_HEADER, Headers } from '@spawnpoint/messaging';
 import { BUS, loadConfig, PlatformConfig, PlatformModule } from '@spawnpoint/platform';
+import { SUBJECTS, UploadTicket } from '@spawnpoint/proto';
 import { createTestDatabase } from './databases';
+import { eventually } from './http';
 
 export interface ServiceBed {
   app: INestApplicationContext;
@@ -44,4 +50,13 @@ export async function startServiceBed(prefix: string, modules: Type<unknown>[], 
       await db.drop();
     },
   };
+}
+
+/** The sample game (examples/zip-build.js) uploaded to the project as the build `name`, once it is ready (needs BuildsModule). */
+export async function uploadSampleBuild(bed: ServiceBed, projectId: string, name = 'default'): Promise<void> {
+  const ticket = await bed.request<UploadTicket>(SUBJECTS.builds.requestUpload, { projectId, name });
+  const zip = path.join(bed.config.dataDir, `upload-${randomUUID()}.zip`);
+  execFileSync(process.execPath, [path.join(__dirname, '..', '..', 'examples', 'zip-build.js'), zip]);
+  await bed.request(SUBJECTS.builds.receiveUpload, { token: ticket.token, path: zip, sizeBytes: statSync(zip).size });
+  await eventually(() => bed.request<{ status: string }>(SUBJECTS.builds.get, { projectId, buildId: ticket.build_id }), (b) => b.status === 'ready', 20_000, 'build ready');
 }

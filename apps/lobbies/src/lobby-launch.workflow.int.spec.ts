@@ -3,10 +3,6 @@
 // at the launch check with the same key (so the same server), a direct start is never launched twice, and a
 // refused launch hands the lobby back to waiting. The runner that fires the check runs on a clock 20 s
 // ahead, so the check (15 s after GameStarting) is due at once.
-import { execFileSync } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
-import { statSync } from 'node:fs';
-import path from 'node:path';
 import { BuildsModule } from '@spawnpoint/builds';
 import { LobbyView, lobbyLaunchKey, lobbyLaunchWorkflow, lobbyServerWorkflow, lobbyStream } from '@spawnpoint/domain';
 import { COMMAND_ID_HEADER } from '@spawnpoint/messaging';
@@ -14,17 +10,16 @@ import { idFromCommand, Platform, PLATFORM, WorkflowRunner } from '@spawnpoint/p
 import { ProjectsModule } from '@spawnpoint/projects';
 import { readModelsPool } from '@spawnpoint/read-models';
 import { ServersModule } from '@spawnpoint/servers';
-import { CreatedProject, ServerList, ServerView, SUBJECTS, UploadTicket } from '@spawnpoint/proto';
+import { CreatedProject, ServerList, ServerView, SUBJECTS } from '@spawnpoint/proto';
 import { killGames } from '../../../test/support/game-processes';
 import { eventually } from '../../../test/support/http';
-import { ServiceBed, startServiceBed } from '../../../test/support/service-bed';
+import { ServiceBed, startServiceBed, uploadSampleBuild } from '../../../test/support/service-bed';
 import { LobbiesHost } from './lobbies.host';
 import { LobbiesModule } from './lobbies.module';
 import { LobbyIntents } from './lobby-intents';
 import { LobbyWrites } from './lobby-writes';
 
 const L = SUBJECTS.lobbies;
-const ROOT = path.join(__dirname, '..', '..', '..');
 
 describe('lobby-launch workflow in the lobbies service (PostgreSQL, real servers service)', () => {
   jest.setTimeout(90_000);
@@ -36,11 +31,7 @@ describe('lobby-launch workflow in the lobbies service (PostgreSQL, real servers
     bed = await startServiceBed('lobla', [ProjectsModule, BuildsModule, ServersModule, LobbiesModule], { SPAWNPOINT_PORT_RANGE: '27600-27799' });
     platform = bed.app.get<Platform>(PLATFORM);
     projectId = (await bed.request<CreatedProject>(SUBJECTS.projects.create, { name: 'lobby-launch', plan: 'pro' })).project_id;
-    const ticket = await bed.request<UploadTicket>(SUBJECTS.builds.requestUpload, { projectId, name: 'default' });
-    const zip = path.join(bed.config.dataDir, `upload-${randomUUID()}.zip`);
-    execFileSync(process.execPath, [path.join(ROOT, 'examples', 'zip-build.js'), zip]);
-    await bed.request(SUBJECTS.builds.receiveUpload, { token: ticket.token, path: zip, sizeBytes: statSync(zip).size });
-    await eventually(() => bed.request<{ status: string }>(SUBJECTS.builds.get, { projectId, buildId: ticket.build_id }), (b) => b.status === 'ready', 20_000, 'build ready');
+    await uploadSampleBuild(bed, projectId);
     await bed.request(SUBJECTS.projects.updateSettings, { projectId, patch: { lobby_configs: [{ name: 'broken', serverSettings: { version_tag: 'no-such-build' } }] } });
     // From here the launch check is due at once: the host's runner is replaced by one 20 s ahead.
     const host = bed.app.get(LobbiesHost);

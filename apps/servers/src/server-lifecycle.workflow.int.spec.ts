@@ -2,23 +2,18 @@
 // ServerIntents as the dispatcher), with the process runtime: real games crash and are started again,
 // TTLs stop servers, also when the deadline passed while no runner ran, and a refill follows a claim.
 // Repeated dispatches (the runner sends at least once) change nothing twice.
-import { execFileSync } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
-import { statSync } from 'node:fs';
-import path from 'node:path';
 import { BuildsModule } from '@spawnpoint/builds';
 import { CommandIntent, serverLifecycleWorkflow, serverStream } from '@spawnpoint/domain';
 import { Platform, PLATFORM, WorkflowRunner } from '@spawnpoint/platform';
 import { ProjectsModule } from '@spawnpoint/projects';
-import { CreatedProject, ServerList, ServerView, SUBJECTS, UploadTicket } from '@spawnpoint/proto';
+import { CreatedProject, ServerList, ServerView, SUBJECTS } from '@spawnpoint/proto';
 import { gameProcesses, killGames } from '../../../test/support/game-processes';
 import { eventually } from '../../../test/support/http';
-import { ServiceBed, startServiceBed } from '../../../test/support/service-bed';
+import { ServiceBed, startServiceBed, uploadSampleBuild } from '../../../test/support/service-bed';
 import { ServerIntents } from './server-intents';
 import { ServersHost } from './servers.host';
 import { ServersModule } from './servers.module';
 
-const ROOT = path.join(__dirname, '..', '..', '..');
 
 describe('server-lifecycle workflow in the servers service (PostgreSQL, process runtime)', () => {
   jest.setTimeout(90_000);
@@ -31,11 +26,7 @@ describe('server-lifecycle workflow in the servers service (PostgreSQL, process 
     platform = bed.app.get<Platform>(PLATFORM);
     const made = await bed.request<CreatedProject>(SUBJECTS.projects.create, { name: 'lifecycle', plan: 'pro' });
     pro = made.project_id;
-    const ticket = await bed.request<UploadTicket>(SUBJECTS.builds.requestUpload, { projectId: pro, name: 'default' });
-    const zip = path.join(bed.config.dataDir, `upload-${randomUUID()}.zip`);
-    execFileSync(process.execPath, [path.join(ROOT, 'examples', 'zip-build.js'), zip]);
-    await bed.request(SUBJECTS.builds.receiveUpload, { token: ticket.token, path: zip, sizeBytes: statSync(zip).size });
-    await eventually(() => bed.request<{ status: string }>(SUBJECTS.builds.get, { projectId: pro, buildId: ticket.build_id }), (b) => b.status === 'ready', 20_000, 'build ready');
+    await uploadSampleBuild(bed, pro);
   });
   afterAll(async () => {
     await bed?.close();

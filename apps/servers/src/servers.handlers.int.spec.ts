@@ -1,21 +1,17 @@
 // Every servers use case through its handler, reached over the in-process bus as the gateway reaches it,
 // on the PostgreSQL event store and read models, with the real projects and builds services and the
 // process runtime: the sample game is uploaded as a ZIP, and real game processes start and bind real ports.
-import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { statSync } from 'node:fs';
-import path from 'node:path';
 import { BuildsModule } from '@spawnpoint/builds';
 import { RemoteError } from '@spawnpoint/messaging';
 import { ProjectsModule } from '@spawnpoint/projects';
-import { CreatedProject, LogPage, ServerList, ServerMetricsView, ServerView, SUBJECTS, UploadTicket } from '@spawnpoint/proto';
+import { CreatedProject, LogPage, ServerList, ServerMetricsView, ServerView, SUBJECTS } from '@spawnpoint/proto';
 import { tcpEcho } from '../../../test/support/game-client';
 import { gameProcesses, killGames } from '../../../test/support/game-processes';
 import { eventually } from '../../../test/support/http';
-import { ServiceBed, startServiceBed } from '../../../test/support/service-bed';
+import { ServiceBed, startServiceBed, uploadSampleBuild } from '../../../test/support/service-bed';
 import { ServersModule } from './servers.module';
 
-const ROOT = path.join(__dirname, '..', '..', '..');
 
 describe('servers handlers (in-process bus, PostgreSQL, process runtime)', () => {
   jest.setTimeout(60_000);
@@ -42,11 +38,7 @@ describe('servers handlers (in-process bus, PostgreSQL, process runtime)', () =>
   /** A project of the plan with the sample game uploaded as its 'default' build (ready). */
   async function project(plan: 'free' | 'pro'): Promise<string> {
     const made = await bed.request<CreatedProject>(SUBJECTS.projects.create, { name: `servers-${plan}`, plan });
-    const ticket = await bed.request<UploadTicket>(SUBJECTS.builds.requestUpload, { projectId: made.project_id, name: 'default' });
-    const zip = path.join(bed.config.dataDir, `upload-${randomUUID()}.zip`);
-    execFileSync(process.execPath, [path.join(ROOT, 'examples', 'zip-build.js'), zip]);
-    await bed.request(SUBJECTS.builds.receiveUpload, { token: ticket.token, path: zip, sizeBytes: statSync(zip).size });
-    await eventually(() => bed.request<{ status: string }>(SUBJECTS.builds.get, { projectId: made.project_id, buildId: ticket.build_id }), (b) => b.status === 'ready', 20_000, 'build ready');
+    await uploadSampleBuild(bed, made.project_id);
     return made.project_id;
   }
 
