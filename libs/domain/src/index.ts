@@ -5,3 +5,4 @@ export * from './build';
 export * from './server';
 export * from './lobby';
 export * from './workflow';
+export * from './matchmaking';

@@ -1,0 +1,3 @@
+export * from './mode';
+export * from './rating';
+export * from './teams';
