@@ -1,3 +1,4 @@
 export * from './mode';
 export * from './rating';
 export * from './teams';
+export * from './region';
