@@ -122,6 +122,13 @@ async function startStandalone(options = {}) {
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...nodeArgsFromEnv(), main], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout.on('data', (d) => log.push(String(d)));
   child.stderr.on('data', (d) => log.push(String(d)));
+  // BENCH_PLATFORM_LOG=file: the platform's output also goes there (how it ended, if it died mid-bench).
+  if (process.env.BENCH_PLATFORM_LOG) {
+    const out = require('node:fs').createWriteStream(process.env.BENCH_PLATFORM_LOG);
+    child.stdout.pipe(out);
+    child.stderr.pipe(out);
+    child.on('exit', (code, signal) => out.write(`\n# platform exited: code ${code} signal ${signal}\n`));
+  }
 
   let stopped = false;
   async function stop() {

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import net from 'node:net';
@@ -240,5 +241,22 @@ describe('ProcessRuntime', () => {
     expect(runtime.running()).toEqual([]);
     expect(events.count(stubborn, 'exited') + events.count(polite, 'exited')).toBe(2);
     await expect(startScript(runtime, 'true')).rejects.toThrow(/closed/);
+  });
+
+  it('a start in flight when close() runs is refused and its game stopped: no game outlives the runtime', async () => {
+    const runtime = newRuntime();
+    const pidFile = path.join(os.tmpdir(), `late-game-${process.pid}.pid`);
+    const build = await createScriptBuild(`echo $$ > ${pidFile}; sleep 1000; true`);
+    builds.push(build);
+    const spec = { serverId: 'late', projectId: 'p', buildDir: build.buildDir, executablePath: build.executablePath, args: [], env: {}, ports: [], computeSize: 'small', region: 'local' };
+    const starting = runtime.start(spec);
+    await runtime.close();
+    await expect(starting).rejects.toThrow(/closed/);
+    expect(runtime.running()).toEqual([]);
+    await new Promise((r) => setTimeout(r, 200));
+    // The game ran (it wrote its pid) and is gone.
+    const pid = Number(readFileSync(pidFile, 'utf8'));
+    expect(pid).toBeGreaterThan(0);
+    expect(spawnSync('kill', ['-0', String(pid)]).status).not.toBe(0);
   });
 });

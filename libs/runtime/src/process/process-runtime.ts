@@ -92,6 +92,7 @@ export class ProcessRuntime implements GameRuntime {
   private readonly listeners = new Set<(event: MachineEvent) => void>();
   private readonly records: MachineRecords | null;
   private closed = false;
+  private readonly inFlight = new Set<Promise<void>>();
 
   constructor(options: ProcessRuntimeOptions = {}) {
     this.ports = new PortAllocator(options.portRange ?? [7000, 7999]);
@@ -119,8 +120,16 @@ export class ProcessRuntime implements GameRuntime {
     this.ports.release(serverId);
   }
 
-  async start(spec: MachineSpec): Promise<void> {
-    if (this.closed) throw new Error('process runtime is closed');
+  start(spec: MachineSpec): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('process runtime is closed'));
+    // close() waits for starts in flight: their spawn needs the spawner, and their game must be stopped.
+    const started = this.launch(spec);
+    this.inFlight.add(started);
+    void started.catch(() => undefined).finally(() => this.inFlight.delete(started));
+    return started;
+  }
+
+  private async launch(spec: MachineSpec): Promise<void> {
     if (this.machines.has(spec.serverId)) throw new Error(`server ${spec.serverId} is already running`);
     const executable = resolveExecutable(spec);
     let game: GameProcess;
@@ -136,6 +145,11 @@ export class ProcessRuntime implements GameRuntime {
     }
     this.setNice(game.pid, this.startupNice);
     this.track(spec, game);
+    // Closed while the spawner forked it: close() did not see this game, so it must not outlive the runtime.
+    if (this.closed) {
+      await this.stop(spec.serverId, 0);
+      throw new Error('process runtime is closed');
+    }
   }
 
   stop(serverId: string, graceMs = this.stopGraceMs): Promise<void> {
@@ -202,6 +216,7 @@ export class ProcessRuntime implements GameRuntime {
 
   async close(): Promise<void> {
     this.closed = true;
+    await Promise.allSettled([...this.inFlight]);
     await Promise.all(this.running().map((id) => this.stop(id, Math.min(this.stopGraceMs, CLOSE_GRACE_MS))));
     this.spawner.close();
     this.listeners.clear();
