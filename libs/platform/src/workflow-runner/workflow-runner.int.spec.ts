@@ -146,6 +146,8 @@ describe('WorkflowRunner', () => {
     expect(second.sent).toEqual([]);
 
     await lobbyStarts(ids(11, 20), t0);
+    // It "crashes" only once inside its 8th dispatch (on a slow machine it may not be there yet).
+    for (const until = Date.now() + 10_000; first.sent.length < 8 && Date.now() < until;) await new Promise((r) => setTimeout(r, 10));
     await a.stop(); // mid-stream: events still arriving, one dispatch in flight
     clock = t0 + LOBBY_LAUNCH_TIMEOUT_MS + 1_000; // every launch timeout of l1..l20 falls due in the downtime
     await lobbyStarts(ids(21, 25), clock);
