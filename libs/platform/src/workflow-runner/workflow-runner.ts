@@ -14,7 +14,7 @@ import type { CommandIntent, DomainEvent, Intent, Workflow } from '@spawnpoint/d
 import { EventStore, RecordedEvent, Subscription } from '@spawnpoint/eventstore';
 import { isInfrastructureError } from '@spawnpoint/messaging';
 import { readModelsPool, ReadModels } from '@spawnpoint/read-models';
-import type { Pool, PoolClient } from 'pg';
+import { Client, type ClientConfig, type Pool } from 'pg';
 import { insertParked, registerProjection, storableError } from '../projections/parked-events';
 import { inPgTransaction } from '../projections/pg-transaction';
 import type { SqlTx } from '../projections/projection-runner';
@@ -101,7 +101,8 @@ class WorkflowLoop {
   /** Intents were added since the last dispatch pass began. */
   private outboxChanged = false;
   private poll: NodeJS.Timeout | null = null;
-  private lock: PoolClient | null = null;
+  /** The connection holding the lock: its own, not one of the read-model pool's (requests need all of those). */
+  private lock: Client | null = null;
   private stopped = false;
 
   constructor(
@@ -141,15 +142,17 @@ class WorkflowLoop {
   private async lead(): Promise<'new' | 'held' | false> {
     if (this.stopped) return false;
     if (this.lock) return 'held';
-    const client = await this.pool.connect();
+    const client = new Client((this.pool as unknown as { options: ClientConfig }).options);
+    client.on('error', () => undefined); // until it leads (below), an error fails the query or the connect
     try {
+      await client.connect();
       const { rows } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1, hashtext($2)) AS ok', [LOCK_CLASS, this.name]);
       if (!rows[0].ok) {
-        client.release();
+        await client.end();
         return false;
       }
     } catch (err) {
-      client.release(err as Error);
+      await client.end().catch(() => undefined);
       throw err;
     }
     // A lost connection loses the lock: give it up and try to lead again on the next tick.
@@ -166,7 +169,7 @@ class WorkflowLoop {
     this.pending = [];
     void this.subscription?.close().catch(() => undefined);
     this.subscription = null;
-    lock?.release(new Error('workflow lock connection lost'));
+    void lock?.end().catch(() => undefined);
   }
 
   /** Decided up to the head (dispatch goes on in the background: a slow service must not hold up a start). */
@@ -212,7 +215,7 @@ class WorkflowLoop {
     if (this.draining) await Promise.race([this.draining.catch(() => undefined), sleep(this.opts.stopGraceMs)]);
     if (this.lock) {
       await this.lock.query('SELECT pg_advisory_unlock($1, hashtext($2))', [LOCK_CLASS, this.name]).catch(() => undefined);
-      this.lock.release();
+      await this.lock.end().catch(() => undefined);
       this.lock = null;
     }
   }
