@@ -103,6 +103,8 @@ class WorkflowLoop {
   private poll: NodeJS.Timeout | null = null;
   /** The connection holding the lock: its own, not one of the read-model pool's (requests need all of those). */
   private lock: Client | null = null;
+  /** The lock connection of a runner standing by, kept for its next try. */
+  private standby: Client | null = null;
   private stopped = false;
 
   constructor(
@@ -142,24 +144,46 @@ class WorkflowLoop {
   private async lead(): Promise<'new' | 'held' | false> {
     if (this.stopped) return false;
     if (this.lock) return 'held';
-    const client = new Client((this.pool as unknown as { options: ClientConfig }).options);
-    client.on('error', () => undefined); // until it leads (below), an error fails the query or the connect
+    const client = this.standby ?? (await this.lockConnection());
+    this.standby = null;
+    if (this.stopped) {
+      await client.end().catch(() => undefined);
+      return false;
+    }
+    let ok: boolean;
     try {
-      await client.connect();
-      const { rows } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1, hashtext($2)) AS ok', [LOCK_CLASS, this.name]);
-      if (!rows[0].ok) {
-        await client.end();
-        return false;
-      }
+      ok = (await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1, hashtext($2)) AS ok', [LOCK_CLASS, this.name])).rows[0].ok;
     } catch (err) {
       await client.end().catch(() => undefined);
       throw err;
     }
-    // A lost connection loses the lock: give it up and try to lead again on the next tick.
-    client.on('error', () => this.lostLead());
+    // Standing by keeps its connection for the next try (one connect per stand-by, not one per poll).
+    if (!ok) {
+      this.standby = client;
+      return false;
+    }
     this.lock = client;
     await this.subscribe();
     return 'new';
+  }
+
+  /** A connection of its own for the lock; losing it loses the lock (leading) or only itself (standing by). */
+  private async lockConnection(): Promise<Client> {
+    const client = new Client((this.pool as unknown as { options: ClientConfig }).options);
+    client.on('error', () => {
+      if (this.lock === client) this.lostLead();
+      else if (this.standby === client) {
+        this.standby = null;
+        void client.end().catch(() => undefined);
+      }
+    });
+    try {
+      await client.connect();
+    } catch (err) {
+      await client.end().catch(() => undefined);
+      throw err;
+    }
+    return client;
   }
 
   private lostLead(): void {
@@ -218,6 +242,8 @@ class WorkflowLoop {
       await this.lock.end().catch(() => undefined);
       this.lock = null;
     }
+    await this.standby?.end().catch(() => undefined);
+    this.standby = null;
   }
 
   // ---- events --------------------------------------------------------------------------------------
