@@ -1,12 +1,10 @@
 // The lobbies service's dispatcher of workflow intents (ADR-0010): a command on a lobby, run through the
 // same write path as the handlers (claims, broadcast), with the intent's key as its command id; a launch
-// (StartLobbyServer) through LobbyLaunch, the same path as a direct start, with the same key. A repeat
-// after a crash (the runner sends at least once) finds its events by that id and does nothing; a refusal
-// (the lobby is gone, moved on, or on another server) is final and resolves the intent, while a lost race
-// or an infrastructure failure throws, so the runner retries it.
+// (StartLobbyServer) through LobbyLaunch, the same path as a direct start, with the same key. Repeats and
+// refusals are applyIntentOnce's (the lobby gone, moved on, or on another server: resolved).
 import { Inject, Injectable } from '@nestjs/common';
-import { DomainError, LobbyCommand, lobbyStream, StartLobbyServer } from '@spawnpoint/domain';
-import { appliedBy, ContentionConflict, IntentDispatcher, Platform, PLATFORM } from '@spawnpoint/platform';
+import { LobbyCommand, lobbyStream, StartLobbyServer } from '@spawnpoint/domain';
+import { applyIntentOnce, IntentDispatcher, Platform, PLATFORM } from '@spawnpoint/platform';
 import { LobbyLaunch } from './lobby-launch';
 import { isLive, LobbyStates } from './lobby-states';
 import { LobbyWrites } from './lobby-writes';
@@ -22,12 +20,11 @@ export class LobbyIntents {
       return this.launches.resume(c.lobbyId, c.attempt);
     }
     if (!('aggregate' in target) || target.aggregate !== 'lobby') throw new Error(`lobbies: no route for the intent ${intent.key}`);
-    if (await appliedBy(this.platform.store, lobbyStream(target.id), intent.key)) return;
-    // The workflow may not know the project (LobbyServerAssigned carries none): the lobby's own state does.
-    const projectId = target.projectId ?? (await this.projectOf(target.id));
-    if (!projectId) return; // no such lobby (any more): nothing to move
-    await this.writes.run(projectId, target.id, intent.command as LobbyCommand, intent.key).catch((err) => {
-      if (!(err instanceof DomainError) || err instanceof ContentionConflict) throw err;
+    await applyIntentOnce(this.platform.store, lobbyStream(target.id), intent.key, async () => {
+      // The workflow may not know the project (LobbyServerAssigned carries none): the lobby's own state does.
+      const projectId = target.projectId ?? (await this.projectOf(target.id));
+      if (!projectId) return; // no such lobby (any more): nothing to move
+      await this.writes.run(projectId, target.id, intent.command as LobbyCommand, intent.key);
     });
   };
 

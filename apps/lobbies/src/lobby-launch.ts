@@ -39,7 +39,7 @@ export class LobbyLaunch {
   /** The workflow's StartLobbyServer: only for the launch it was decided for, and only while it has no server. */
   async resume(lobbyId: string, attempt: number): Promise<void> {
     const { state } = await this.states.load(lobbyId);
-    if (!isLive(state) || state.status !== 'starting' || state.server || (state.launches ?? 0) !== attempt) return;
+    if (!isLive(state) || state.status !== 'starting' || state.server || state.launches !== attempt) return;
     await this.start(state.projectId, lobbyId, state, () => this.configs.get(state.projectId, state.config)).catch((err) => {
       if (!refusal(err)) throw err;
     });
@@ -50,7 +50,7 @@ export class LobbyLaunch {
     try {
       const project = await this.configs.project(projectId);
       const request = lobbyServerStart(projectId, project.plan, lobbyId, state.region, await config());
-      server = await this.servers.start(request, lobbyLaunchKey(lobbyId, state.launches ?? 0));
+      server = await this.servers.start(request, lobbyLaunchKey(lobbyId, state.launches));
     } catch (err) {
       if (!refusal(err)) console.error(`lobby ${lobbyId}: could not start its game server: ${(err as Error).message}`);
       await this.writes.run(projectId, lobbyId, { type: 'ServerStopped', now: this.writes.now() }).catch(() => undefined);

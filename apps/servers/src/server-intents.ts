@@ -6,8 +6,8 @@
 // pool full all do nothing. A refusal is final and resolves the intent; a lost race or an infrastructure
 // failure throws, so the runner retries it.
 import { Inject, Injectable } from '@nestjs/common';
-import { DomainError, RefillPool, RestartCrashedServer, ServerCommand, serverStream } from '@spawnpoint/domain';
-import { appliedBy, ContentionConflict, IntentDispatcher, Platform, PLATFORM } from '@spawnpoint/platform';
+import { RefillPool, RestartCrashedServer, ServerCommand, serverStream } from '@spawnpoint/domain';
+import { applyIntentOnce, IntentDispatcher, Platform, PLATFORM } from '@spawnpoint/platform';
 import { GameRuntime } from '@spawnpoint/runtime';
 import { Machines } from './machines';
 import { ServerPools } from './pools/server-pools';
@@ -32,9 +32,9 @@ export class ServerIntents {
     throw new Error(`servers: no route for the intent ${intent.key}`);
   };
 
-  private async onServer(serverId: string, command: ServerCommand, key: string): Promise<void> {
-    if (await appliedBy(this.platform.store, serverStream(serverId), key)) return;
-    await this.run(serverId, command, key);
+  /** Repeats and refusals (already stopped, moved on) are applyIntentOnce's. */
+  private onServer(serverId: string, command: ServerCommand, key: string): Promise<void> {
+    return applyIntentOnce(this.platform.store, serverStream(serverId), key, () => this.states.execute(serverId, command, { commandId: key }));
   }
 
   /** The crash the intent reacts to, started again on the same spec, unless the server has moved on since. */
@@ -46,15 +46,8 @@ export class ServerIntents {
       if (state.status !== 'launching' || state.restarts !== c.attempt || this.runtime.running().includes(serverId)) return;
       const spec = this.machines.spec(serverId);
       // An adopted machine whose spec this process never knew cannot be started again: stopped, never stuck launching.
-      if (!spec) return this.run(serverId, { type: 'StopServer', reason: 'PROCESS_EXITED', now: c.now }, key);
+      if (!spec) return this.onServer(serverId, { type: 'StopServer', reason: 'PROCESS_EXITED', now: c.now }, key);
       await this.runtime.start(spec).catch(() => this.states.recordExit(serverId, 'START_FAILED', null));
-    });
-  }
-
-  private async run(serverId: string, command: ServerCommand, key: string): Promise<void> {
-    await this.states.execute(serverId, command, { commandId: key }).catch((err) => {
-      // Already so (stopped, moved on): final. A contention conflict is retried by the runner.
-      if (!(err instanceof DomainError) || err instanceof ContentionConflict) throw err;
     });
   }
 }

@@ -1,2 +1,3 @@
 export * from './workflow-runner';
 export { checkpointName as workflowCheckpointName } from './workflow-tables';
+export * from './apply-once';
