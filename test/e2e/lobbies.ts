@@ -447,8 +447,10 @@ export function describeLobbies(mode: string, start: () => Promise<Platform>): v
       await eventually(() => server.get(`/v3/servers/${serverId}`), (r) => r.body.status === 'stopped', 20_000, 'server stopped');
 
       // again; this time the server is stopped from outside: the lobby goes back to waiting by itself
-      await api.post('/v3/lobbies/default/me/start', undefined, as('game-host'));
-      const second = await eventually(() => api.get('/v3/lobbies/default/me', as('game-host')), (r) => r.body.status === 'in_game', 30_000, 'in_game again');
+      const restart = await api.post('/v3/lobbies/default/me/start', undefined, as('game-host'));
+      const second = await eventually(() => api.get('/v3/lobbies/default/me', as('game-host')), (r) => r.body.status === 'in_game', 30_000, 'in_game again').catch((err: Error) => {
+        throw new Error(`${err.message}\nsecond start answered ${restart.status} ${JSON.stringify(restart.body)}\n${p.output().slice(-6000)}`);
+      });
       expect(second.body.server.instance_id).not.toBe(serverId);
       expect((await server.delete(`/v3/servers/${second.body.server.instance_id}`)).status).toBe(200);
       const back = await eventually(() => api.get('/v3/lobbies/default/me', as('game-host')), (r) => r.body.status === 'waiting', 20_000, 'waiting after the server stopped');

@@ -162,7 +162,11 @@ export function decide(command: LobbyCommand, state: LobbyState): LobbyEvent[] {
     case 'ServerStopped': {
       const lobby = live(state);
       if (lobby.status !== 'starting' && lobby.status !== 'in_game') return [];
-      if (command.instanceId !== undefined && lobby.server && lobby.server.instance_id !== command.instanceId) return [];
+      // The stop of a server this lobby does not use moves nothing, also while a new launch has no server
+      // yet ('' is "no server": an abandoned launch): a late stop of its last game's server must not undo
+      // the next start (if it was this launch's server after all, the lobby-server workflow sends the stop
+      // again when the assignment comes).
+      if (command.instanceId !== undefined && (lobby.server?.instance_id ?? '') !== command.instanceId) return [];
       return [{ type: 'GameEnded', data: { lobbyId: lobby.id, reason: 'server_stopped', by: null, at } }];
     }
     case 'EndMatch': {

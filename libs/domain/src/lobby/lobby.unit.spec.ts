@@ -318,6 +318,15 @@ describe('StartGame, server lifecycle', () => {
     given(lobbyDecider, [created]).when({ type: 'ServerStopped', instanceId: 'srv-1', now: t2 }).thenNothing();
   });
 
+  it('ignores a late stop of the last game\'s server while the next start has no server yet', () => {
+    const ended = { type: 'GameEnded', data: { lobbyId: L, reason: 'host', by: 'alice', at: t2 } } as LobbyEvent;
+    const again = { type: 'GameStarting', data: { lobbyId: L, by: 'alice', at: t2 } } as LobbyEvent;
+    given(lobbyDecider, [...inGame, ended, again]).when({ type: 'ServerStopped', instanceId: 'srv-1', now: t2 }).thenNothing();
+    // a stop with no instance (the launch itself failed) still hands the lobby back
+    given(lobbyDecider, [...inGame, ended, again]).when({ type: 'ServerStopped', now: t2 })
+      .then([{ type: 'GameEnded', data: { lobbyId: L, reason: 'server_stopped', by: null, at: t2 } }]);
+  });
+
   it("an abandoned start (instanceId '': no server) returns a lobby still without a server to waiting, and leaves one with a server alone", () => {
     const s = given(lobbyDecider, [created, starting]).when({ type: 'ServerStopped', instanceId: '', now: t2 })
       .then([{ type: 'GameEnded', data: { lobbyId: L, reason: 'server_stopped', by: null, at: t2 } }]);
