@@ -4,7 +4,7 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync, type ValidationError } from 'class-validator';
 import type { ValidationIssue } from '@spawnpoint/domain';
-import { fieldsOf, type ContractClass } from './fields';
+import { fieldsOf, passesFast, type ContractClass } from './fields';
 
 /** Constraints that say the value has the wrong type: reported alone (the others cannot apply). */
 const TYPE_RULES: Record<string, string> = {
@@ -62,23 +62,11 @@ function plain(v: unknown): unknown {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-interface Plan { allOptional: boolean; fast: Map<string, (v: unknown) => boolean> | null }
-const plans = new Map<object, Plan>();
-function planOf(cls: object): Plan {
-  let plan = plans.get(cls);
-  if (plan) return plan;
-  const fields = fieldsOf(cls);
-  const simple = fields.every(([, f]) => f.fast);
-  plan = { allOptional: fields.every(([, f]) => !f.required), fast: simple ? new Map(fields.map(([k, f]) => [k, f.fast!])) : null };
-  plans.set(cls, plan);
-  return plan;
-}
-
-/** The input passes every field's predicate (and names no unknown field where those are refused). */
-function passes(fast: Map<string, (v: unknown) => boolean>, input: Record<string, unknown>, strict: boolean): boolean {
-  if (strict) for (const k in input) if (!fast.has(k)) return false;
-  for (const [k, test] of fast) if (!test(input[k])) return false;
-  return true;
+const allOptional = new Map<object, boolean>();
+function isAllOptional(cls: object): boolean {
+  let all = allOptional.get(cls);
+  if (all === undefined) allOptional.set(cls, (all = fieldsOf(cls).every(([, f]) => !f.required)));
+  return all;
 }
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; issues: ValidationIssue[] };
@@ -89,11 +77,10 @@ export type Checked<T> = { ok: true; value: T } | { ok: false; issues: Validatio
  */
 export function checkContract<T extends object>(cls: ContractClass<T>, input: unknown, loc: (string | number)[], strict = true): Checked<T> {
   if (!isObject(input)) return { ok: false, issues: [{ loc, msg: 'Input should be an object', type: 'object_type' }] };
-  const plan = planOf(cls);
   // Nothing given and nothing required (most GET queries): nothing to check, nothing to build.
-  if (plan.allOptional && Object.keys(input).length === 0) return { ok: true, value: {} as T };
-  // Simple fields that all pass (path ids, most bus requests): accepted as given.
-  if (plan.fast && passes(plan.fast, input, strict)) return { ok: true, value: { ...input } as T };
+  if (isAllOptional(cls) && Object.keys(input).length === 0) return { ok: true, value: {} as T };
+  // Fields that all pass their predicates (most inputs): accepted as given.
+  if (passesFast(cls, input, strict) === true) return { ok: true, value: { ...input } as T };
   return fullCheck(cls, input, loc, strict);
 }
 

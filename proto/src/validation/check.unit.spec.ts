@@ -1,8 +1,9 @@
 // The 422 issues a contract gives (types as the interface names them), and the fast path: for a class
 // of simple fields it must accept exactly what class-validator accepts.
+import * as proto from '../index';
 import { AdminLobbyRequest, GetServerRequest, ListServersQuery, PlayerIdHeader, ServerIdParams, StartServerBody, TargetPlayerBody } from '../index';
 import { checkContract, fullCheck } from './check';
-import { fieldsOf, type ContractClass } from './fields';
+import { fieldsOf, passesFast, type ContractClass, type JsonSchema } from './fields';
 
 const issues = (cls: ContractClass, input: unknown) => {
   const r = checkContract(cls, input, ['body']);
@@ -51,4 +52,64 @@ describe('the fast path', () => {
       }
     }
   });
+
+  // Every contract class: the answer (ok, value, issues) is class-validator's, whichever path gave it.
+  const CLASSES = Object.entries(proto).filter(([, v]) => typeof v === 'function' && fieldsOf(v).length > 0) as [string, ContractClass][];
+  const POOL: unknown[] = [...VALUES, 'us-east', 'tiny', 'udp', 'game', 'jwt', 'none', 7777, 64, 'https://example.test/jwks', 'x'.repeat(40), { a: 'b' }, { i: 1 }, { A_B: 'x' }, { 'bad key!': 'x' }, { A: 'x'.repeat(5000) }, [{}], ['x', 'y'], { modes: {} }];
+  /** JSON with object keys sorted (which path built a value decides its key order, nothing else). */
+  const canon = (v: unknown): string => JSON.stringify(v, (_, x) => (x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => a.localeCompare(b))) : x));
+  const nestedOf = (schema: JsonSchema) => (schema.$nested ?? (schema.items as JsonSchema | undefined)?.$nested) as (() => ContractClass) | undefined;
+  /** Values for a field: a valid nested object (or array of one) where it nests, then the pool. */
+  function candidates(schema: JsonSchema, depth: number): unknown[] {
+    const nested = nestedOf(schema);
+    if (!nested || depth > 2) return POOL;
+    const item = base(nested(), depth + 1);
+    return [schema.$nested ? item : [item], ...POOL];
+  }
+  /** An input of the class with, for each field, the first candidate class-validator finds nothing wrong with there. */
+  function base(cls: ContractClass, depth = 0): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const [k, f] of fieldsOf(cls)) {
+      const ok = candidates(f.schema, depth).find((v) => {
+        const r = fullCheck(cls, { [k]: v }, [], true);
+        return r.ok || !r.issues.some((i) => i.loc[0] === k);
+      });
+      if (ok !== undefined) out[k] = ok;
+    }
+    return out;
+  }
+  it('on every contract class, gives what class-validator gives (each field of a valid input changed to each candidate)', () => {
+    const wrong: unknown[] = [];
+    let fast = 0;
+    let compared = 0;
+    for (const [name, cls] of CLASSES) {
+      const b = base(cls);
+      const inputs: Record<string, unknown>[] = [b, { ...b, unknown_field: 1 }];
+      for (const [k, f] of fieldsOf(cls)) {
+        inputs.push(Object.fromEntries(Object.entries(b).filter(([key]) => key !== k)));
+        for (const v of candidates(f.schema, 0)) inputs.push({ ...b, [k]: v });
+      }
+      for (const given of inputs) {
+        for (const strict of [true, false]) {
+          compared++;
+          if (passesFast(cls, given, strict)) fast++;
+          const a = checkContract(cls, given, ['body'], strict);
+          const want = fullCheck(cls, given, ['body'], strict);
+          if (canon(a) !== canon(want)) wrong.push({ name, given, strict, got: a, want });
+        }
+      }
+    }
+    expect(wrong.slice(0, 3)).toEqual([]);
+    expect(compared).toBeGreaterThan(5_000);
+    expect(fast).toBeGreaterThan(compared / 10); // the fast path was taken (the comparison means something)
+  });
+
+  it('takes the fast path for a typical server start (nested, custom data, env vars)', () => {
+    const body = { name: 'claim-1', region: 'us-east', version_tag: 'tiny', custom_data: { i: 1 }, environment_variables: { MODE: 'x' }, port_configs: [{ name: 'game', internal_port: 7777, protocol: 'udp' }] };
+    expect(passesFast(StartServerBody, body, true)).toBe(true);
+    expect(checkContract(StartServerBody, body, ['body'])).toEqual(fullCheck(StartServerBody, body, ['body'], true));
+    // a default value (class-transformer's instance has it) keeps a class on the slow path
+    expect(passesFast(proto.JwtAuth, { provider: 'jwt', secret: 's'.repeat(32) }, true)).toBeNull();
+  });
 });
+

@@ -11,11 +11,14 @@ import {
 export type JsonSchema = Record<string, unknown>;
 export type ContractClass<T = object> = new () => T;
 /**
- * `fast`: the field's whole check as one predicate, for fields made of simple checks only (no nesting,
- * no transform). A class whose fields all have one is accepted without class-validator when the input
- * passes (check.ts); anything else, and every refusal, goes through class-validator for its report.
+ * `fast`: the field's whole check as one predicate (`strict`: unknown fields of nested objects refused),
+ * for every field that does not transform its value. A class whose fields all have one is accepted
+ * without class-validator when the input passes (check.ts); anything else, and every refusal, goes
+ * through class-validator for its report. A predicate may refuse what class-validator accepts (that
+ * only costs the slow path), never the other way round.
  */
-export interface FieldSpec { schema: JsonSchema; required: boolean; fast?: (v: unknown) => boolean }
+export type FastTest = (v: unknown, strict: boolean) => boolean;
+export interface FieldSpec { schema: JsonSchema; required: boolean; fast?: FastTest }
 
 interface Presence { optional?: boolean; nullable?: boolean; description?: string }
 
@@ -37,19 +40,57 @@ export function fieldsOf(cls: object): [string, FieldSpec][] {
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+interface FastPlan { fields: Map<string, FastTest>; extras: [string, ObjectTest][] }
+const fastPlans = new Map<object, FastPlan | null>();
+/**
+ * Each field's predicate and the extra rules, or null (cached): when a field has no predicate, or the
+ * class gives a field a default value (class-transformer's instance has it; the input as given would not).
+ */
+function fastPlan(cls: object): FastPlan | null {
+  let plan = fastPlans.get(cls);
+  if (plan !== undefined) return plan;
+  const fields = fieldsOf(cls);
+  const defaults = Object.values(new (cls as new () => object)()).some((v) => v !== undefined);
+  const extras: [string, ObjectTest][] = [];
+  for (let c: object | null = cls; c && c !== Function.prototype; c = Object.getPrototypeOf(c)) extras.push(...(extraRules.get(c) ?? []));
+  plan = !defaults && fields.every(([, f]) => f.fast) ? { fields: new Map(fields.map(([k, f]) => [k, f.fast!])), extras } : null;
+  fastPlans.set(cls, plan);
+  return plan;
+}
+
+/** true: `input` passes every field of `cls` (and names no unknown field when strict); false: it may not; null: no fast check. */
+export function passesFast(cls: object, input: Record<string, unknown>, strict: boolean): boolean | null {
+  const plan = fastPlan(cls);
+  if (!plan) return null;
+  if (strict) for (const k in input) if (!plan.fields.has(k)) return false;
+  for (const [k, test] of plan.fields) if (!test(input[k], strict)) return false;
+  for (const [k, test] of plan.extras) if (!test(input[k], input)) return false;
+  return true;
+}
+
+type ObjectTest = (value: unknown, object: Record<string, unknown>) => boolean;
+/** Rules put on a field beside its kind (Rule, ObjectRule): the fast path checks them too. */
+const extraRules = new Map<object, [string, ObjectTest][]>();
+
+function rule(name: string, test: ObjectTest, message: string): PropertyDecorator {
+  return ValidateBy({ name, validator: { validate: (v, args) => test(v, args!.object as Record<string, unknown>), defaultMessage: () => message } });
+}
 /** A custom constraint: `name` is what issues.ts maps to a 422 type (value_error unless listed there). */
-export function Rule(name: string, test: (value: unknown, object: object) => boolean, message: string): PropertyDecorator {
-  return ValidateBy({ name, validator: { validate: (v, args) => test(v, args!.object), defaultMessage: () => message } });
+export function Rule(name: string, test: ObjectTest, message: string): PropertyDecorator {
+  return (target, key) => {
+    extraRules.set(target.constructor, [...(extraRules.get(target.constructor) ?? []), [String(key), test]]);
+    rule(name, test, message)(target, key);
+  };
 }
 /** A rule about the object holding the field: reported at the object's loc, not the field's. */
 export const ObjectRule = (test: (object: Record<string, unknown>) => boolean, message: string) => Rule('objectRule', (_, o) => test(o as Record<string, unknown>), message);
 
-function field(schema: JsonSchema, o: Presence, decorators: (PropertyDecorator | undefined)[], test?: (v: unknown) => boolean, nullPasses = !!o.nullable): PropertyDecorator {
+function field(schema: JsonSchema, o: Presence, decorators: (PropertyDecorator | undefined)[], test?: FastTest, nullPasses = !!o.nullable): PropertyDecorator {
   return (target, key) => {
     const own = specs.get(target.constructor) ?? new Map<string, FieldSpec>();
     specs.set(target.constructor, own);
     const s = o.nullable ? { anyOf: [schema, { type: 'null' }] } : schema;
-    const fast = test && ((v: unknown) => (v === undefined ? !!o.optional : v === null ? nullPasses : test(v)));
+    const fast = test && ((v: unknown, strict: boolean) => (v === undefined ? !!o.optional : v === null ? nullPasses : test(v, strict)));
     own.set(String(key), { schema: o.description ? { ...s, description: o.description } : s, required: !o.optional, fast });
     // optional: may be absent (undefined); nullable: may be null; anything else is checked.
     const presence = o.optional && o.nullable ? IsOptional()
@@ -72,8 +113,8 @@ export function Str(o: StrOpts = {}): PropertyDecorator {
   return field(schema, o, [
     IsString(),
     // Lengths in UTF-16 code units (class-validator's own MinLength/MaxLength count a surrogate pair as one).
-    min !== undefined ? Rule('minLength', short, min === 1 ? 'must not be empty' : `must be at least ${min} characters`) : undefined,
-    max !== undefined ? Rule('maxLength', long, `must be at most ${max} characters`) : undefined,
+    min !== undefined ? rule('minLength', short, min === 1 ? 'must not be empty' : `must be at least ${min} characters`) : undefined,
+    max !== undefined ? rule('maxLength', long, `must be at most ${max} characters`) : undefined,
     pattern ? Matches(pattern, { message: o.msg ?? `must match ${pattern.source}` }) : undefined,
   ], (v) => typeof v === 'string' && short(v) && long(v) && (!pattern || pattern.test(v)));
 }
@@ -116,9 +157,9 @@ export function Flag(o: Presence = {}): PropertyDecorator {
 /** Any JSON object (Record<string, unknown>); `maxJson`: the most characters it may take as JSON. */
 export function Json(o: Presence & { maxJson?: number } = {}): PropertyDecorator {
   return field({ type: 'object', propertyNames: { type: 'string' }, additionalProperties: {} }, o, [
-    Rule('isJsonObject', isPlainObject, 'must be an object'),
-    o.maxJson !== undefined ? Rule('maxJson', (v) => !isPlainObject(v) || JSON.stringify(v).length <= o.maxJson!, `must be at most ${o.maxJson / 1024} KiB as JSON`) : undefined,
-  ], o.maxJson === undefined ? isPlainObject : undefined);
+    rule('isJsonObject', isPlainObject, 'must be an object'),
+    o.maxJson !== undefined ? rule('maxJson', (v) => !isPlainObject(v) || JSON.stringify(v).length <= o.maxJson!, `must be at most ${o.maxJson / 1024} KiB as JSON`) : undefined,
+  ], (v) => isPlainObject(v) && (o.maxJson === undefined || JSON.stringify(v).length <= o.maxJson));
 }
 
 /** Any value (documented as such; checked by whoever reads it). */
@@ -127,16 +168,19 @@ export const AnyValue = (o: Presence = {}) => field({}, { ...o, nullable: false 
 /** A map of names to strings: keys match `key`, values at most `maxValue` characters, at most `maxEntries`. */
 export function StrMap(o: Presence & { key: RegExp; keyMsg: string; maxValue: number; maxEntries: number }): PropertyDecorator {
   return field({ type: 'object', propertyNames: { type: 'string', pattern: o.key.source }, additionalProperties: { type: 'string', maxLength: o.maxValue } }, o, [
-    Rule('isJsonObject', isPlainObject, 'must be an object'),
-    Rule('mapKeys', (v) => !isPlainObject(v) || Object.keys(v).every((k) => o.key.test(k)), `every name ${o.keyMsg}`),
-    Rule('mapValues', (v) => !isPlainObject(v) || Object.values(v).every((x) => typeof x === 'string' && x.length <= o.maxValue), `every value must be a string of at most ${o.maxValue} characters`),
-    Rule('mapSize', (v) => !isPlainObject(v) || Object.keys(v).length <= o.maxEntries, `at most ${o.maxEntries} entries`),
-  ]);
+    rule('isJsonObject', isPlainObject, 'must be an object'),
+    rule('mapKeys', (v) => !isPlainObject(v) || Object.keys(v).every((k) => o.key.test(k)), `every name ${o.keyMsg}`),
+    rule('mapValues', (v) => !isPlainObject(v) || Object.values(v).every((x) => typeof x === 'string' && x.length <= o.maxValue), `every value must be a string of at most ${o.maxValue} characters`),
+    rule('mapSize', (v) => !isPlainObject(v) || Object.keys(v).length <= o.maxEntries, `at most ${o.maxEntries} entries`),
+  ], (v) => isPlainObject(v) && Object.keys(v).length <= o.maxEntries
+    && Object.entries(v).every(([k, x]) => o.key.test(k) && typeof x === 'string' && x.length <= o.maxValue));
 }
 
 /** A nested contract object (checked field by field; unknown fields refused where the root refuses them). */
 export function Nested(cls: () => ContractClass, o: Presence & { schema?: JsonSchema; type?: TypeOptions } = {}): PropertyDecorator {
-  return field(o.schema ?? { $nested: cls }, o, [Rule('isPlainObject', isPlainObject, 'must be an object'), ValidateNested(), Type(cls, o.type)]);
+  // A nested class chosen by a discriminator (o.type) is left to class-validator.
+  return field(o.schema ?? { $nested: cls }, o, [rule('isPlainObject', isPlainObject, 'must be an object'), ValidateNested(), Type(cls, o.type)],
+    o.type ? undefined : (v, strict) => isPlainObject(v) && passesFast(cls(), v, strict) === true);
 }
 
 /** An array of contract objects. */
@@ -148,9 +192,9 @@ export function NestedArray(cls: () => ContractClass, o: Presence & { max?: numb
     o.max !== undefined ? ArrayMaxSize(o.max, { message: `must have at most ${o.max} items` }) : undefined,
     // class-validator walks an array item as a list of items: an array where an object belongs is refused
     // here (check.ts reports it at the item's index; other non-objects fail nestedValidation there).
-    Rule('noArrayItems', (v) => !Array.isArray(v) || !v.some(Array.isArray), 'must be an object'),
+    rule('noArrayItems', (v) => !Array.isArray(v) || !v.some(Array.isArray), 'must be an object'),
     ValidateNested({ each: true }), Type(cls),
-  ]);
+  ], (v, strict) => Array.isArray(v) && (o.max === undefined || v.length <= o.max) && v.every((item) => isPlainObject(item) && passesFast(cls(), item, strict) === true));
 }
 
 /** An array of plain values (strings, unknown objects): only the array itself is checked here. */
@@ -158,13 +202,13 @@ export function List(items: JsonSchema, o: Presence & { max?: number; each?: (v:
   return field({ type: 'array', items, ...(o.max !== undefined ? { maxItems: o.max } : {}) }, o, [
     IsArray({ message: 'must be an array' }),
     o.max !== undefined ? ArrayMaxSize(o.max, { message: `must have at most ${o.max} items` }) : undefined,
-    o.each ? Rule('eachItem', (v) => !Array.isArray(v) || v.every(o.each!), o.eachMsg ?? 'an item has the wrong type') : undefined,
+    o.each ? rule('eachItem', (v) => !Array.isArray(v) || v.every(o.each!), o.eachMsg ?? 'an item has the wrong type') : undefined,
   ], (v) => Array.isArray(v) && (o.max === undefined || v.length <= o.max) && (!o.each || v.every(o.each)));
 }
 
 /** A field with a custom rule and a schema given by hand (unions and the like). */
-export function Custom(schema: JsonSchema, rule: { name: string; test: (v: unknown) => boolean; msg: string }, o: Presence = {}): PropertyDecorator {
-  return field(schema, o, [Rule(rule.name, rule.test, rule.msg)]);
+export function Custom(schema: JsonSchema, r: { name: string; test: (v: unknown) => boolean; msg: string }, o: Presence = {}): PropertyDecorator {
+  return field(schema, o, [rule(r.name, r.test, r.msg)], r.test);
 }
 
 /** An http(s) URL of at most 2048 characters. */
@@ -173,8 +217,8 @@ export function HttpUrl(o: Presence = {}): PropertyDecorator {
     try { return typeof v === 'string' && /^https?:$/.test(new URL(v).protocol); } catch { return false; }
   };
   return field({ type: 'string', format: 'uri', maxLength: 2048 }, o, [
-    IsString(), MaxLength(2048, { message: 'must be at most 2048 characters' }), Rule('isHttpUrl', url, 'must be an http or https URL'),
-  ]);
+    IsString(), MaxLength(2048, { message: 'must be at most 2048 characters' }), rule('isHttpUrl', url, 'must be an http or https URL'),
+  ], (v) => typeof v === 'string' && v.length <= 2048 && url(v));
 }
 
 /** The JSON Schema of a contract class (nested classes inlined: the fuzzer and readers need no $ref). */
