@@ -1,6 +1,7 @@
 // Runs workflows (libs/domain/src/workflow): each subscribes to the store from its checkpoint, folds every
 // instance's state, and stores the new states, its timers and the intents it decided together with the
-// checkpoint, in one transaction; the intents are then dispatched from that outbox and deleted once done.
+// checkpoint, in one statement (one round trip; the leader keeps the states it stored in memory, so a
+// decision usually reads nothing); the intents are then dispatched from that outbox and deleted once done.
 // A crash between a dispatch and its delete dispatches the intent again with the same key (the command
 // id): at-least-once dispatch, made effectively-once by the services' command-id handling. Timers are
 // rows; due ones (by the injected clock) are fed to their instance, also after a restart, so a timer
@@ -19,7 +20,7 @@ import { insertParked, registerProjection, storableError } from '../projections/
 import { inPgTransaction } from '../projections/pg-transaction';
 import type { SqlTx } from '../projections/projection-runner';
 import {
-  addIntents, cancelTimer, checkpointName, firstRunHead, intentDone, intentFailed, loadCheckpoint, loadStates, pendingIntents, saveCheckpoint, saveStates, setTimer, takeDueTimers,
+  Changes, checkpointName, PendingIntent, firstRunHead, intentFailed, intentsDone, loadCheckpoint, loadStates, pendingIntents, saveCheckpoint, takeDueTimers, timerSlot, writeChanges,
 } from './workflow-tables';
 
 /** Sends one command intent (the services map it to a bus request with `intent.key` as its command id). */
@@ -44,9 +45,13 @@ export interface WorkflowRunnerOptions {
 }
 
 const MAX_BATCH = 500;
+/** Outbox rows read per dispatch pass. */
+const PAGE = 500;
 const HIGH_WATER = 5_000;
 const RETRY_MS = 1_000;
 const LOCK_CLASS = 7_402_010;
+/** Instance states kept in memory while leading (the oldest are dropped past this; they are read again). */
+const MAX_CACHED_STATES = 20_000;
 
 /** `silent`: folded, timers kept, commands not sent (history from before the workflow's first run). */
 type Input = { event: DomainEvent; keys: string[]; silent?: boolean };
@@ -106,6 +111,13 @@ class WorkflowLoop {
   /** The lock connection of a runner standing by, kept for its next try. */
   private standby: Client | null = null;
   private stopped = false;
+  /**
+   * Instance states as stored, while this runner leads: the only writer then, so a decision reads no
+   * state it wrote itself. Cleared whenever that may not hold (lead lost or taken, a failed write).
+   */
+  private readonly cache = new Map<string, unknown>();
+  private sentIds: string[] = [];
+  private deleting: Promise<void> | null = null;
 
   constructor(
     private readonly store: EventStore,
@@ -191,6 +203,7 @@ class WorkflowLoop {
     this.lock = null;
     this.generation++;
     this.pending = [];
+    this.cache.clear();
     void this.subscription?.close().catch(() => undefined);
     this.subscription = null;
     void lock?.end().catch(() => undefined);
@@ -237,6 +250,7 @@ class WorkflowLoop {
     await this.saveUnsaved().catch(() => undefined);
     // A dispatch that hangs is abandoned: its intent stays in the outbox and the next runner sends it again.
     if (this.draining) await Promise.race([this.draining.catch(() => undefined), sleep(this.opts.stopGraceMs)]);
+    await this.deleting;
     if (this.lock) {
       await this.lock.query('SELECT pg_advisory_unlock($1, hashtext($2))', [LOCK_CLASS, this.name]).catch(() => undefined);
       await this.lock.end().catch(() => undefined);
@@ -254,6 +268,7 @@ class WorkflowLoop {
     const generation = ++this.generation;
     this.pending = [];
     this.unsaved = null;
+    this.cache.clear();
     this.subscription = this.store.subscribeToAll({ fromPosition: from, categories: [...this.workflow.categories] }, (event) => {
       if (generation !== this.generation) return;
       this.pending.push(event);
@@ -274,7 +289,7 @@ class WorkflowLoop {
           // change no state, timer or intent, so they cost no transaction. The checkpoint past them is saved
           // with the next batch that does, or by the tick; reading them again after a crash changes nothing.
           if (inputs.some((i) => i.keys.length > 0)) {
-            await this.transaction((sql) => this.decide(sql, inputs, last));
+            await this.save(this.pool, await this.fold(this.pool, inputs), last);
             this.unsaved = null;
           } else {
             this.unsaved = last;
@@ -302,7 +317,7 @@ class WorkflowLoop {
     const firstFailedAt = new Date();
     for (let attempt = 1; ; attempt++) {
       try {
-        await this.transaction((sql) => this.decide(sql, [this.input(event)], event.position));
+        await this.save(this.pool, await this.fold(this.pool, [this.input(event)]), event.position);
         this.unsaved = null;
         return;
       } catch (err) {
@@ -343,53 +358,89 @@ class WorkflowLoop {
 
   // ---- deciding --------------------------------------------------------------------------------------
 
-  /** Folds the inputs into their instances and stores states, timers, intents (and the checkpoint). */
-  private async decide(sql: SqlTx, inputs: Input[], position: bigint | null): Promise<void> {
+  /**
+   * Folds the inputs into their instances: the changes to store. `earlier`: changes of this same write
+   * not stored yet (the timers of one tick), which the fold reads on from.
+   */
+  private async fold(sql: SqlTx, inputs: Input[], earlier?: Changes): Promise<Changes> {
+    const c: Changes = { states: new Map(), timers: new Map(), intents: [], position: null };
     const keys = [...new Set(inputs.flatMap((i) => i.keys))];
-    const stored = await loadStates(sql, this.name, keys);
-    const states = new Map<string, unknown>();
-    const intents: { key: string; intent: CommandIntent }[] = [];
+    const stored = await loadStates(sql, this.name, keys.filter((k) => !this.cache.has(k) && !earlier?.states.has(k)));
+    const current = (key: string) => {
+      for (const m of [c.states, earlier?.states, this.cache, stored]) if (m?.has(key)) return m.get(key);
+      return this.workflow.initialState;
+    };
     for (const { event, keys: targets, silent } of inputs) {
       for (const key of targets) {
-        const before = states.has(key) ? states.get(key) : stored.has(key) ? stored.get(key) : this.workflow.initialState;
-        const after = this.workflow.evolve(before, event);
-        states.set(key, after);
+        const after = this.workflow.evolve(current(key), event);
+        c.states.set(key, after);
         for (const intent of this.workflow.react(after, event) as Intent[]) {
           if (intent.kind === 'command') {
-            if (!silent) intents.push({ key, intent });
+            if (!silent) c.intents.push({ key, intent });
+          } else {
+            c.timers.set(timerSlot(key, intent.id), { key, id: intent.id, set: intent.kind === 'timer' ? { at: intent.at, event: intent.then } : null });
           }
-          else if (intent.kind === 'timer') await setTimer(sql, this.name, key, intent.id, intent.at, intent.then);
-          else await cancelTimer(sql, this.name, key, intent.id);
         }
       }
     }
-    await saveStates(sql, this.name, states);
-    await addIntents(sql, this.name, intents);
-    if (intents.length > 0) this.outboxChanged = true;
-    if (position !== null) await saveCheckpoint(sql, this.name, position);
+    return c;
   }
 
-  /** Due timers, each fed to its instance in a transaction of its own (the timer row deleted with it). */
+  /** Stores the changes (with the checkpoint, if any) in one statement, and remembers the states stored. */
+  private async save(sql: SqlTx, c: Changes, position: bigint | null): Promise<void> {
+    try {
+      await writeChanges(sql, this.name, { ...c, position });
+    } catch (err) {
+      this.cache.clear(); // the write may have happened even so (a lost answer): read the states again
+      throw err;
+    }
+    if (sql === this.pool) this.remember(c.states);
+    if (c.intents.length > 0) this.outboxChanged = true;
+  }
+
+  private remember(states: Map<string, unknown>): void {
+    for (const [key, state] of states) {
+      this.cache.delete(key);
+      this.cache.set(key, state);
+    }
+    for (const key of this.cache.keys()) {
+      if (this.cache.size <= MAX_CACHED_STATES) break;
+      this.cache.delete(key);
+    }
+  }
+
+  /** Due timers, fed to their instances and stored (the fired timers deleted) in one transaction a round. */
   private async fireDueTimers(): Promise<void> {
     if (!this.lock) return;
     // Bounded per tick: a workflow that keeps setting a timer already due cannot hold the chain.
     for (let round = 0; round < 20; round++) {
       let fired = 0;
-      await this.transaction(async (sql) => {
-        for (const timer of await takeDueTimers(sql, this.name, this.now(), 100)) {
-          await cancelTimer(sql, this.name, timer.key, timer.id);
-          await sql.query('SAVEPOINT timer');
-          try {
-            await this.decide(sql, [{ event: timer.event, keys: [timer.key] }], null);
-          } catch (err) {
-            if (isInfrastructureError(err)) throw err;
-            // A timer its workflow cannot decide is dropped (logged), not fired forever.
-            await sql.query('ROLLBACK TO SAVEPOINT timer');
-            console.error(`workflow ${this.name}: timer ${timer.id} of ${timer.key} failed and is dropped:`, storableError(err));
+      const all: Changes = { states: new Map(), timers: new Map(), intents: [], position: null };
+      try {
+        await this.transaction(async (sql) => {
+          for (const timer of await takeDueTimers(sql, this.name, this.now(), 100)) {
+            fired++;
+            all.timers.set(timerSlot(timer.key, timer.id), { key: timer.key, id: timer.id, set: null });
+            let c: Changes;
+            try {
+              c = await this.fold(sql, [{ event: timer.event, keys: [timer.key] }], all);
+            } catch (err) {
+              if (isInfrastructureError(err)) throw err;
+              // A timer its workflow cannot decide is dropped (logged), not fired forever.
+              console.error(`workflow ${this.name}: timer ${timer.id} of ${timer.key} failed and is dropped:`, storableError(err));
+              continue;
+            }
+            for (const [k, v] of c.states) all.states.set(k, v);
+            for (const [k, v] of c.timers) all.timers.set(k, v);
+            all.intents.push(...c.intents);
           }
-          fired++;
-        }
-      });
+          await this.save(sql, all, null);
+        });
+      } catch (err) {
+        this.cache.clear();
+        throw err;
+      }
+      this.remember(all.states);
       if (fired < 100) return;
     }
   }
@@ -414,33 +465,63 @@ class WorkflowLoop {
     return this.draining;
   }
 
-  /** true when it sent something (another pass may find more). */
+  /**
+   * true when another pass may find more due now (it sent from a full page). Intents added meanwhile
+   * are drain()'s (drainAgain).
+   */
   private async drainPass(): Promise<boolean> {
+    await this.deleting; // a pass never reads an intent already sent
     const held = new Set<string>();
-    let sent = false;
-    for (const row of await pendingIntents(this.pool, this.name, this.now(), 500)) {
+    let sent = 0;
+    const rows = await pendingIntents(this.pool, this.name, this.now(), PAGE);
+    for (const row of rows) {
       if (this.stopped) return false;
-      if (held.has(row.key)) continue;
-      if (!row.due) {
-        held.add(row.key);
-        continue;
-      }
-      try {
-        await this.dispatch(row.intent, { workflow: this.name, instance: row.key });
-      } catch (err) {
-        held.add(row.key);
-        const attempts = row.attempts + 1;
-        const giveUp = attempts >= this.opts.dispatchAttempts;
-        const retryAt = giveUp ? null : new Date(this.now().getTime() + Math.min(this.opts.dispatchBackoffMs * 2 ** (attempts - 1), 60_000));
-        await intentFailed(this.pool, row.id, storableError(err), retryAt);
-        console.error(`workflow ${this.name}: dispatch of ${row.intent.key} failed (attempt ${attempts})${giveUp ? '; given up' : ''}:`, (err as Error).message ?? err);
-        continue;
-      }
+      if (!(await this.dispatchRow(row, held))) continue;
       if (this.stopped) return false;
-      await intentDone(this.pool, row.id);
-      sent = true;
+      this.markSent(row.id);
+      sent++;
     }
-    return sent;
+    await this.deleting;
+    return rows.length === PAGE && sent > 0;
+  }
+
+  /**
+   * Deletes a sent intent from the outbox without holding up the next dispatch: ids sent while a delete
+   * runs go together in the next one. Only what a crash interrupts is sent again.
+   */
+  private markSent(id: string): void {
+    this.sentIds.push(id);
+    this.deleting ??= (async () => {
+      while (this.sentIds.length > 0) {
+        const ids = this.sentIds.splice(0);
+        await intentsDone(this.pool, ids).catch((err) => {
+          console.error(`workflow ${this.name}: could not delete ${ids.length} sent intent(s); they will be sent again:`, (err as Error).message ?? err);
+        });
+      }
+    })().finally(() => {
+      this.deleting = null;
+    });
+  }
+
+  /** Sends one intent unless its instance is held back; true when it was sent. */
+  private async dispatchRow(row: PendingIntent, held: Set<string>): Promise<boolean> {
+    if (held.has(row.key)) return false;
+    if (!row.due) {
+      held.add(row.key);
+      return false;
+    }
+    try {
+      await this.dispatch(row.intent, { workflow: this.name, instance: row.key });
+      return true;
+    } catch (err) {
+      held.add(row.key);
+      const attempts = row.attempts + 1;
+      const giveUp = attempts >= this.opts.dispatchAttempts;
+      const retryAt = giveUp ? null : new Date(this.now().getTime() + Math.min(this.opts.dispatchBackoffMs * 2 ** (attempts - 1), 60_000));
+      await intentFailed(this.pool, row.id, storableError(err), retryAt);
+      console.error(`workflow ${this.name}: dispatch of ${row.intent.key} failed (attempt ${attempts})${giveUp ? '; given up' : ''}:`, (err as Error).message ?? err);
+      return false;
+    }
   }
 
   // ---- helpers -------------------------------------------------------------------------------------

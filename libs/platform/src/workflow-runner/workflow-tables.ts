@@ -33,29 +33,52 @@ export async function saveCheckpoint(sql: SqlTx, workflow: string, position: big
 
 export async function loadStates(sql: SqlTx, workflow: string, keys: string[]): Promise<Map<string, unknown>> {
   if (keys.length === 0) return new Map();
-  const { rows } = await sql.query<{ key: string; state: unknown }>('SELECT key, state FROM workflow_states WHERE workflow = $1 AND key = ANY($2) FOR UPDATE', [workflow, keys]);
+  const { rows } = await sql.query<{ key: string; state: unknown }>('SELECT key, state FROM workflow_states WHERE workflow = $1 AND key = ANY($2)', [workflow, keys]);
   return new Map(rows.map((r) => [r.key, r.state]));
 }
 
-export async function saveStates(sql: SqlTx, workflow: string, states: Map<string, unknown>): Promise<void> {
-  if (states.size === 0) return;
-  const keys = [...states.keys()];
-  await sql.query(
-    `INSERT INTO workflow_states (workflow, key, state, updated_at)
-       SELECT $1, k, s, now() FROM unnest($2::text[], $3::jsonb[]) AS t(k, s)
-     ON CONFLICT (workflow, key) DO UPDATE SET state = EXCLUDED.state, updated_at = now()`,
-    [workflow, keys, keys.map((k) => JSON.stringify(states.get(k)))]);
+/** A timer as a decision leaves it: set (at, event) or cancelled (null). */
+export type TimerChange = { key: string; id: string; set: { at: string; event: DomainEvent } | null };
+
+/** What one decision changes: instance states, timers (net: one change per timer), new intents, the checkpoint. */
+export interface Changes {
+  states: Map<string, unknown>;
+  timers: Map<string, TimerChange>;
+  intents: { key: string; intent: CommandIntent }[];
+  position: bigint | null;
 }
 
-export async function setTimer(sql: SqlTx, workflow: string, key: string, id: string, at: string, event: DomainEvent): Promise<void> {
-  await sql.query(
-    `INSERT INTO workflow_timers (workflow, key, id, due_at, event) VALUES ($1, $2, $3, $4, $5)
-     ON CONFLICT (workflow, key, id) DO UPDATE SET due_at = EXCLUDED.due_at, event = EXCLUDED.event`,
-    [workflow, key, id, at, JSON.stringify(event)]);
-}
+export const timerSlot = (key: string, id: string) => `${key}\u0000${id}`;
 
-export async function cancelTimer(sql: SqlTx, workflow: string, key: string, id: string): Promise<void> {
-  await sql.query('DELETE FROM workflow_timers WHERE workflow = $1 AND key = $2 AND id = $3', [workflow, key, id]);
+// One statement (so one round trip, atomic on its own): the data-modifying CTEs all run. Every row is
+// touched once (states by key, timers net by slot), which ON CONFLICT ... DO UPDATE requires. The rows
+// travel as one JSON document each (no array parameters: pg escapes those element by element).
+const WRITE_SQL = `WITH
+  st AS (INSERT INTO workflow_states (workflow, key, state, updated_at)
+           SELECT $1, k, s, now() FROM jsonb_to_recordset($2::jsonb) AS t(k text, s jsonb)
+         ON CONFLICT (workflow, key) DO UPDATE SET state = EXCLUDED.state, updated_at = now()),
+  tc AS (DELETE FROM workflow_timers w USING jsonb_to_recordset($3::jsonb) AS c(k text, id text)
+          WHERE w.workflow = $1 AND w.key = c.k AND w.id = c.id),
+  ts AS (INSERT INTO workflow_timers (workflow, key, id, due_at, event)
+           SELECT $1, k, id, at, e FROM jsonb_to_recordset($4::jsonb) AS t(k text, id text, at timestamptz, e jsonb)
+         ON CONFLICT (workflow, key, id) DO UPDATE SET due_at = EXCLUDED.due_at, event = EXCLUDED.event),
+  oi AS (INSERT INTO workflow_intents (workflow, key, intent_key, intent)
+           SELECT $1, k, ik, i FROM ROWS FROM (jsonb_to_recordset($5::jsonb) AS (k text, ik text, i jsonb)) WITH ORDINALITY AS t(k, ik, i, n) ORDER BY n),
+  cp AS (INSERT INTO checkpoints (name, position, updated_at) SELECT $6, $7::bigint, now() WHERE $7::bigint IS NOT NULL
+         ON CONFLICT (name) DO UPDATE SET position = EXCLUDED.position, updated_at = EXCLUDED.updated_at)
+  SELECT 1`;
+
+/** Stores a decision's changes in one statement (inside `sql`'s transaction when it is one). */
+export async function writeChanges(sql: SqlTx, workflow: string, c: Changes): Promise<void> {
+  const timers = [...c.timers.values()];
+  await sql.query({ name: 'spawnpoint_workflow_write', text: WRITE_SQL }, [
+    workflow,
+    JSON.stringify([...c.states].map(([k, s]) => ({ k, s }))),
+    JSON.stringify(timers.filter((t) => !t.set).map((t) => ({ k: t.key, id: t.id }))),
+    JSON.stringify(timers.filter((t) => t.set).map((t) => ({ k: t.key, id: t.id, at: t.set!.at, e: t.set!.event }))),
+    JSON.stringify(c.intents.map((i) => ({ k: i.key, ik: i.intent.key, i: i.intent }))),
+    checkpointName(workflow), c.position === null ? null : String(c.position),
+  ]);
 }
 
 export interface DueTimer { key: string; id: string; event: DomainEvent }
@@ -68,14 +91,6 @@ export async function takeDueTimers(sql: SqlTx, workflow: string, now: Date, lim
   return rows;
 }
 
-export async function addIntents(sql: SqlTx, workflow: string, intents: { key: string; intent: CommandIntent }[]): Promise<void> {
-  if (intents.length === 0) return;
-  await sql.query(
-    `INSERT INTO workflow_intents (workflow, key, intent_key, intent)
-       SELECT $1, k, ik, i FROM unnest($2::text[], $3::text[], $4::jsonb[]) WITH ORDINALITY AS t(k, ik, i, n) ORDER BY n`,
-    [workflow, intents.map((i) => i.key), intents.map((i) => i.intent.key), intents.map((i) => JSON.stringify(i.intent))]);
-}
-
 export interface PendingIntent { id: string; key: string; intent: CommandIntent; attempts: number; due: boolean }
 
 export async function pendingIntents(pool: Pool, workflow: string, now: Date, limit: number): Promise<PendingIntent[]> {
@@ -85,8 +100,8 @@ export async function pendingIntents(pool: Pool, workflow: string, now: Date, li
   return rows;
 }
 
-export async function intentDone(pool: Pool, id: string): Promise<void> {
-  await pool.query('DELETE FROM workflow_intents WHERE id = $1', [id]);
+export async function intentsDone(pool: Pool, ids: string[]): Promise<void> {
+  if (ids.length > 0) await pool.query('DELETE FROM workflow_intents WHERE id = ANY($1::bigint[])', [ids]);
 }
 
 /** A failed dispatch: tried again at `retryAt`, or given up (`retryAt` null) and kept with its error. */
