@@ -38,8 +38,17 @@ export class AccessGuard implements CanActivate {
     @Inject(CONFIG) private readonly config: PlatformConfig,
   ) {}
 
+  /** Each route's rule, read once (the metadata lookup costs more than the rest of a cached key check). */
+  private readonly rules = new WeakMap<object, AccessRule>();
+
+  private ruleOf(handler: object): AccessRule {
+    let rule = this.rules.get(handler);
+    if (!rule) this.rules.set(handler, (rule = this.reflector.get<AccessRule>(ACCESS, handler as never) ?? { auth: 'server' }));
+    return rule;
+  }
+
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const rule = this.reflector.get<AccessRule>(ACCESS, context.getHandler()) ?? { auth: 'server' };
+    const rule = this.ruleOf(context.getHandler());
     const req = context.switchToHttp().getRequest<AuthedRequest>();
     const reply = context.switchToHttp().getResponse<FastifyReply>();
     if (rule.auth === 'none') return true;
