@@ -16,7 +16,10 @@ export class UpdateSettingsHandler implements ICommandHandler<UpdateSettings> {
   constructor(private readonly readModel: ProjectsReadModel, private readonly views: ProjectViews) {}
 
   async execute({ request: req }: UpdateSettings): Promise<SettingsView> {
-    await this.readModel.command(projectDecider, projectStream(req.projectId), { type: 'UpdateSettings', patch: completeSettingsPatch(req.patch as SettingsPatchInput, randomUUID), now: this.readModel.now() }, { projectId: req.projectId });
+    const patch = completeSettingsPatch(req.patch as SettingsPatchInput, randomUUID);
+    // Lobby configs keep their ids across a replace; the decider takes new ones from here where it needs them.
+    const newIds = patch.lobby_configs?.map(() => randomUUID());
+    await this.readModel.command(projectDecider, projectStream(req.projectId), { type: 'UpdateSettings', patch, newIds, now: this.readModel.now() }, { projectId: req.projectId });
     return this.views.settings(req.projectId);
   }
 }

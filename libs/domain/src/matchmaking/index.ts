@@ -2,3 +2,4 @@ export * from './mode';
 export * from './rating';
 export * from './teams';
 export * from './region';
+export * from './match';

@@ -1,7 +1,7 @@
 import { conflict, notFound } from '../kit';
 import { ProjectCommand } from './commands';
 import { ProjectEvent } from './events';
-import { applySettingsPatch } from './settings';
+import { applySettingsPatch, withLobbyConfigIds } from './settings';
 import { ProjectState } from './state';
 
 export function decide(command: ProjectCommand, state: ProjectState): ProjectEvent[] {
@@ -12,10 +12,13 @@ export function decide(command: ProjectCommand, state: ProjectState): ProjectEve
   }
   if (state.status === 'none') throw notFound('project');
   switch (command.type) {
-    case 'UpdateSettings':
+    case 'UpdateSettings': {
+      const { lobby_configs } = command.patch;
+      const patch = lobby_configs ? { ...command.patch, lobby_configs: withLobbyConfigIds(state.settings.lobby_configs, lobby_configs, command.newIds ?? []) } : command.patch;
       return [{ type: 'ProjectSettingsUpdated', data: {
-        projectId: state.projectId, settings: applySettingsPatch(state.settings, command.patch), at: command.now,
+        projectId: state.projectId, settings: applySettingsPatch(state.settings, patch), at: command.now,
       } }];
+    }
     case 'RotateKeys':
       return [{ type: 'ProjectKeysRotated', data: {
         projectId: state.projectId,

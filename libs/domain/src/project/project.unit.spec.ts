@@ -64,4 +64,17 @@ describe('Project', () => {
     expect(completeSettingsPatch({ pool_config: null }, id)).toEqual({ pool_config: null });
     expect(completeSettingsPatch({}, id)).toEqual({});
   });
+
+  it('gives every lobby config an id: the one given, else the stored one of the same name, else a new one from the command', () => {
+    const settingsWith = (lobby_configs: Record<string, unknown>[]) => ({ ...settings, lobby_configs });
+    const first = settingsWith([{ name: 'default', id: 'n1' }, { name: 'ranked', id: 'mine' }]);
+    given(projectDecider, [created]).when({ type: 'UpdateSettings', patch: { lobby_configs: [{ name: 'default' }, { name: 'ranked', id: 'mine' }] }, newIds: ['n1', 'n2'], now })
+      .then([{ type: 'ProjectSettingsUpdated', data: { projectId: 'prj', settings: first, at: now } }]);
+    const updated: ProjectEvent = { type: 'ProjectSettingsUpdated', data: { projectId: 'prj', settings: first, at: now } };
+    // replaced without ids: the names keep theirs; a new name gets a new one
+    given(projectDecider, [created, updated]).when({ type: 'UpdateSettings', patch: { lobby_configs: [{ name: 'ranked', maxPlayers: 4 }, { name: 'casual' }, { name: 'default' }] }, newIds: ['n3', 'n4', 'n5'], now })
+      .then([{ type: 'ProjectSettingsUpdated', data: { projectId: 'prj', settings: settingsWith([{ name: 'ranked', maxPlayers: 4, id: 'mine' }, { name: 'casual', id: 'n3' }, { name: 'default', id: 'n1' }]), at: now } }]);
+    const e = given(projectDecider, [created]).when({ type: 'UpdateSettings', patch: { lobby_configs: [{ name: 'a', id: 'x' }, { name: 'b', id: 'x' }] }, newIds: [], now }).thenError('invalid', /twice/);
+    expect(e.detail).toEqual([{ loc: ['body', 'lobby_configs', 1, 'id'], msg: expect.any(String), type: 'value_error' }]);
+  });
 });

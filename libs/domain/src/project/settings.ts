@@ -1,3 +1,4 @@
+import { invalid } from '../kit';
 import { PoolConfig } from '../server/pool-plan';
 
 // Project settings as the interface names them (snake_case on the wire).
@@ -58,4 +59,23 @@ export function applySettingsPatch(current: ProjectSettings, patch: Partial<Proj
     if (patch[key] !== undefined) (next as Record<string, unknown>)[key] = patch[key];
   }
   return next;
+}
+
+/**
+ * Every lobby config has an id (the interface lists one, as for port configs): the one given, else the id
+ * of the stored config of the same name (a client that replaces the list without ids keeps them), else
+ * the next of `newIds` (new ids arrive on the command). Two configs given the same id: 422.
+ */
+export function withLobbyConfigIds(stored: Record<string, unknown>[], configs: Record<string, unknown>[], newIds: readonly string[]): Record<string, unknown>[] {
+  const byName = new Map(stored.filter((c) => typeof c.id === 'string').map((c) => [c.name, c.id as string]));
+  const seen = new Set<string>();
+  let next = 0;
+  return configs.map((c, i) => {
+    const given = typeof c.id === 'string' ? c.id : undefined;
+    const id = given ?? byName.get(c.name) ?? newIds[next++];
+    if (id === undefined) throw new Error('UpdateSettings: a new id per lobby config must come with the command');
+    if (seen.has(id)) throw invalid(`lobby config id ${id} is used twice`, ['body', 'lobby_configs', i, 'id']);
+    seen.add(id);
+    return { ...c, id };
+  });
 }

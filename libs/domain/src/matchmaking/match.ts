@@ -1,0 +1,262 @@
+// One match, on its own stream (`match-<id>`): proposed by the matcher, formed once every lobby is reserved
+// on its own stream at its ticket revision (no multi-stream transaction: a refused reservation aborts it,
+// and the lobbies already reserved are released with their first queue time), confirmed by each lobby
+// when the mode asks for it, then given a server (pool first, idempotent by match id; a failed start is
+// tried again, the third failure fails the match), running, and completed when its server stops or its
+// last lobby leaves. Every lobby of the match follows these events (the workflows that carry them out
+// are not here: this is only what the match itself decides).
+import { conflict, Decider, DomainError, DomainEvent, invalid } from '../kit';
+import { timeAfter } from '../workflow/workflow';
+
+/** A failed server start is tried again; the third failure fails the match (decisions.md). */
+export const MAX_MATCH_SERVER_ATTEMPTS = 3;
+
+export const matchStream = (matchId: string) => `match-${matchId}`;
+
+export interface MatchLobby {
+  lobbyId: string;
+  /** The lobby stream's revision of the ticket matched: the reservation holds only at that revision. */
+  ticket: number;
+  players: string[];
+  rating: number;
+  /** When the lobby started searching (kept when it goes back to the queue). */
+  queuedAt: string;
+}
+
+export interface MatchProposal {
+  matchId: string;
+  projectId: string;
+  config: string;
+  mode: string;
+  region: string;
+  lobbies: MatchLobby[];
+  /** Player ids per team (roles: one team per role). */
+  teams: string[][];
+  requireConfirmation: boolean;
+  /** How long the lobbies have to confirm, from formation (ms). */
+  confirmationTimeoutMs: number;
+}
+
+export type MatchCommand =
+  | { type: 'ProposeMatch'; proposal: MatchProposal; now: string }
+  | { type: 'ReserveLobby'; lobbyId: string; now: string }
+  | { type: 'RefuseReservation'; lobbyId: string; reason: string; now: string }
+  | { type: 'ConfirmLobby'; lobbyId: string; now: string }
+  | { type: 'DeclineLobby'; lobbyId: string; reason: 'declined' | 'left'; now: string }
+  | { type: 'ExpireConfirmation'; now: string }
+  | { type: 'RequestServer'; now: string }
+  | { type: 'FailServerStart'; attempt: number; error: string; now: string }
+  | { type: 'AssignServer'; serverId: string; now: string }
+  | { type: 'MarkServerRunning'; serverId: string; now: string }
+  | { type: 'LeaveMatch'; lobbyId: string; now: string }
+  | { type: 'ServerStopped'; serverId: string; now: string }
+  /** Recovery: a match that cannot be resumed ends cleanly (only before it has a server). */
+  | { type: 'AbortMatch'; reason: string; now: string };
+
+type Id = { matchId: string; at: string };
+export type MatchProposed = DomainEvent<'MatchProposed', MatchProposal & { at: string }>;
+export type MatchLobbyReserved = DomainEvent<'MatchLobbyReserved', Id & { lobbyId: string }>;
+export type MatchFormed = DomainEvent<'MatchFormed', Id & { confirmationDeadline: string | null }>;
+/** `release`: the lobbies reserved so far, to go back to the queue with their first queue time. */
+export type MatchAborted = DomainEvent<'MatchAborted', Id & { reason: string; release: string[] }>;
+export type MatchLobbyConfirmed = DomainEvent<'MatchLobbyConfirmed', Id & { lobbyId: string }>;
+export type MatchConfirmed = DomainEvent<'MatchConfirmed', Id>;
+/** `requeue`: confirmed lobbies (back in the queue, first queue time kept); `release`: the others (back to waiting with `reason` as matchmakingError). */
+export type MatchDissolved = DomainEvent<'MatchDissolved', Id & { reason: 'declined' | 'confirmation_timeout'; requeue: string[]; release: string[] }>;
+export type MatchServerRequested = DomainEvent<'MatchServerRequested', Id & { attempt: number }>;
+export type MatchServerStartFailed = DomainEvent<'MatchServerStartFailed', Id & { attempt: number; error: string }>;
+/** Every lobby back to waiting with `error` as matchmakingError. */
+export type MatchFailed = DomainEvent<'MatchFailed', Id & { error: string; lobbies: string[] }>;
+export type MatchServerAssigned = DomainEvent<'MatchServerAssigned', Id & { serverId: string }>;
+export type MatchRunning = DomainEvent<'MatchRunning', Id & { serverId: string }>;
+export type MatchLobbyLeft = DomainEvent<'MatchLobbyLeft', Id & { lobbyId: string }>;
+/** `stopServer`: the last lobby left a running match (its server is to stop); false when the server stopped. */
+export type MatchCompleted = DomainEvent<'MatchCompleted', Id & { reason: 'server_stopped' | 'all_left'; serverId: string; remaining: string[]; stopServer: boolean }>;
+
+export type MatchEvent =
+  | MatchProposed | MatchLobbyReserved | MatchFormed | MatchAborted | MatchLobbyConfirmed | MatchConfirmed | MatchDissolved
+  | MatchServerRequested | MatchServerStartFailed | MatchFailed | MatchServerAssigned | MatchRunning | MatchLobbyLeft | MatchCompleted;
+
+type Base = MatchProposal & { proposedAt: string };
+export type MatchState =
+  | { status: 'none' }
+  | (Base & { status: 'proposed'; reserved: string[] })
+  | (Base & { status: 'confirming'; confirmed: string[]; deadline: string })
+  /** Ready for a server (again, after a failed start: `attempts` so far). */
+  | (Base & { status: 'confirmed'; attempts: number; lastError: string | null })
+  | (Base & { status: 'server_requested'; attempts: number })
+  | (Base & { status: 'assigned' | 'running'; serverId: string; left: string[] })
+  | (Base & { status: 'completed' | 'aborted' | 'dissolved' | 'failed'; reason: string });
+
+export type LiveMatchState = Exclude<MatchState, { status: 'none' }>;
+
+const TERMINAL = new Set(['completed', 'aborted', 'dissolved', 'failed']);
+export const isMatchOver = (s: MatchState) => TERMINAL.has(s.status);
+
+const lobbyIds = (s: Base) => s.lobbies.map((l) => l.lobbyId);
+
+function live(state: MatchState): LiveMatchState {
+  if (state.status === 'none') throw new DomainError('not_found', 'match not found');
+  return state;
+}
+
+function member(state: LiveMatchState, lobbyId: string): void {
+  if (!state.lobbies.some((l) => l.lobbyId === lobbyId)) throw new DomainError('not_found', `lobby ${lobbyId} is not in match ${state.matchId}`);
+}
+
+/** A proposal keeps every party whole: each player once, every lobby's players on one team (roles: anywhere). */
+function checkProposal(p: MatchProposal): void {
+  if (p.lobbies.length === 0) throw invalid('a match needs at least one lobby', ['proposal', 'lobbies']);
+  const ids = lobbyIds({ ...p, proposedAt: '' });
+  if (new Set(ids).size !== ids.length) throw invalid('a lobby appears twice in the match', ['proposal', 'lobbies']);
+  const players = p.lobbies.flatMap((l) => l.players);
+  const placed = p.teams.flat();
+  if (new Set(players).size !== players.length) throw invalid('a player is in two lobbies of the match', ['proposal', 'lobbies']);
+  if (placed.length !== players.length || new Set(placed).size !== placed.length || players.some((x) => !placed.includes(x))) {
+    throw invalid('the teams must hold every player of the match exactly once', ['proposal', 'teams']);
+  }
+}
+
+const sameProposal = (s: Base, p: MatchProposal) => JSON.stringify(pick(s)) === JSON.stringify(pick({ ...p, proposedAt: s.proposedAt }));
+const CONFIRMED = new Set(['confirmed', 'server_requested', 'assigned', 'running']);
+
+function decide(command: MatchCommand, state: MatchState): MatchEvent[] {
+  const at = command.now;
+  if (command.type === 'ProposeMatch') {
+    const p = command.proposal;
+    if (state.status !== 'none') {
+      // The matcher's retry of the same proposal (its id comes from the proposal) is answered, not repeated.
+      if (sameProposal(state, p)) return [];
+      throw conflict(`match ${p.matchId} exists`);
+    }
+    checkProposal(p);
+    return [{ type: 'MatchProposed', data: { ...p, at } }];
+  }
+  const s = live(state);
+  const matchId = s.matchId;
+  switch (command.type) {
+    case 'ReserveLobby': {
+      member(s, command.lobbyId);
+      if (s.status !== 'proposed') {
+        if (s.status === 'aborted') throw conflict(`match ${matchId} was aborted`);
+        return []; // formed already: every lobby was reserved
+      }
+      if (s.reserved.includes(command.lobbyId)) return [];
+      const events: MatchEvent[] = [{ type: 'MatchLobbyReserved', data: { matchId, lobbyId: command.lobbyId, at } }];
+      if (s.reserved.length + 1 === s.lobbies.length) {
+        const deadline = s.requireConfirmation ? timeAfter(at, s.confirmationTimeoutMs) : null;
+        events.push({ type: 'MatchFormed', data: { matchId, confirmationDeadline: deadline, at } });
+      }
+      return events;
+    }
+    case 'RefuseReservation':
+      member(s, command.lobbyId);
+      if (s.status === 'aborted') return [];
+      if (s.status !== 'proposed') throw conflict(`match ${matchId} is ${s.status}, not proposed`);
+      return [{ type: 'MatchAborted', data: { matchId, reason: command.reason, release: s.reserved.filter((l) => l !== command.lobbyId), at } }];
+    case 'ConfirmLobby': {
+      member(s, command.lobbyId);
+      if (s.status !== 'confirming') {
+        if (s.requireConfirmation && CONFIRMED.has(s.status)) return []; // every lobby confirmed already
+        throw conflict(`match ${matchId} is not waiting for confirmation`);
+      }
+      if (at > s.deadline) throw conflict('the confirmation deadline has passed');
+      if (s.confirmed.includes(command.lobbyId)) return [];
+      const events: MatchEvent[] = [{ type: 'MatchLobbyConfirmed', data: { matchId, lobbyId: command.lobbyId, at } }];
+      if (s.confirmed.length + 1 === s.lobbies.length) events.push({ type: 'MatchConfirmed', data: { matchId, at } });
+      return events;
+    }
+    case 'DeclineLobby':
+      member(s, command.lobbyId);
+      if (s.status !== 'confirming') return []; // before formation a leave fails the reservation; after confirmation it is LeaveMatch
+      return [{ type: 'MatchDissolved', data: { matchId, reason: 'declined', requeue: s.confirmed.filter((l) => l !== command.lobbyId), release: lobbyIds(s).filter((l) => !s.confirmed.includes(l) || l === command.lobbyId), at } }];
+    case 'ExpireConfirmation':
+      // A timer set at the deadline; anything but a match still waiting past it is a stale timer.
+      if (s.status !== 'confirming' || at < s.deadline) return [];
+      return [{ type: 'MatchDissolved', data: { matchId, reason: 'confirmation_timeout', requeue: [...s.confirmed], release: lobbyIds(s).filter((l) => !s.confirmed.includes(l)), at } }];
+    case 'RequestServer':
+      if (s.status === 'server_requested' || s.status === 'assigned' || s.status === 'running') return [];
+      if (s.status !== 'confirmed') throw conflict(`match ${matchId} is ${s.status}; a server is requested once it is confirmed`);
+      return [{ type: 'MatchServerRequested', data: { matchId, attempt: s.attempts + 1, at } }];
+    case 'FailServerStart':
+      // Only the attempt in flight fails; a late report of an earlier one changes nothing.
+      if (s.status !== 'server_requested' || s.attempts !== command.attempt) return [];
+      if (command.attempt >= MAX_MATCH_SERVER_ATTEMPTS) return [{ type: 'MatchFailed', data: { matchId, error: command.error, lobbies: lobbyIds(s), at } }];
+      return [{ type: 'MatchServerStartFailed', data: { matchId, attempt: command.attempt, error: command.error, at } }];
+    case 'AssignServer':
+      if (s.status === 'assigned' || s.status === 'running') {
+        if (s.serverId === command.serverId) return [];
+        throw conflict(`match ${matchId} has server ${s.serverId}`);
+      }
+      if (s.status !== 'server_requested') throw conflict(`match ${matchId} is ${s.status}, not waiting for a server`);
+      return [{ type: 'MatchServerAssigned', data: { matchId, serverId: command.serverId, at } }];
+    case 'MarkServerRunning':
+      if (s.status === 'running' && s.serverId === command.serverId) return [];
+      if (s.status !== 'assigned' || s.serverId !== command.serverId) throw conflict(`match ${matchId} is ${s.status}${'serverId' in s ? ` on ${s.serverId}` : ''}`);
+      return [{ type: 'MatchRunning', data: { matchId, serverId: command.serverId, at } }];
+    case 'LeaveMatch': {
+      member(s, command.lobbyId);
+      if (s.status !== 'assigned' && s.status !== 'running') return [];
+      if (s.left.includes(command.lobbyId)) return [];
+      const events: MatchEvent[] = [{ type: 'MatchLobbyLeft', data: { matchId, lobbyId: command.lobbyId, at } }];
+      if (s.left.length + 1 === s.lobbies.length) {
+        events.push({ type: 'MatchCompleted', data: { matchId, reason: 'all_left', serverId: s.serverId, remaining: [], stopServer: true, at } });
+      }
+      return events;
+    }
+    case 'ServerStopped':
+      if ((s.status !== 'assigned' && s.status !== 'running') || s.serverId !== command.serverId) return [];
+      return [{ type: 'MatchCompleted', data: { matchId, reason: 'server_stopped', serverId: s.serverId, remaining: lobbyIds(s).filter((l) => !s.left.includes(l)), stopServer: false, at } }];
+    case 'AbortMatch':
+      if (isMatchOver(s)) return [];
+      if (s.status === 'assigned' || s.status === 'running') throw conflict(`match ${matchId} has a server; it ends when the server stops`);
+      return [{ type: 'MatchAborted', data: { matchId, reason: command.reason, release: s.status === 'proposed' ? [...s.reserved] : lobbyIds(s), at } }];
+  }
+}
+
+function evolve(state: MatchState, event: MatchEvent): MatchState {
+  if (event.type === 'MatchProposed') {
+    const { at, ...proposal } = event.data;
+    return { ...proposal, proposedAt: at, status: 'proposed', reserved: [] };
+  }
+  if (state.status === 'none') return state;
+  const base = pick(state);
+  switch (event.type) {
+    case 'MatchLobbyReserved':
+      return state.status === 'proposed' ? { ...state, reserved: [...state.reserved, event.data.lobbyId] } : state;
+    case 'MatchFormed':
+      return event.data.confirmationDeadline
+        ? { ...base, status: 'confirming', confirmed: [], deadline: event.data.confirmationDeadline }
+        : { ...base, status: 'confirmed', attempts: 0, lastError: null };
+    case 'MatchLobbyConfirmed':
+      return state.status === 'confirming' ? { ...state, confirmed: [...state.confirmed, event.data.lobbyId] } : state;
+    case 'MatchConfirmed':
+      return { ...base, status: 'confirmed', attempts: 0, lastError: null };
+    case 'MatchServerRequested':
+      return { ...base, status: 'server_requested', attempts: event.data.attempt };
+    case 'MatchServerStartFailed':
+      return { ...base, status: 'confirmed', attempts: event.data.attempt, lastError: event.data.error };
+    case 'MatchServerAssigned':
+      return { ...base, status: 'assigned', serverId: event.data.serverId, left: [] };
+    case 'MatchRunning':
+      return state.status === 'assigned' ? { ...state, status: 'running' } : state;
+    case 'MatchLobbyLeft':
+      return state.status === 'assigned' || state.status === 'running' ? { ...state, left: [...state.left, event.data.lobbyId] } : state;
+    case 'MatchAborted':
+      return { ...base, status: 'aborted', reason: event.data.reason };
+    case 'MatchDissolved':
+      return { ...base, status: 'dissolved', reason: event.data.reason };
+    case 'MatchFailed':
+      return { ...base, status: 'failed', reason: event.data.error };
+    case 'MatchCompleted':
+      return { ...base, status: 'completed', reason: event.data.reason };
+  }
+}
+
+/** The proposal part of a state (what every status keeps). */
+function pick(s: Base): Base {
+  const { matchId, projectId, config, mode, region, lobbies, teams, requireConfirmation, confirmationTimeoutMs, proposedAt } = s;
+  return { matchId, projectId, config, mode, region, lobbies, teams, requireConfirmation, confirmationTimeoutMs, proposedAt };
+}
+
+export const matchDecider: Decider<MatchCommand, MatchEvent, MatchState> = { initialState: { status: 'none' }, decide, evolve };

@@ -1,0 +1,147 @@
+// The Match decider: given these events, when this command, then these events (or this refusal).
+import { given } from '../kit/testing';
+import { MatchEvent, matchDecider, MatchProposal } from './match';
+
+const t0 = '2026-11-24T10:00:00.000Z';
+const t1 = '2026-11-24T10:00:01.000Z';
+const t2 = '2026-11-24T10:00:20.000Z';
+const M = 'm1';
+const lobby = (lobbyId: string, players: string[], rating = 1000) => ({ lobbyId, ticket: 3, players, rating, queuedAt: t0 });
+const proposal: MatchProposal = {
+  matchId: M, projectId: 'p1', config: 'default', mode: 'duel', region: 'eu-west',
+  lobbies: [lobby('a', ['ann']), lobby('b', ['bob', 'bea'], 1100), lobby('c', ['cid', 'cat'], 1050)],
+  teams: [['ann', 'cid', 'cat'], ['bob', 'bea']],
+  requireConfirmation: false, confirmationTimeoutMs: 15_000,
+};
+const confirming = { ...proposal, requireConfirmation: true };
+const proposed: MatchEvent = { type: 'MatchProposed', data: { ...proposal, at: t0 } };
+const reserved = (lobbyId: string): MatchEvent => ({ type: 'MatchLobbyReserved', data: { matchId: M, lobbyId, at: t1 } });
+const formed: MatchEvent[] = [proposed, reserved('a'), reserved('b'), reserved('c'), { type: 'MatchFormed', data: { matchId: M, confirmationDeadline: null, at: t1 } }];
+const toConfirm: MatchEvent[] = [{ type: 'MatchProposed', data: { ...confirming, at: t0 } }, reserved('a'), reserved('b'), reserved('c'),
+  { type: 'MatchFormed', data: { matchId: M, confirmationDeadline: '2026-11-24T10:00:16.000Z', at: t1 } }];
+const requested = (attempt: number): MatchEvent => ({ type: 'MatchServerRequested', data: { matchId: M, attempt, at: t1 } });
+const assigned: MatchEvent[] = [...formed, requested(1), { type: 'MatchServerAssigned', data: { matchId: M, serverId: 's1', at: t1 } }];
+const running: MatchEvent[] = [...assigned, { type: 'MatchRunning', data: { matchId: M, serverId: 's1', at: t1 } }];
+
+describe('Match: proposal', () => {
+  it('records a proposal that keeps every party whole; the same proposal again is a no-op, another is 409', () => {
+    given(matchDecider).when({ type: 'ProposeMatch', proposal, now: t0 }).then([proposed]);
+    given(matchDecider, [proposed]).when({ type: 'ProposeMatch', proposal, now: t1 }).thenNothing();
+    given(matchDecider, [proposed]).when({ type: 'ProposeMatch', proposal: { ...proposal, region: 'us-east' }, now: t1 }).thenError('conflict', /exists/);
+  });
+
+  it('refuses a proposal that loses, repeats or invents a player (422 at the field)', () => {
+    const e = given(matchDecider).when({ type: 'ProposeMatch', proposal: { ...proposal, teams: [['ann', 'cid'], ['bob', 'bea']] }, now: t0 }).thenError('invalid', /exactly once/);
+    expect(e.detail).toEqual([{ loc: ['proposal', 'teams'], msg: expect.any(String), type: 'value_error' }]);
+    given(matchDecider).when({ type: 'ProposeMatch', proposal: { ...proposal, teams: [['ann', 'cid', 'cat', 'zed'], ['bob', 'bea']] }, now: t0 }).thenError('invalid', /exactly once/);
+    given(matchDecider).when({ type: 'ProposeMatch', proposal: { ...proposal, lobbies: [...proposal.lobbies, lobby('a', ['x'])] }, now: t0 }).thenError('invalid', /twice/);
+    given(matchDecider).when({ type: 'ProposeMatch', proposal: { ...proposal, lobbies: [] }, now: t0 }).thenError('invalid', /at least one/);
+  });
+});
+
+describe('Match: formation (each lobby reserved on its own stream)', () => {
+  it('forms once the last lobby is reserved; a repeated reservation is a no-op', () => {
+    given(matchDecider, [proposed]).when({ type: 'ReserveLobby', lobbyId: 'a', now: t1 }).then([reserved('a')]);
+    given(matchDecider, [proposed, reserved('a')]).when({ type: 'ReserveLobby', lobbyId: 'a', now: t1 }).thenNothing();
+    const s = given(matchDecider, formed.slice(0, 3)).when({ type: 'ReserveLobby', lobbyId: 'c', now: t1 }).then([reserved('c'), formed[4]]);
+    expect(s).toMatchObject({ status: 'confirmed', attempts: 0 });
+    given(matchDecider, formed).when({ type: 'ReserveLobby', lobbyId: 'b', now: t1 }).thenNothing();
+  });
+
+  it('a refused reservation aborts the match and releases the lobbies reserved so far (not the refused one)', () => {
+    const s = given(matchDecider, [proposed, reserved('a'), reserved('c')]).when({ type: 'RefuseReservation', lobbyId: 'b', reason: 'ticket_changed', now: t1 })
+      .then([{ type: 'MatchAborted', data: { matchId: M, reason: 'ticket_changed', release: ['a', 'c'], at: t1 } }]);
+    expect(s).toMatchObject({ status: 'aborted', reason: 'ticket_changed' });
+    // a reservation racing the abort: exactly one outcome
+    const aborted = [proposed, reserved('a'), { type: 'MatchAborted', data: { matchId: M, reason: 'ticket_changed', release: ['a'], at: t1 } } as MatchEvent];
+    given(matchDecider, aborted).when({ type: 'ReserveLobby', lobbyId: 'c', now: t1 }).thenError('conflict', /aborted/);
+    given(matchDecider, aborted).when({ type: 'RefuseReservation', lobbyId: 'c', reason: 'left', now: t1 }).thenNothing();
+    given(matchDecider, formed).when({ type: 'RefuseReservation', lobbyId: 'c', reason: 'left', now: t1 }).thenError('conflict', /not proposed/);
+  });
+
+  it('knows only its own lobbies (404) and only existing matches (404)', () => {
+    given(matchDecider, [proposed]).when({ type: 'ReserveLobby', lobbyId: 'zz', now: t1 }).thenError('not_found', /zz/);
+    given(matchDecider).when({ type: 'ReserveLobby', lobbyId: 'a', now: t1 }).thenError('not_found', /match/);
+  });
+});
+
+describe('Match: confirmation', () => {
+  const confirm = (lobbyId: string): MatchEvent => ({ type: 'MatchLobbyConfirmed', data: { matchId: M, lobbyId, at: t1 } });
+
+  it('waits for every lobby until the deadline: all confirm → confirmed; again is a no-op; late is 409', () => {
+    expect(given(matchDecider, toConfirm).state).toMatchObject({ status: 'confirming', deadline: '2026-11-24T10:00:16.000Z' });
+    given(matchDecider, toConfirm).when({ type: 'ConfirmLobby', lobbyId: 'a', now: t1 }).then([confirm('a')]);
+    given(matchDecider, [...toConfirm, confirm('a')]).when({ type: 'ConfirmLobby', lobbyId: 'a', now: t1 }).thenNothing();
+    const s = given(matchDecider, [...toConfirm, confirm('a'), confirm('b')]).when({ type: 'ConfirmLobby', lobbyId: 'c', now: t1 })
+      .then([confirm('c'), { type: 'MatchConfirmed', data: { matchId: M, at: t1 } }]);
+    expect(s).toMatchObject({ status: 'confirmed' });
+    given(matchDecider, [...toConfirm, confirm('a'), confirm('b'), confirm('c'), { type: 'MatchConfirmed', data: { matchId: M, at: t1 } }])
+      .when({ type: 'ConfirmLobby', lobbyId: 'c', now: t1 }).thenNothing();
+    given(matchDecider, toConfirm).when({ type: 'ConfirmLobby', lobbyId: 'a', now: t2 }).thenError('conflict', /deadline/);
+    given(matchDecider, formed).when({ type: 'ConfirmLobby', lobbyId: 'a', now: t1 }).thenError('conflict', /not waiting/);
+  });
+
+  it('the deadline dissolves it: confirmed lobbies back to the queue, the others released with confirmation_timeout', () => {
+    given(matchDecider, [...toConfirm, confirm('b')]).when({ type: 'ExpireConfirmation', now: t2 })
+      .then([{ type: 'MatchDissolved', data: { matchId: M, reason: 'confirmation_timeout', requeue: ['b'], release: ['a', 'c'], at: t2 } }]);
+    // a timer before the deadline, or after the match moved on, is stale
+    given(matchDecider, toConfirm).when({ type: 'ExpireConfirmation', now: t1 }).thenNothing();
+    given(matchDecider, formed).when({ type: 'ExpireConfirmation', now: t2 }).thenNothing();
+  });
+
+  it('a decline dissolves it: the decliner released with the unconfirmed, the confirmed requeued', () => {
+    given(matchDecider, [...toConfirm, confirm('a'), confirm('b')]).when({ type: 'DeclineLobby', lobbyId: 'b', reason: 'declined', now: t1 })
+      .then([{ type: 'MatchDissolved', data: { matchId: M, reason: 'declined', requeue: ['a'], release: ['b', 'c'], at: t1 } }]);
+  });
+});
+
+describe('Match: server', () => {
+  it('requests a server once confirmed (again is a no-op), and is assigned the one started for it', () => {
+    given(matchDecider, formed).when({ type: 'RequestServer', now: t1 }).then([requested(1)]);
+    given(matchDecider, [...formed, requested(1)]).when({ type: 'RequestServer', now: t1 }).thenNothing();
+    given(matchDecider, toConfirm).when({ type: 'RequestServer', now: t1 }).thenError('conflict', /confirmed/);
+    const s = given(matchDecider, [...formed, requested(1)]).when({ type: 'AssignServer', serverId: 's1', now: t1 }).then([assigned[assigned.length - 1]]);
+    expect(s).toMatchObject({ status: 'assigned', serverId: 's1', left: [] });
+    given(matchDecider, assigned).when({ type: 'AssignServer', serverId: 's1', now: t1 }).thenNothing();
+    given(matchDecider, assigned).when({ type: 'AssignServer', serverId: 's2', now: t1 }).thenError('conflict', /s1/);
+    given(matchDecider, assigned).when({ type: 'MarkServerRunning', serverId: 's1', now: t1 }).then([running[running.length - 1]]);
+    given(matchDecider, running).when({ type: 'MarkServerRunning', serverId: 's1', now: t1 }).thenNothing();
+  });
+
+  it('tries a failed start again; the third failure fails the match and hands every lobby back', () => {
+    const failed = (attempt: number): MatchEvent => ({ type: 'MatchServerStartFailed', data: { matchId: M, attempt, error: 'no capacity', at: t1 } });
+    const s = given(matchDecider, [...formed, requested(1)]).when({ type: 'FailServerStart', attempt: 1, error: 'no capacity', now: t1 }).then([failed(1)]);
+    expect(s).toMatchObject({ status: 'confirmed', attempts: 1, lastError: 'no capacity' });
+    given(matchDecider, [...formed, requested(1), failed(1)]).when({ type: 'RequestServer', now: t1 }).then([requested(2)]);
+    // a late report of an earlier attempt changes nothing
+    given(matchDecider, [...formed, requested(1), failed(1), requested(2)]).when({ type: 'FailServerStart', attempt: 1, error: 'x', now: t1 }).thenNothing();
+    const third = [...formed, requested(1), failed(1), requested(2), failed(2), requested(3)];
+    const end = given(matchDecider, third).when({ type: 'FailServerStart', attempt: 3, error: 'no capacity', now: t1 })
+      .then([{ type: 'MatchFailed', data: { matchId: M, error: 'no capacity', lobbies: ['a', 'b', 'c'], at: t1 } }]);
+    expect(end).toMatchObject({ status: 'failed', reason: 'no capacity' });
+  });
+});
+
+describe('Match: end', () => {
+  it('the server stopping completes it with every lobby still in it', () => {
+    given(matchDecider, [...running, { type: 'MatchLobbyLeft', data: { matchId: M, lobbyId: 'a', at: t1 } }]).when({ type: 'ServerStopped', serverId: 's1', now: t2 })
+      .then([{ type: 'MatchCompleted', data: { matchId: M, reason: 'server_stopped', serverId: 's1', remaining: ['b', 'c'], stopServer: false, at: t2 } }]);
+    given(matchDecider, running).when({ type: 'ServerStopped', serverId: 'other', now: t2 }).thenNothing();
+  });
+
+  it('end-match by one lobby leaves the match; the last one out stops the server', () => {
+    const left = (lobbyId: string): MatchEvent => ({ type: 'MatchLobbyLeft', data: { matchId: M, lobbyId, at: t2 } });
+    given(matchDecider, running).when({ type: 'LeaveMatch', lobbyId: 'a', now: t2 }).then([left('a')]);
+    given(matchDecider, [...running, left('a')]).when({ type: 'LeaveMatch', lobbyId: 'a', now: t2 }).thenNothing();
+    given(matchDecider, [...running, left('a'), left('b')]).when({ type: 'LeaveMatch', lobbyId: 'c', now: t2 })
+      .then([left('c'), { type: 'MatchCompleted', data: { matchId: M, reason: 'all_left', serverId: 's1', remaining: [], stopServer: true, at: t2 } }]);
+  });
+
+  it('recovery aborts a match without a server (releasing what it holds), never one with a server', () => {
+    given(matchDecider, [proposed, reserved('b')]).when({ type: 'AbortMatch', reason: 'matcher_restarted', now: t2 })
+      .then([{ type: 'MatchAborted', data: { matchId: M, reason: 'matcher_restarted', release: ['b'], at: t2 } }]);
+    given(matchDecider, [...formed, requested(1)]).when({ type: 'AbortMatch', reason: 'matcher_restarted', now: t2 })
+      .then([{ type: 'MatchAborted', data: { matchId: M, reason: 'matcher_restarted', release: ['a', 'b', 'c'], at: t2 } }]);
+    given(matchDecider, running).when({ type: 'AbortMatch', reason: 'matcher_restarted', now: t2 }).thenError('conflict', /server/);
+  });
+});
