@@ -3,3 +3,4 @@ export * from './rating';
 export * from './teams';
 export * from './region';
 export * from './match';
+export * from './engine';

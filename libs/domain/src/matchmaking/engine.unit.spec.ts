@@ -1,0 +1,89 @@
+// The matching step: given these queued lobbies at this time, then these matches.
+import { formMatches, Ticket } from './engine';
+import { resolveMode } from './mode';
+
+const T0 = Date.parse('2026-11-24T10:00:00.000Z');
+const at = (ms: number) => new Date(T0 + ms).toISOString();
+const key = { projectId: 'p1', config: 'ranked' };
+const ids = (lobbies: { lobbyId: string }[]) => `m-${lobbies.map((l) => l.lobbyId).join('+')}`;
+const difference = { type: 'difference', field: 'mmr', maxDifference: 100, expandEvery: 2, expandBy: 100 };
+const duel = resolveMode('duel', { teams: 2, playersPerTeam: 1, rules: [difference] });
+
+let n = 0;
+function ticket(lobbyId: string, mmr: number[] | number, extra: Partial<Ticket> = {}, state: Record<string, unknown> = {}): Ticket {
+  const ratings = Array.isArray(mmr) ? mmr : [mmr];
+  return { lobbyId, ticket: 2, region: 'eu-west', queuedAt: at(n++), players: ratings.map((r, i) => ({ id: `${lobbyId}-p${i}`, state: { mmr: r, ...state } })), ...extra };
+}
+const lobbiesOf = (ms: ReturnType<typeof formMatches>) => ms.map((m) => m.lobbies.map((l) => l.lobbyId));
+
+beforeEach(() => {
+  n = 0;
+});
+
+describe('formMatches', () => {
+  it('1000 and 1450 (base 100, +100 every 2 s) match once their windows reach 450 at 8 s, not before', () => {
+    const q = [ticket('a', 1000, { queuedAt: at(0) }), ticket('b', 1450, { queuedAt: at(0) })];
+    expect(formMatches(key, duel, q, at(7_999), ids)).toEqual([]);
+    const [m] = formMatches(key, duel, q, at(8_000), ids);
+    expect(m).toMatchObject({ matchId: 'm-a+b', projectId: 'p1', config: 'ranked', mode: 'duel', region: 'eu-west', requireConfirmation: false, confirmationTimeoutMs: 15_000 });
+    expect(m.lobbies).toEqual([
+      { lobbyId: 'a', ticket: 2, players: ['a-p0'], rating: 1000, queuedAt: at(0) },
+      { lobbyId: 'b', ticket: 2, players: ['b-p0'], rating: 1450, queuedAt: at(0) },
+    ]);
+    expect(m.teams.map((t) => t.length)).toEqual([1, 1]);
+  });
+
+  it('windows are mutual: a new lobby with a narrow window does not match an old one far away', () => {
+    const q = [ticket('old', 1000, { queuedAt: at(0) }), ticket('new', 1400, { queuedAt: at(9_000) })];
+    // at 10 s old's window is 600, new's (1 s in queue) 100
+    expect(formMatches(key, duel, q, at(10_000), ids)).toEqual([]);
+    expect(lobbiesOf(formMatches(key, duel, q, at(15_000), ids))).toEqual([['old', 'new']]); // new's window: 100 + 300 = 400
+  });
+
+  it('the oldest lobby anchors and takes the nearest rating; the rest wait', () => {
+    const q = [ticket('a', 1000), ticket('b', 1090), ticket('c', 1040), ticket('d', 2000)];
+    expect(lobbiesOf(formMatches(key, duel, q, at(100), ids))).toEqual([['a', 'c']]);
+  });
+
+  it('matches only lobbies of one region without a latency rule; with one, where every ping allows', () => {
+    expect(formMatches(key, duel, [ticket('a', 1000), ticket('b', 1000, { region: 'us-east' })], at(100), ids)).toEqual([]);
+    const latency = resolveMode('duel', { teams: 2, playersPerTeam: 1, rules: [difference, { type: 'latency', maxMs: 80 }] });
+    const q = [ticket('a', 1000, {}, { ping: { 'eu-west': 30, 'us-east': 90 } }), ticket('b', 1000, { region: 'us-east' }, { ping: { 'eu-west': 70, 'us-east': 20 } })];
+    const [m] = formMatches(key, latency, q, at(100), ids);
+    expect(m.region).toBe('eu-west');
+  });
+
+  it('keeps parties whole and balances team rating sums (2v2: a duo against two solos)', () => {
+    const twos = resolveMode('twos', { teams: 2, playersPerTeam: 2, rules: [{ ...difference, maxDifference: 1000 }] });
+    const [m] = formMatches(key, twos, [ticket('duo', [1100, 1100]), ticket('s1', 1000), ticket('s2', 1200)], at(100), ids);
+    expect(m.teams).toContainEqual(['duo-p0', 'duo-p1']);
+    expect(m.teams.find((t) => !t.includes('duo-p0'))!.sort()).toEqual(['s1-p0', 's2-p0']);
+    const solos = formMatches(key, twos, [ticket('w', 1000), ticket('x', 1100), ticket('y', 1200), ticket('z', 1300)], at(100), ids)[0];
+    const sums = solos.teams.map((t) => t.reduce((s, p) => s + ({ 'w-p0': 1000, 'x-p0': 1100, 'y-p0': 1200, 'z-p0': 1300 } as Record<string, number>)[p], 0));
+    expect(sums).toEqual([2300, 2300]);
+  });
+
+  it('starts short only after the first expansion, and never below minPlayersPerTeam', () => {
+    const squads = resolveMode('squads', { teams: 2, playersPerTeam: 2, minPlayersPerTeam: 1, rules: [difference] });
+    const q = [ticket('a', 1000, { queuedAt: at(0) }), ticket('b', 1000, { queuedAt: at(0) })];
+    expect(formMatches(key, squads, q, at(1_999), ids)).toEqual([]);
+    expect(lobbiesOf(formMatches(key, squads, q, at(2_000), ids))).toEqual([['a', 'b']]);
+    expect(formMatches(key, squads, [ticket('alone', 1000, { queuedAt: at(0) })], at(60_000), ids)).toEqual([]);
+  });
+
+  it('keeps the equal rules, and leaves out a party larger than a team', () => {
+    const same = resolveMode('duel', { teams: 2, playersPerTeam: 1, rules: [difference, { type: 'equal', field: 'map' }] });
+    expect(formMatches(key, same, [ticket('a', 1000, {}, { map: 'dust' }), ticket('b', 1000, {}, { map: 'nuke' })], at(100), ids)).toEqual([]);
+    expect(lobbiesOf(formMatches(key, same, [ticket('a', 1000, {}, { map: 'dust' }), ticket('b', 1000, {}, { map: 'nuke' }), ticket('c', 1000, {}, { map: 'dust' })], at(100), ids)))
+      .toEqual([['a', 'c']]);
+    expect(formMatches(key, duel, [ticket('big', [1000, 1000]), ticket('b', 1000)], at(100), ids)).toEqual([]);
+  });
+
+  it('forms many matches in one step, each lobby in at most one', () => {
+    const q = Array.from({ length: 200 }, (_, i) => ticket(`l${i}`, 1000 + (i % 50) * 3));
+    const ms = formMatches(key, duel, q, at(100), ids);
+    const used = ms.flatMap((m) => m.lobbies.map((l) => l.lobbyId));
+    expect(ms).toHaveLength(100);
+    expect(new Set(used).size).toBe(used.length);
+  });
+});
