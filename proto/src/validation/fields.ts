@@ -25,14 +25,19 @@ interface Presence { optional?: boolean; nullable?: boolean; description?: strin
 const specs = new Map<object, Map<string, FieldSpec>>();
 const allFields = new Map<object, [string, FieldSpec][]>();
 
+/** The class and the classes it extends, the base first. */
+function classChain(cls: object): object[] {
+  const chain: object[] = [];
+  for (let c: object | null = cls; c && c !== Function.prototype; c = Object.getPrototypeOf(c)) chain.unshift(c);
+  return chain;
+}
+
 /** The documented fields of a contract class, inherited ones first (cached: classes do not change). */
 export function fieldsOf(cls: object): [string, FieldSpec][] {
   let out = allFields.get(cls);
   if (out) return out;
-  const chain: object[] = [];
-  for (let c: object | null = cls; c && c !== Function.prototype; c = Object.getPrototypeOf(c)) chain.unshift(c);
   const merged = new Map<string, FieldSpec>();
-  for (const c of chain) for (const [k, v] of specs.get(c) ?? []) merged.set(k, v);
+  for (const c of classChain(cls)) for (const [k, v] of specs.get(c) ?? []) merged.set(k, v);
   out = [...merged];
   allFields.set(cls, out);
   return out;
@@ -51,8 +56,7 @@ function fastPlan(cls: object): FastPlan | null {
   if (plan !== undefined) return plan;
   const fields = fieldsOf(cls);
   const defaults = Object.values(new (cls as new () => object)()).some((v) => v !== undefined);
-  const extras: [string, ObjectTest][] = [];
-  for (let c: object | null = cls; c && c !== Function.prototype; c = Object.getPrototypeOf(c)) extras.push(...(extraRules.get(c) ?? []));
+  const extras = classChain(cls).flatMap((c) => extraRules.get(c) ?? []);
   plan = !defaults && fields.every(([, f]) => f.fast) ? { fields: new Map(fields.map(([k, f]) => [k, f.fast!])), extras } : null;
   fastPlans.set(cls, plan);
   return plan;
@@ -83,7 +87,7 @@ export function Rule(name: string, test: ObjectTest, message: string): PropertyD
   };
 }
 /** A rule about the object holding the field: reported at the object's loc, not the field's. */
-export const ObjectRule = (test: (object: Record<string, unknown>) => boolean, message: string) => Rule('objectRule', (_, o) => test(o as Record<string, unknown>), message);
+export const ObjectRule = (test: (object: Record<string, unknown>) => boolean, message: string) => Rule('objectRule', (_, o) => test(o), message);
 
 function field(schema: JsonSchema, o: Presence, decorators: (PropertyDecorator | undefined)[], test?: FastTest, nullPasses = !!o.nullable): PropertyDecorator {
   return (target, key) => {

@@ -7,7 +7,7 @@
 // Candidates come from a rating-sorted index, walked outward from the anchor over unused lobbies only
 // (skip links), so a step costs about n log n, not n².
 import { MatchmakingMode } from './mode';
-import { allowedDifference, DEFAULT_RATING, expansions, lobbyRating, mutuallyInWindow } from './rating';
+import { allowedDifference, DEFAULT_RATING, DifferenceRule, expansions, lobbyRating, mutuallyInWindow } from './rating';
 import { chooseRegion, equalRulesHold, lobbyRegions } from './region';
 import { balanceTeams } from './teams';
 import type { MatchLobby, MatchProposal } from './match';
@@ -23,12 +23,13 @@ export interface Ticket {
 
 export interface QueueKey { projectId: string; config: string }
 
-interface Entry { t: Ticket; rating: number; waitedMs: number; regions: string[]; size: number; used: boolean }
-
-type DifferenceRule = Extract<MatchmakingMode['rules'][number], { type: 'difference' }>;
+interface Entry { t: Ticket; rating: number; waitedMs: number; regions: string[]; size: number }
 
 /** Code-unit order (ISO times, ids): localeCompare is many times slower and not needed here. */
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+const hasLatencyRule = (mode: MatchmakingMode) => mode.rules.some((r) => r.type === 'latency');
+const party = (x: Entry) => ({ id: x.t.lobbyId, size: x.size, rating: x.rating });
 
 const differenceRule = (mode: MatchmakingMode) => mode.rules.find((r): r is DifferenceRule => r.type === 'difference') ?? null;
 
@@ -40,11 +41,13 @@ function entries(mode: MatchmakingMode, tickets: Ticket[], nowMs: number): Entry
     waitedMs: Math.max(0, nowMs - Date.parse(t.queuedAt)),
     regions: lobbyRegions(mode, t),
     size: t.players.length,
-    used: false,
   }));
 }
 
-/** Unused entries of a rating-sorted array, nearest first: skip links with path compression, so used ones cost nothing twice. */
+/**
+ * Unused entries of a rating-sorted array, walked from either side: skip links with path compression, so
+ * a used entry is stepped over once. Indices are shifted by one in the links (0 and n+1 are sentinels).
+ */
 class Unused {
   private readonly next: Int32Array;
   private readonly prev: Int32Array;
@@ -52,32 +55,31 @@ class Unused {
     this.next = Int32Array.from({ length: n + 2 }, (_, i) => i);
     this.prev = Int32Array.from({ length: n + 2 }, (_, i) => i);
   }
-  /** Index i is taken. Indices are shifted by one (0 and n+1 are sentinels). */
   take(i: number): void {
     this.next[i + 1] = i + 2;
     this.prev[i + 1] = i;
   }
+  has(i: number): boolean {
+    return this.next[i + 1] === i + 1;
+  }
   /** The first unused index ≥ i, or n. */
   right(i: number): number {
-    let j = i + 1;
-    while (this.next[j] !== j) j = this.next[j];
-    for (let k = i + 1; this.next[k] !== k;) {
-      const after = this.next[k];
-      this.next[k] = j;
-      k = after;
-    }
-    return Math.min(j - 1, this.n);
+    return Math.min(Unused.root(this.next, i + 1) - 1, this.n);
   }
   /** The last unused index ≤ i, or -1. */
   left(i: number): number {
-    let j = i + 1;
-    while (this.prev[j] !== j) j = this.prev[j];
-    for (let k = i + 1; this.prev[k] !== k;) {
-      const before = this.prev[k];
-      this.prev[k] = j;
-      k = before;
+    return Unused.root(this.prev, i + 1) - 1;
+  }
+  /** Where the links from `from` end (an unused entry or a sentinel), every link on the way pointed there. */
+  private static root(links: Int32Array, from: number): number {
+    let j = from;
+    while (links[j] !== j) j = links[j];
+    for (let k = from; links[k] !== k;) {
+      const after = links[k];
+      links[k] = j;
+      k = after;
     }
-    return j - 1;
+    return j;
   }
 }
 
@@ -95,7 +97,7 @@ export function formMatches(
   const nowMs = Date.parse(now);
   const all = entries(mode, tickets, nowMs).filter((e) => e.size > 0 && e.size <= mode.maxPartySize && e.size <= mode.playersPerTeam);
   // Without a latency rule only lobbies of one region match: each region is its own queue.
-  const latency = mode.rules.some((r) => r.type === 'latency');
+  const latency = hasLatencyRule(mode);
   const groups = new Map<string, Entry[]>();
   for (const e of all) {
     const g = latency ? '' : e.t.region;
@@ -115,16 +117,16 @@ function formInGroup(key: QueueKey, mode: MatchmakingMode, all: Entry[], matchId
   const index = new Map(byRating.map((e, i) => [e, i]));
   const unused = new Unused(byRating.length);
   const full = mode.teams * mode.playersPerTeam;
-  const latency = mode.rules.some((r) => r.type === 'latency');
+  const latency = hasLatencyRule(mode);
   const equal = mode.rules.some((r) => r.type === 'equal');
   const proposals: MatchProposal[] = [];
 
   for (const anchor of byAge) {
-    if (anchor.used) continue;
+    const at = index.get(anchor)!;
+    if (!unused.has(at)) continue;
     const grown = rule ? expansions(rule, anchor.waitedMs) > 0 : true;
     const least = grown ? mode.teams * mode.minPlayersPerTeam : full;
     const reach = rule ? allowedDifference(rule, anchor.waitedMs) : Number.POSITIVE_INFINITY;
-    const at = index.get(anchor)!;
     const chosen = [anchor];
     let size = anchor.size;
     let parties = anchor.size > 1;
@@ -149,23 +151,20 @@ function formInGroup(key: QueueKey, mode: MatchmakingMode, all: Entry[], matchId
       if (latency && (!c.regions.some((r) => anchor.regions.includes(r)) || !chooseRegion(mode, [...chosen, c].map((x) => x.t)))) continue;
       if (equal && !equalRulesHold(mode, [...chosen, c].flatMap((x) => x.t.players))) continue;
       // Solo players always fit while there is room; parties may not (a team has room, but not for all of them).
-      if ((parties || c.size > 1) && !balanceTeams([...chosen, c].map((x) => ({ id: x.t.lobbyId, size: x.size, rating: x.rating })), mode.teams, mode.playersPerTeam)) continue;
+      if ((parties || c.size > 1) && !balanceTeams([...chosen, c].map(party), mode.teams, mode.playersPerTeam)) continue;
       chosen.push(c);
       size += c.size;
       if (c.size > 1) parties = true;
     }
     if (size < least) continue;
-    const plan = balanceTeams(chosen.map((x) => ({ id: x.t.lobbyId, size: x.size, rating: x.rating })), mode.teams, mode.playersPerTeam);
+    const plan = balanceTeams(chosen.map(party), mode.teams, mode.playersPerTeam);
     const region = chooseRegion(mode, chosen.map((x) => x.t));
     if (!plan || !region) continue;
     const byId = new Map(chosen.map((x) => [x.t.lobbyId, x]));
     const teamSizes = plan.teams.map((ids) => ids.reduce((n, id) => n + byId.get(id)!.size, 0));
     if (teamSizes.some((n) => n < (grown ? mode.minPlayersPerTeam : mode.playersPerTeam))) continue;
     const lobbies: MatchLobby[] = chosen.map((x) => ({ lobbyId: x.t.lobbyId, ticket: x.t.ticket, players: x.t.players.map((p) => p.id), rating: x.rating, queuedAt: x.t.queuedAt }));
-    for (const x of chosen) {
-      x.used = true;
-      unused.take(index.get(x)!);
-    }
+    for (const x of chosen) unused.take(index.get(x)!);
     proposals.push({
       matchId: matchId(lobbies), projectId: key.projectId, config: key.config, mode: mode.name, region, lobbies,
       teams: plan.teams.map((ids) => ids.flatMap((id) => byId.get(id)!.t.players.map((p) => p.id))),

@@ -93,7 +93,7 @@ export type LiveMatchState = Exclude<MatchState, { status: 'none' }>;
 const TERMINAL = new Set(['completed', 'aborted', 'dissolved', 'failed']);
 export const isMatchOver = (s: MatchState) => TERMINAL.has(s.status);
 
-const lobbyIds = (s: Base) => s.lobbies.map((l) => l.lobbyId);
+const lobbyIds = (s: { lobbies: MatchLobby[] }) => s.lobbies.map((l) => l.lobbyId);
 
 function live(state: MatchState): LiveMatchState {
   if (state.status === 'none') throw new DomainError('not_found', 'match not found');
@@ -104,10 +104,10 @@ function member(state: LiveMatchState, lobbyId: string): void {
   if (!state.lobbies.some((l) => l.lobbyId === lobbyId)) throw new DomainError('not_found', `lobby ${lobbyId} is not in match ${state.matchId}`);
 }
 
-/** A proposal keeps every party whole: each player once, every lobby's players on one team (roles: anywhere). */
+/** A proposal names each lobby once and places each of their players exactly once (the engine keeps parties on one team). */
 function checkProposal(p: MatchProposal): void {
   if (p.lobbies.length === 0) throw invalid('a match needs at least one lobby', ['proposal', 'lobbies']);
-  const ids = lobbyIds({ ...p, proposedAt: '' });
+  const ids = lobbyIds(p);
   if (new Set(ids).size !== ids.length) throw invalid('a lobby appears twice in the match', ['proposal', 'lobbies']);
   const players = p.lobbies.flatMap((l) => l.players);
   const placed = p.teams.flat();

@@ -4,7 +4,7 @@ import { MatchRule } from './mode';
 
 export const DEFAULT_RATING = 1000;
 
-type DifferenceRule = Extract<MatchRule, { type: 'difference' }>;
+export type DifferenceRule = Extract<MatchRule, { type: 'difference' }>;
 
 /** The mean of the players' `state[field]`; a player without a number there counts as 1000. */
 export function lobbyRating(players: { state: Record<string, unknown> }[], field: string): number {

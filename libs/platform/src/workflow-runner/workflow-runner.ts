@@ -20,7 +20,7 @@ import { insertParked, registerProjection, storableError } from '../projections/
 import { inPgTransaction } from '../projections/pg-transaction';
 import type { SqlTx } from '../projections/projection-runner';
 import {
-  Changes, checkpointName, PendingIntent, firstRunHead, intentFailed, intentsDone, loadCheckpoint, loadStates, pendingIntents, saveCheckpoint, takeDueTimers, timerSlot, writeChanges,
+  Changes, checkpointName, noChanges, PendingIntent, firstRunHead, intentFailed, intentsDone, loadCheckpoint, loadStates, pendingIntents, saveCheckpoint, takeDueTimers, timerSlot, writeChanges,
 } from './workflow-tables';
 
 /** Sends one command intent (the services map it to a bus request with `intent.key` as its command id). */
@@ -289,7 +289,7 @@ class WorkflowLoop {
           // change no state, timer or intent, so they cost no transaction. The checkpoint past them is saved
           // with the next batch that does, or by the tick; reading them again after a crash changes nothing.
           if (inputs.some((i) => i.keys.length > 0)) {
-            await this.save(this.pool, await this.fold(this.pool, inputs), last);
+            await this.write(await this.fold(inputs), last);
             this.unsaved = null;
           } else {
             this.unsaved = last;
@@ -317,7 +317,7 @@ class WorkflowLoop {
     const firstFailedAt = new Date();
     for (let attempt = 1; ; attempt++) {
       try {
-        await this.save(this.pool, await this.fold(this.pool, [this.input(event)]), event.position);
+        await this.write(await this.fold([this.input(event)]), event.position);
         this.unsaved = null;
         return;
       } catch (err) {
@@ -360,10 +360,11 @@ class WorkflowLoop {
 
   /**
    * Folds the inputs into their instances: the changes to store. `earlier`: changes of this same write
-   * not stored yet (the timers of one tick), which the fold reads on from.
+   * not stored yet (the timers of one tick), which the fold reads on from. States not in memory are read
+   * through `sql` (the pool, or the timers' transaction).
    */
-  private async fold(sql: SqlTx, inputs: Input[], earlier?: Changes): Promise<Changes> {
-    const c: Changes = { states: new Map(), timers: new Map(), intents: [], position: null };
+  private async fold(inputs: Input[], earlier?: Changes, sql: SqlTx = this.pool): Promise<Changes> {
+    const c = noChanges();
     const keys = [...new Set(inputs.flatMap((i) => i.keys))];
     const stored = await loadStates(sql, this.name, keys.filter((k) => !this.cache.has(k) && !earlier?.states.has(k)));
     const current = (key: string) => {
@@ -386,20 +387,21 @@ class WorkflowLoop {
     return c;
   }
 
-  /** Stores the changes (with the checkpoint, if any) in one statement, and remembers the states stored. */
-  private async save(sql: SqlTx, c: Changes, position: bigint | null): Promise<void> {
+  /** Stores the changes (with the checkpoint, if any) in one statement, and remembers them. */
+  private async write(c: Changes, position: bigint | null): Promise<void> {
     try {
-      await writeChanges(sql, this.name, { ...c, position });
+      await writeChanges(this.pool, this.name, c, position);
     } catch (err) {
       this.cache.clear(); // the write may have happened even so (a lost answer): read the states again
       throw err;
     }
-    if (sql === this.pool) this.remember(c.states);
-    if (c.intents.length > 0) this.outboxChanged = true;
+    this.stored(c);
   }
 
-  private remember(states: Map<string, unknown>): void {
-    for (const [key, state] of states) {
+  /** Changes now committed: their states are what is stored; their intents wait in the outbox. */
+  private stored(c: Changes): void {
+    if (c.intents.length > 0) this.outboxChanged = true;
+    for (const [key, state] of c.states) {
       this.cache.delete(key);
       this.cache.set(key, state);
     }
@@ -415,7 +417,7 @@ class WorkflowLoop {
     // Bounded per tick: a workflow that keeps setting a timer already due cannot hold the chain.
     for (let round = 0; round < 20; round++) {
       let fired = 0;
-      const all: Changes = { states: new Map(), timers: new Map(), intents: [], position: null };
+      const all = noChanges();
       try {
         await this.transaction(async (sql) => {
           for (const timer of await takeDueTimers(sql, this.name, this.now(), 100)) {
@@ -423,7 +425,7 @@ class WorkflowLoop {
             all.timers.set(timerSlot(timer.key, timer.id), { key: timer.key, id: timer.id, set: null });
             let c: Changes;
             try {
-              c = await this.fold(sql, [{ event: timer.event, keys: [timer.key] }], all);
+              c = await this.fold([{ event: timer.event, keys: [timer.key] }], all, sql);
             } catch (err) {
               if (isInfrastructureError(err)) throw err;
               // A timer its workflow cannot decide is dropped (logged), not fired forever.
@@ -434,13 +436,13 @@ class WorkflowLoop {
             for (const [k, v] of c.timers) all.timers.set(k, v);
             all.intents.push(...c.intents);
           }
-          await this.save(sql, all, null);
+          await writeChanges(sql, this.name, all, null);
         });
       } catch (err) {
-        this.cache.clear();
+        this.cache.clear(); // the commit may have happened even so: read the states again
         throw err;
       }
-      this.remember(all.states);
+      this.stored(all);
       if (fired < 100) return;
     }
   }

@@ -40,13 +40,14 @@ export async function loadStates(sql: SqlTx, workflow: string, keys: string[]): 
 /** A timer as a decision leaves it: set (at, event) or cancelled (null). */
 export type TimerChange = { key: string; id: string; set: { at: string; event: DomainEvent } | null };
 
-/** What one decision changes: instance states, timers (net: one change per timer), new intents, the checkpoint. */
+/** What one decision changes: instance states, timers (net: one change per timer), new intents. */
 export interface Changes {
   states: Map<string, unknown>;
   timers: Map<string, TimerChange>;
   intents: { key: string; intent: CommandIntent }[];
-  position: bigint | null;
 }
+
+export const noChanges = (): Changes => ({ states: new Map(), timers: new Map(), intents: [] });
 
 export const timerSlot = (key: string, id: string) => `${key}\u0000${id}`;
 
@@ -68,8 +69,8 @@ const WRITE_SQL = `WITH
          ON CONFLICT (name) DO UPDATE SET position = EXCLUDED.position, updated_at = EXCLUDED.updated_at)
   SELECT 1`;
 
-/** Stores a decision's changes in one statement (inside `sql`'s transaction when it is one). */
-export async function writeChanges(sql: SqlTx, workflow: string, c: Changes): Promise<void> {
+/** Stores a decision's changes, and the checkpoint when given, in one statement (inside `sql`'s transaction when it is one). */
+export async function writeChanges(sql: SqlTx, workflow: string, c: Changes, position: bigint | null): Promise<void> {
   const timers = [...c.timers.values()];
   await sql.query({ name: 'spawnpoint_workflow_write', text: WRITE_SQL }, [
     workflow,
@@ -77,7 +78,7 @@ export async function writeChanges(sql: SqlTx, workflow: string, c: Changes): Pr
     JSON.stringify(timers.filter((t) => !t.set).map((t) => ({ k: t.key, id: t.id }))),
     JSON.stringify(timers.filter((t) => t.set).map((t) => ({ k: t.key, id: t.id, at: t.set!.at, e: t.set!.event }))),
     JSON.stringify(c.intents.map((i) => ({ k: i.key, ik: i.intent.key, i: i.intent }))),
-    checkpointName(workflow), c.position === null ? null : String(c.position),
+    checkpointName(workflow), position === null ? null : String(position),
   ]);
 }
 
