@@ -40,5 +40,20 @@ export type LobbyCommand =
   | { type: 'ServerStopped'; instanceId?: string; now: string }
   | { type: 'EndMatch'; playerId: string; now: string }
   | { type: 'DeleteLobby'; reason: LobbyDeleteReason; now: string }
+  /** The host puts the lobby in the queue of `mode` (the caller resolved it: its party cap and timeout). */
+  | { type: 'StartMatchmaking'; playerId: string; mode: string; maxPartySize: number; timeoutMs: number; now: string }
+  /** The host leaves the queue, or declines a match found for the lobby. */
+  | { type: 'CancelMatchmaking'; playerId: string; now: string }
+  /** The matcher holds the lobby for `matchId`, only at `ticket` (the one it matched). */
+  | { type: 'ReserveForMatch'; matchId: string; ticket: number; now: string }
+  /** The match holding the lobby formed. */
+  | { type: 'MatchFound'; matchId: string; confirmationDeadline: string | null; now: string }
+  /** Every lobby of the match confirmed. */
+  | { type: 'MatchReady'; matchId: string; now: string }
+  | { type: 'ConfirmMatch'; playerId: string; now: string }
+  /** The match let the lobby go: back in the queue at its first queue time, or to waiting with `error`. */
+  | { type: 'ReleaseFromMatch'; matchId: string; requeue: boolean; reason: 'declined' | 'confirmation_timeout' | 'failed'; error: string | null; now: string }
+  /** The search's timer (`startedAt` names the search it was set for). */
+  | { type: 'QueueTimeout'; startedAt: string; now: string }
   /** Members the caller found silent past `heartbeatTimeout`; non-members in the list are ignored. */
   | { type: 'RemoveStalePlayers'; playerIds: string[]; hostLeaveBehavior: HostLeaveBehavior; now: string };

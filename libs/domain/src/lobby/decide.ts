@@ -1,6 +1,7 @@
 import { conflict, DomainError, forbidden, invalid, notFound } from '../kit';
 import { LobbyCommand } from './commands';
 import { LobbyEvent, LobbySettingsChanges } from './events';
+import { decideMatchmaking, isMatchmakingCommand, matchmakingFollowUp, SEARCHING } from './matchmaking';
 import { HostLeaveBehavior, LiveLobbyState, LobbyState } from './state';
 
 export const MIN_LOBBY_PLAYERS = 1;
@@ -33,6 +34,9 @@ function validMaxPlayers(n: number) {
   }
 }
 
+/** `matchId` on a GameEnded, when the lobby's game was a match's. */
+const inMatch = (lobby: LiveLobbyState) => (lobby.matchmaking?.matchId ? { matchId: lobby.matchmaking.matchId } : {});
+
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Players leave (or time out): the lobby is deleted when empty, else the host rule applies if the host left. */
@@ -52,6 +56,11 @@ function departures(lobby: LiveLobbyState, ids: string[], reason: 'left' | 'time
 }
 
 export function decide(command: LobbyCommand, state: LobbyState): LobbyEvent[] {
+  if (isMatchmakingCommand(command)) return decideMatchmaking(command, state, live, member);
+  return matchmakingFollowUp(state, decideLobby(command, state));
+}
+
+function decideLobby(command: Exclude<LobbyCommand, { type: Parameters<typeof decideMatchmaking>[0]['type'] }>, state: LobbyState): LobbyEvent[] {
   const at = command.now;
   switch (command.type) {
     case 'CreateLobby': {
@@ -80,7 +89,9 @@ export function decide(command: LobbyCommand, state: LobbyState): LobbyEvent[] {
     case 'JoinLobby': {
       const lobby = live(state);
       if (isMember(lobby, command.playerId)) throw conflict('player is already in this lobby');
-      const accepting = lobby.status === 'waiting' || (lobby.status === 'in_game' && lobby.allowLateJoin);
+      if (lobby.status === 'match_found' || lobby.status === 'matched') throw conflict(`a match was found for this lobby (${lobby.status}): its roster is frozen`);
+      // A join while queued issues a new ticket (matchmakingFollowUp).
+      const accepting = lobby.status === 'waiting' || lobby.status === 'in_queue' || (lobby.status === 'in_game' && lobby.allowLateJoin);
       if (!accepting) throw badRequest(`lobby is not accepting players (${lobby.status})`);
       if (lobby.players.length >= lobby.maxPlayers) throw badRequest('lobby is full');
       return [{ type: 'PlayerJoined', data: { lobbyId: lobby.id, playerId: command.playerId, state: command.state, at } }];
@@ -117,7 +128,10 @@ export function decide(command: LobbyCommand, state: LobbyState): LobbyEvent[] {
         changes.isPrivate = command.isPrivate;
       }
       if (command.allowLateJoin !== undefined && command.allowLateJoin !== lobby.allowLateJoin) changes.allowLateJoin = command.allowLateJoin;
-      if (command.region !== undefined && command.region !== lobby.region) changes.region = command.region;
+      if (command.region !== undefined && command.region !== lobby.region) {
+        if (SEARCHING.has(lobby.status)) throw conflict(`the region cannot change while the lobby is ${lobby.status}`);
+        changes.region = command.region;
+      }
       if (command.settings !== undefined) {
         if (!isObject(command.settings)) throw invalid('settings must be an object', ['body', 'settings'], 'dict_type');
         changes.settings = command.settings;
@@ -144,7 +158,9 @@ export function decide(command: LobbyCommand, state: LobbyState): LobbyEvent[] {
     }
     case 'ServerAssigned': {
       const lobby = live(state);
-      if (lobby.status !== 'starting') throw conflict(`lobby is ${lobby.status}, not starting`);
+      // A match's lobby gets its server once matched.
+      const matched = lobby.status === 'matched' && lobby.matchmaking?.matchId;
+      if (lobby.status !== 'starting' && !matched) throw conflict(`lobby is ${lobby.status}, not starting`);
       if (lobby.server?.instance_id === command.server.instance_id) return [];
       return [{ type: 'LobbyServerAssigned', data: { lobbyId: lobby.id, server: command.server, at } }];
     }
@@ -167,12 +183,12 @@ export function decide(command: LobbyCommand, state: LobbyState): LobbyEvent[] {
       // the next start (if it was this launch's server after all, the lobby-server workflow sends the stop
       // again when the assignment comes).
       if (command.instanceId !== undefined && (lobby.server?.instance_id ?? '') !== command.instanceId) return [];
-      return [{ type: 'GameEnded', data: { lobbyId: lobby.id, reason: 'server_stopped', by: null, at } }];
+      return [{ type: 'GameEnded', data: { lobbyId: lobby.id, reason: 'server_stopped', by: null, ...inMatch(lobby), at } }];
     }
     case 'EndMatch': {
       const lobby = host(state, command.playerId, 'end the match');
       if (lobby.status !== 'in_game') throw conflict(`lobby is ${lobby.status}, not in_game`);
-      return [{ type: 'GameEnded', data: { lobbyId: lobby.id, reason: 'host', by: command.playerId, at } }];
+      return [{ type: 'GameEnded', data: { lobbyId: lobby.id, reason: 'host', by: command.playerId, ...inMatch(lobby), at } }];
     }
     case 'DeleteLobby': {
       const lobby = live(state);

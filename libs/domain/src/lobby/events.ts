@@ -1,5 +1,5 @@
 import { DomainEvent } from '../kit';
-import { LobbyDeleteReason, LobbyServer } from './state';
+import { LobbyDeleteReason, LobbyServer, QueueTicket } from './state';
 
 export type LobbyCreated = DomainEvent<'LobbyCreated', {
   lobbyId: string;
@@ -38,9 +38,28 @@ export type LobbySettingsUpdated = DomainEvent<'LobbySettingsUpdated', { lobbyId
 export type GameStarting = DomainEvent<'GameStarting', { lobbyId: string; by: string; at: string }>;
 export type LobbyServerAssigned = DomainEvent<'LobbyServerAssigned', { lobbyId: string; server: LobbyServer; at: string }>;
 export type GameStarted = DomainEvent<'GameStarted', { lobbyId: string; server?: LobbyServer; at: string }>;
-/** `by`: the host who ended the match, null when the server stopped on its own. */
-export type GameEnded = DomainEvent<'GameEnded', { lobbyId: string; reason: 'host' | 'server_stopped'; by: string | null; at: string }>;
-export type LobbyDeleted = DomainEvent<'LobbyDeleted', { lobbyId: string; reason: LobbyDeleteReason; at: string }>;
+/** `by`: the host who ended the match, null when the server stopped on its own. `matchId`: the match the lobby leaves. */
+export type GameEnded = DomainEvent<'GameEnded', { lobbyId: string; reason: 'host' | 'server_stopped'; by: string | null; matchId?: string | null; at: string }>;
+/** `matchId`: the match the lobby was in (it leaves it). */
+export type LobbyDeleted = DomainEvent<'LobbyDeleted', { lobbyId: string; reason: LobbyDeleteReason; matchId?: string | null; at: string }>;
+
+// Matchmaking (decisions.md "Matchmaking"). Every event that issues a ticket carries it whole (`queue`), so
+// the matcher's queue is built from these events alone.
+export type MatchmakingStarted = DomainEvent<'MatchmakingStarted', { lobbyId: string; by: string; timeoutAt: string; queue: QueueTicket; at: string }>;
+/**
+ * A new ticket for a queued lobby: `changed` after a member change (a reservation it held, `matchId`, is
+ * dropped), `released` when its match fell through (queued again at its first queue time).
+ */
+export type MatchmakingTicketChanged = DomainEvent<'MatchmakingTicketChanged', { lobbyId: string; reason: 'changed' | 'released'; matchId: string | null; queue: QueueTicket; at: string }>;
+/** Held for a match being formed, at this ticket; still in_queue. */
+export type LobbyReserved = DomainEvent<'LobbyReserved', { lobbyId: string; matchId: string; ticket: number; at: string }>;
+/** The match formed: match_found (with the deadline when the mode asks every lobby to confirm). */
+export type LobbyMatchFound = DomainEvent<'LobbyMatchFound', { lobbyId: string; matchId: string; confirmationDeadline: string | null; at: string }>;
+export type LobbyMatchConfirmed = DomainEvent<'LobbyMatchConfirmed', { lobbyId: string; matchId: string; by: string; at: string }>;
+export type LobbyMatched = DomainEvent<'LobbyMatched', { lobbyId: string; matchId: string; at: string }>;
+export type MatchmakingEndReason = 'cancelled' | 'timeout' | 'declined' | 'confirmation_timeout' | 'failed' | 'left';
+/** The search ended without a game: waiting again, `error` as matchmakingError (null for the lobby's own cancel). */
+export type MatchmakingEnded = DomainEvent<'MatchmakingEnded', { lobbyId: string; matchId: string | null; reason: MatchmakingEndReason; error: string | null; at: string }>;
 
 export type LobbyEvent =
   | LobbyCreated
@@ -54,4 +73,11 @@ export type LobbyEvent =
   | LobbyServerAssigned
   | GameStarted
   | GameEnded
-  | LobbyDeleted;
+  | LobbyDeleted
+  | MatchmakingStarted
+  | MatchmakingTicketChanged
+  | LobbyReserved
+  | LobbyMatchFound
+  | LobbyMatchConfirmed
+  | LobbyMatched
+  | MatchmakingEnded;

@@ -26,6 +26,9 @@ export function evolve(state: LobbyState, event: LobbyEvent): LobbyState {
       updatedAt: d.at,
       lastActivityAt: d.at,
       launches: 0,
+      matchmaking: null,
+      matchmakingError: null,
+      tickets: 0,
     };
   }
   if (state.status === 'none' || state.status === 'deleted') return state;
@@ -57,9 +60,35 @@ export function evolve(state: LobbyState, event: LobbyEvent): LobbyState {
       return { ...s, status: 'in_game', server: event.data.server ?? s.server, updatedAt: at };
     case 'GameEnded':
       return event.data.reason === 'host'
-        ? { ...s, ...changed, status: 'waiting', server: null }
-        : { ...s, status: 'waiting', server: null, updatedAt: at };
+        ? { ...s, ...changed, status: 'waiting', server: null, matchmaking: null }
+        : { ...s, status: 'waiting', server: null, matchmaking: null, updatedAt: at };
     case 'LobbyDeleted':
-      return { ...s, status: 'deleted', deleteReason: event.data.reason, players: [], server: null, updatedAt: at };
+      return { ...s, status: 'deleted', deleteReason: event.data.reason, players: [], server: null, matchmaking: null, updatedAt: at };
+    case 'MatchmakingStarted': {
+      const q = event.data.queue;
+      const matchmaking = { mode: q.mode, startedAt: q.queuedAt, timeoutAt: event.data.timeoutAt, ticket: q.ticket, matchId: null, confirmation: null };
+      return { ...s, ...changed, status: 'in_queue', matchmaking, matchmakingError: null, tickets: q.ticket };
+    }
+    case 'MatchmakingTicketChanged': {
+      if (!s.matchmaking) return s;
+      const matchmaking = { ...s.matchmaking, ticket: event.data.queue.ticket, matchId: null, confirmation: null };
+      return { ...s, status: 'in_queue', matchmaking, tickets: event.data.queue.ticket, updatedAt: at };
+    }
+    case 'LobbyReserved':
+      // Not a change members see: the lobby is still in_queue until the match forms.
+      return s.matchmaking ? { ...s, matchmaking: { ...s.matchmaking, matchId: event.data.matchId } } : s;
+    case 'LobbyMatchFound': {
+      if (!s.matchmaking) return s;
+      const deadline = event.data.confirmationDeadline;
+      return { ...s, status: 'match_found', matchmaking: { ...s.matchmaking, confirmation: deadline ? { deadline, confirmed: false } : null }, updatedAt: at };
+    }
+    case 'LobbyMatchConfirmed': {
+      const c = s.matchmaking?.confirmation;
+      return c ? { ...s, ...changed, matchmaking: { ...s.matchmaking!, confirmation: { ...c, confirmed: true } } } : s;
+    }
+    case 'LobbyMatched':
+      return { ...s, status: 'matched', updatedAt: at };
+    case 'MatchmakingEnded':
+      return { ...s, status: 'waiting', matchmaking: null, matchmakingError: event.data.error, updatedAt: at };
   }
 }

@@ -10,6 +10,7 @@ export * from './events';
 export * from './state';
 export * from './view';
 export { MAX_LOBBY_PLAYERS, MIN_LOBBY_PLAYERS } from './decide';
+export { queueTicket, SEARCHING } from './matchmaking';
 
 export const lobbyStream = (lobbyId: string) => `lobby-${lobbyId}`;
 

@@ -39,6 +39,36 @@ export interface LobbyInfo {
   lastActivityAt: string;
   /** Launches so far (GameStarting events): a launch's attempt number and its idempotency key. */
   launches: number;
+  /** The search, from start of matchmaking until the lobby leaves its match (decisions.md "Matchmaking"). */
+  matchmaking: LobbyMatchmaking | null;
+  /** Why the last search ended without a game (timeout, declined, a failed server start); cleared by the next start. */
+  matchmakingError: string | null;
+  /** Queue tickets so far: each change the matcher must see is a new ticket (a reservation holds only at its ticket). */
+  tickets: number;
+}
+
+export interface LobbyMatchmaking {
+  mode: string;
+  /** The first queue time of this search (kept when a match falls through and the lobby is queued again). */
+  startedAt: string;
+  /** When the search times out (startedAt + the mode's timeout). */
+  timeoutAt: string;
+  /** The current ticket (LobbyInfo.tickets when it was issued). */
+  ticket: number;
+  /** The match holding the lobby: reserved (still in_queue), then match_found, matched, starting, in_game. */
+  matchId: string | null;
+  confirmation: { deadline: string; confirmed: boolean } | null;
+}
+
+/** What the matcher reads of a queued lobby: carried whole by every event that issues a ticket. */
+export interface QueueTicket {
+  projectId: string;
+  config: string;
+  mode: string;
+  ticket: number;
+  queuedAt: string;
+  region: string;
+  players: { id: string; state: Record<string, unknown> }[];
 }
 
 export type LiveLobbyState = LobbyInfo & { status: LobbyStatus };

@@ -49,6 +49,12 @@ export type MatchCommand =
   | { type: 'AssignServer'; serverId: string; now: string }
   | { type: 'MarkServerRunning'; serverId: string; now: string }
   | { type: 'LeaveMatch'; lobbyId: string; now: string }
+  /**
+   * A lobby left the match on its own (cancel, a member change dropping its reservation, a leave, deletion),
+   * whatever the match's status: before formation it aborts, while confirming it declines, before a server
+   * it aborts (the others queued again), with a server it leaves.
+   */
+  | { type: 'DropLobby'; lobbyId: string; reason: string; now: string }
   | { type: 'ServerStopped'; serverId: string; now: string }
   /** Recovery: a match that cannot be resumed ends cleanly (only before it has a server). */
   | { type: 'AbortMatch'; reason: string; now: string };
@@ -203,6 +209,24 @@ function decide(command: MatchCommand, state: MatchState): MatchEvent[] {
         events.push({ type: 'MatchCompleted', data: { matchId, reason: 'all_left', serverId: s.serverId, remaining: [], stopServer: true, at } });
       }
       return events;
+    }
+    case 'DropLobby': {
+      member(s, command.lobbyId);
+      const others = (ids: string[]) => ids.filter((l) => l !== command.lobbyId);
+      switch (s.status) {
+        case 'proposed':
+          return [{ type: 'MatchAborted', data: { matchId, reason: command.reason, release: others(s.reserved), at } }];
+        case 'confirming':
+          return decide({ type: 'DeclineLobby', lobbyId: command.lobbyId, reason: 'left', now: at }, s);
+        case 'confirmed':
+        case 'server_requested':
+          return [{ type: 'MatchAborted', data: { matchId, reason: command.reason, release: others(lobbyIds(s)), at } }];
+        case 'assigned':
+        case 'running':
+          return decide({ type: 'LeaveMatch', lobbyId: command.lobbyId, now: at }, s);
+        default:
+          return [];
+      }
     }
     case 'ServerStopped':
       if ((s.status !== 'assigned' && s.status !== 'running') || s.serverId !== command.serverId) return [];

@@ -145,3 +145,21 @@ describe('Match: end', () => {
     given(matchDecider, running).when({ type: 'AbortMatch', reason: 'matcher_restarted', now: t2 }).thenError('conflict', /server/);
   });
 });
+
+describe('Match: a lobby drops out on its own (cancel, a changed ticket, a leave, deletion)', () => {
+  const aborted = (release: string[]): MatchEvent => ({ type: 'MatchAborted', data: { matchId: M, reason: 'cancelled', release, at: t1 } });
+  it('before formation: aborts, releasing the others reserved so far', () => {
+    given(matchDecider, [proposed, reserved('a'), reserved('b')]).when({ type: 'DropLobby', lobbyId: 'b', reason: 'cancelled', now: t1 }).then([aborted(['a'])]);
+  });
+  it('formed, before a server: aborts, the others queued again (a server start in flight then finds no match)', () => {
+    given(matchDecider, formed).when({ type: 'DropLobby', lobbyId: 'b', reason: 'cancelled', now: t1 }).then([aborted(['a', 'c'])]);
+    const s = given(matchDecider, [...formed, requested(1)]).when({ type: 'DropLobby', lobbyId: 'b', reason: 'cancelled', now: t1 }).then([aborted(['a', 'c'])]);
+    expect(s.status).toBe('aborted');
+    given(matchDecider, [...formed, requested(1), aborted(['a', 'c'])]).when({ type: 'AssignServer', serverId: 's1', now: t1 }).thenError('conflict');
+  });
+  it('with a server: leaves; the last one out completes the match and stops its server; after the end: no-op', () => {
+    given(matchDecider, running).when({ type: 'DropLobby', lobbyId: 'a', reason: 'deleted', now: t1 }).then([{ type: 'MatchLobbyLeft', data: { matchId: M, lobbyId: 'a', at: t1 } }]);
+    const aborted1 = [proposed, aborted([])];
+    given(matchDecider, aborted1).when({ type: 'DropLobby', lobbyId: 'a', reason: 'cancelled', now: t1 }).thenNothing();
+  });
+});
