@@ -1,6 +1,7 @@
 // Lobby configurations: `default` always exists; others come from the project's `lobby_configs`
 // (validated by the gateway on POST /v3/projects/settings). Looked up by name or id.
 import { notFound } from '../kit';
+import { MatchmakingMode, resolveModes } from '../matchmaking/mode';
 import { HostLeaveBehavior } from './state';
 
 export interface InviteCodeConfig { type: 'numeric' | 'alphanumeric'; length: number; prefix: string }
@@ -27,12 +28,15 @@ export interface LobbyConfig {
   hostLeaveBehavior: HostLeaveBehavior;
   inviteCodeConfig: InviteCodeConfig;
   serverSettings: LobbyServerSettings;
+  /** `matchmaking.modes`, each with its defaults filled in (none: the config has no matchmaking). */
+  modes: Record<string, MatchmakingMode>;
 }
 
 export const DEFAULT_LOBBY_CONFIG: LobbyConfig = {
   name: 'default', maxPlayers: 8, timeout: 300, heartbeat: false, heartbeatTimeout: 30, hostLeaveBehavior: 'promote',
   inviteCodeConfig: { type: 'alphanumeric', length: 6, prefix: '' },
   serverSettings: { version_tag: 'default', compute_size: 'small' },
+  modes: {},
 };
 
 type Raw = Record<string, unknown>;
@@ -61,6 +65,7 @@ export function resolveLobbyConfig(lobbyConfigs: Raw[] | undefined, nameOrId: st
       prefix: typeof code.prefix === 'string' ? code.prefix : '',
     },
     serverSettings: { ...d.serverSettings, ...(server as Partial<LobbyServerSettings>) },
+    modes: resolveModes(raw.matchmaking),
   };
 }
 

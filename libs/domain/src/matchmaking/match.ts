@@ -46,7 +46,8 @@ export type MatchCommand =
   | { type: 'ExpireConfirmation'; now: string }
   | { type: 'RequestServer'; now: string }
   | { type: 'FailServerStart'; attempt: number; error: string; now: string }
-  | { type: 'AssignServer'; serverId: string; now: string }
+  /** `server`: the server as its start answered (what each lobby of the match is given). */
+  | { type: 'AssignServer'; serverId: string; server?: Record<string, unknown>; now: string }
   | { type: 'MarkServerRunning'; serverId: string; now: string }
   | { type: 'LeaveMatch'; lobbyId: string; now: string }
   /**
@@ -73,7 +74,7 @@ export type MatchServerRequested = DomainEvent<'MatchServerRequested', Id & { at
 export type MatchServerStartFailed = DomainEvent<'MatchServerStartFailed', Id & { attempt: number; error: string }>;
 /** Every lobby back to waiting with `error` as matchmakingError. */
 export type MatchFailed = DomainEvent<'MatchFailed', Id & { error: string; lobbies: string[] }>;
-export type MatchServerAssigned = DomainEvent<'MatchServerAssigned', Id & { serverId: string }>;
+export type MatchServerAssigned = DomainEvent<'MatchServerAssigned', Id & { serverId: string; server?: Record<string, unknown> }>;
 export type MatchRunning = DomainEvent<'MatchRunning', Id & { serverId: string }>;
 export type MatchLobbyLeft = DomainEvent<'MatchLobbyLeft', Id & { lobbyId: string }>;
 /** `stopServer`: the last lobby left a running match (its server is to stop); false when the server stopped. */
@@ -195,7 +196,7 @@ function decide(command: MatchCommand, state: MatchState): MatchEvent[] {
         throw conflict(`match ${matchId} has server ${s.serverId}`);
       }
       if (s.status !== 'server_requested') throw conflict(`match ${matchId} is ${s.status}, not waiting for a server`);
-      return [{ type: 'MatchServerAssigned', data: { matchId, serverId: command.serverId, at } }];
+      return [{ type: 'MatchServerAssigned', data: { matchId, serverId: command.serverId, ...(command.server ? { server: command.server } : {}), at } }];
     case 'MarkServerRunning':
       if (s.status === 'running' && s.serverId === command.serverId) return [];
       if (s.status !== 'assigned' || s.serverId !== command.serverId) throw conflict(`match ${matchId} is ${s.status}${'serverId' in s ? ` on ${s.serverId}` : ''}`);

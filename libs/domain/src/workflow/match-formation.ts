@@ -1,0 +1,164 @@
+// A match from proposal to its end, per match, in the matchmaking service (decisions.md "Matchmaking").
+// No multi-stream transaction: each lobby is reserved on its own stream at the ticket the matcher read
+// (ReserveLobby: the dispatcher asks the lobbies service, and tells the match when the lobby refuses);
+// the match hears each reservation from the lobby's own event and forms when all hold. Then every lobby
+// is told (match_found; matched at once, or once all confirmed), a server is started (pool first; one
+// per attempt, keyed by match and attempt, so a retried start never makes a second server), and each
+// lobby gets it (starting; the lobby-server workflow takes them to in_game and, when the server stops,
+// back to waiting). A lobby that drops out on its own (cancel, a new ticket, a leave, deletion, the end
+// of its game) is told to the match, which aborts, dissolves or lets it leave; the last one out of a
+// game stops the server. A match that falls through releases its lobbies: back in the queue at their
+// first queue time, or to waiting with the reason.
+import { DomainEvent } from '../kit';
+import { LobbyCommand, LobbyEvent } from '../lobby';
+import { MatchCommand, MatchEvent } from '../matchmaking/match';
+import { CommandIntent, Intent, Workflow } from './workflow';
+
+/** Reserve the lobby for the match at its ticket; the dispatcher turns a refusal into the match's RefuseReservation. */
+export interface ReserveMatchLobby { type: 'ReserveMatchLobby'; matchId: string; lobbyId: string; ticket: number; now: string }
+/** Start the match's server (attempt `attempt`); the dispatcher reports AssignServer or FailServerStart to the match. */
+export interface StartMatchServer { type: 'StartMatchServer'; matchId: string; attempt: number; now: string }
+/** Stop the server of a match no lobby is left in (best effort: it may have stopped already). */
+export interface StopMatchServer { type: 'StopMatchServer'; matchId: string; serverId: string; now: string }
+
+export type MatchRequest = ReserveMatchLobby | StartMatchServer | StopMatchServer;
+/** The confirmation deadline's timer. */
+export type MatchConfirmationDue = DomainEvent<'MatchConfirmationDue', { matchId: string; at: string }>;
+export type MatchFormationEvent = MatchEvent | MatchConfirmationDue | LobbyEvent;
+export type MatchFormationIntent = Intent<MatchCommand | LobbyCommand | MatchRequest, MatchConfirmationDue>;
+
+export interface MatchFormationState {
+  projectId: string | null;
+  lobbies: string[];
+  /** The match's status as its events say (the Match decider's own statuses). */
+  status: 'none' | 'proposed' | 'confirming' | 'confirmed' | 'server_requested' | 'assigned' | 'over';
+  /** The server of the match, as the start answered it (what each lobby is given). */
+  server: Record<string, unknown> | null;
+}
+
+/** Lobby events that say the lobby left its match on its own; the match decides what that means. */
+function dropped(event: LobbyEvent): string | null {
+  switch (event.type) {
+    case 'MatchmakingTicketChanged':
+      return event.data.reason === 'changed' ? 'ticket_changed' : null;
+    case 'MatchmakingEnded':
+      return event.data.reason === 'cancelled' || event.data.reason === 'left' || event.data.reason === 'timeout' ? event.data.reason : null;
+    case 'LobbyDeleted':
+      return 'deleted';
+    case 'GameEnded':
+      return 'game_ended';
+    default:
+      return null;
+  }
+}
+
+const matchOf = (event: LobbyEvent): string | null => {
+  const d = event.data as { matchId?: string | null };
+  return typeof d.matchId === 'string' ? d.matchId : null;
+};
+
+const MATCH_EVENTS = new Set<string>([
+  'MatchProposed', 'MatchLobbyReserved', 'MatchFormed', 'MatchAborted', 'MatchLobbyConfirmed', 'MatchConfirmed', 'MatchDissolved', 'MatchServerRequested',
+  'MatchServerStartFailed', 'MatchFailed', 'MatchServerAssigned', 'MatchRunning', 'MatchLobbyLeft', 'MatchCompleted', 'MatchConfirmationDue',
+]);
+const isMatchEvent = (e: MatchFormationEvent): e is MatchEvent | MatchConfirmationDue => MATCH_EVENTS.has(e.type);
+
+const toMatch = (matchId: string, command: MatchCommand, key: string): CommandIntent<MatchCommand> =>
+  ({ kind: 'command', target: { aggregate: 'match', id: matchId, projectId: null }, command, key: `match:${matchId}:${key}` });
+const toLobby = (state: MatchFormationState, matchId: string, lobbyId: string, command: LobbyCommand, key: string): CommandIntent<LobbyCommand> =>
+  ({ kind: 'command', target: { aggregate: 'lobby', id: lobbyId, projectId: state.projectId }, command, key: `match:${matchId}:${lobbyId}:${key}` });
+const request = (matchId: string, command: MatchRequest, key: string): CommandIntent<MatchRequest> =>
+  ({ kind: 'command', target: { request: command.type, projectId: null }, command, key: `match:${matchId}:${key}` });
+
+export const matchFormationWorkflow: Workflow<MatchFormationEvent, MatchFormationState, MatchFormationIntent> = {
+  name: 'match-formation',
+  categories: ['match', 'lobby'],
+  initialState: { projectId: null, lobbies: [], status: 'none', server: null },
+
+  route(event) {
+    if (isMatchEvent(event)) return [event.data.matchId];
+    const lobbyEvent = event as LobbyEvent;
+    const matchId = matchOf(lobbyEvent);
+    if (!matchId) return [];
+    return lobbyEvent.type === 'LobbyReserved' || lobbyEvent.type === 'LobbyMatchConfirmed' || dropped(lobbyEvent) ? [matchId] : [];
+  },
+
+  evolve(state, event) {
+    switch (event.type) {
+      case 'MatchProposed':
+        return { ...state, projectId: event.data.projectId, lobbies: event.data.lobbies.map((l) => l.lobbyId), status: 'proposed' };
+      case 'MatchFormed':
+        return { ...state, status: event.data.confirmationDeadline ? 'confirming' : 'confirmed' };
+      case 'MatchConfirmed':
+      case 'MatchServerStartFailed':
+        return { ...state, status: 'confirmed' };
+      case 'MatchServerRequested':
+        return { ...state, status: 'server_requested' };
+      case 'MatchServerAssigned':
+        return { ...state, status: 'assigned', server: event.data.server ?? { instance_id: event.data.serverId } };
+      case 'MatchAborted':
+      case 'MatchDissolved':
+      case 'MatchFailed':
+      case 'MatchCompleted':
+        return { ...state, status: 'over' };
+      default:
+        return state;
+    }
+  },
+
+  react(state, event) {
+    const at = event.data.at;
+    if (!isMatchEvent(event)) {
+      const lobby = event as LobbyEvent;
+      const matchId = matchOf(lobby)!;
+      const lobbyId = lobby.data.lobbyId;
+      if (lobby.type === 'LobbyReserved') {
+        // Reserved after the match fell through (a reservation racing the abort): let the lobby go at once.
+        if (state.status === 'over') return [toLobby(state, matchId, lobbyId, { type: 'ReleaseFromMatch', matchId, requeue: true, reason: 'declined', error: null, now: at }, 'release')];
+        return [toMatch(matchId, { type: 'ReserveLobby', lobbyId, now: at }, `reserved:${lobbyId}`)];
+      }
+      if (lobby.type === 'LobbyMatchConfirmed') return [toMatch(matchId, { type: 'ConfirmLobby', lobbyId, now: at }, `confirmed:${lobbyId}`)];
+      if (state.status === 'over' || state.status === 'none') return [];
+      return [toMatch(matchId, { type: 'DropLobby', lobbyId, reason: dropped(lobby)!, now: at }, `dropped:${lobbyId}:${lobby.type}`)];
+    }
+    const matchId = event.data.matchId;
+    switch (event.type) {
+      case 'MatchProposed':
+        return event.data.lobbies.map((l) => request(matchId, { type: 'ReserveMatchLobby', matchId, lobbyId: l.lobbyId, ticket: l.ticket, now: at }, `reserve:${l.lobbyId}`));
+      case 'MatchFormed': {
+        const deadline = event.data.confirmationDeadline;
+        const found = state.lobbies.map((l) => toLobby(state, matchId, l, { type: 'MatchFound', matchId, confirmationDeadline: deadline, now: at }, 'found'));
+        if (!deadline) return [...found, toMatch(matchId, { type: 'RequestServer', now: at }, 'server:1')];
+        const due: MatchConfirmationDue = { type: 'MatchConfirmationDue', data: { matchId, at: deadline } };
+        return [...found, { kind: 'timer', id: `match-confirmation:${matchId}`, at: deadline, then: due }];
+      }
+      case 'MatchConfirmationDue':
+        return state.status === 'confirming' ? [toMatch(matchId, { type: 'ExpireConfirmation', now: at }, 'expire')] : [];
+      case 'MatchConfirmed':
+        return [
+          { kind: 'cancel-timer', id: `match-confirmation:${matchId}` },
+          ...state.lobbies.map((l) => toLobby(state, matchId, l, { type: 'MatchReady', matchId, now: at }, 'ready')),
+          toMatch(matchId, { type: 'RequestServer', now: at }, 'server:1'),
+        ];
+      case 'MatchServerRequested':
+        return [request(matchId, { type: 'StartMatchServer', matchId, attempt: event.data.attempt, now: at }, `start:${event.data.attempt}`)];
+      case 'MatchServerStartFailed':
+        return [toMatch(matchId, { type: 'RequestServer', now: at }, `server:${event.data.attempt + 1}`)];
+      case 'MatchServerAssigned':
+        return state.lobbies.map((l) => toLobby(state, matchId, l, { type: 'ServerAssigned', server: state.server as never, now: at }, 'server'));
+      case 'MatchAborted':
+        return event.data.release.map((l) => toLobby(state, matchId, l, { type: 'ReleaseFromMatch', matchId, requeue: true, reason: 'declined', error: null, now: at }, 'release'));
+      case 'MatchDissolved':
+        return [
+          ...event.data.requeue.map((l) => toLobby(state, matchId, l, { type: 'ReleaseFromMatch', matchId, requeue: true, reason: event.data.reason, error: null, now: at }, 'release')),
+          ...event.data.release.map((l) => toLobby(state, matchId, l, { type: 'ReleaseFromMatch', matchId, requeue: false, reason: event.data.reason, error: event.data.reason, now: at }, 'release')),
+        ];
+      case 'MatchFailed':
+        return event.data.lobbies.map((l) => toLobby(state, matchId, l, { type: 'ReleaseFromMatch', matchId, requeue: false, reason: 'failed', error: event.data.error, now: at }, 'release'));
+      case 'MatchCompleted':
+        return event.data.stopServer ? [request(matchId, { type: 'StopMatchServer', matchId, serverId: event.data.serverId, now: at }, 'stop')] : [];
+      default:
+        return [];
+    }
+  },
+};

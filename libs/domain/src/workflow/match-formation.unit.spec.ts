@@ -1,0 +1,97 @@
+import { LobbyEvent } from '../lobby';
+import { MatchEvent, MatchProposal } from '../matchmaking/match';
+import { givenWorkflow } from './testing';
+import { matchFormationWorkflow as wf, MatchFormationEvent } from './match-formation';
+import { lobbyQueueWorkflow } from './lobby-queue';
+
+const t0 = '2026-11-24T10:00:00.000Z';
+const t1 = '2026-11-24T10:00:01.000Z';
+const M = 'm1';
+const proposal: MatchProposal = {
+  matchId: M, projectId: 'p1', config: 'ranked', mode: 'duel', region: 'eu-west',
+  lobbies: [{ lobbyId: 'a', ticket: 2, players: ['ann'], rating: 1000, queuedAt: t0 }, { lobbyId: 'b', ticket: 5, players: ['bob'], rating: 1010, queuedAt: t0 }],
+  teams: [['ann'], ['bob']], requireConfirmation: false, confirmationTimeoutMs: 15_000,
+};
+const proposed: MatchEvent = { type: 'MatchProposed', data: { ...proposal, at: t0 } };
+const formed: MatchEvent = { type: 'MatchFormed', data: { matchId: M, confirmationDeadline: null, at: t1 } };
+const lobbyTarget = (id: string) => ({ aggregate: 'lobby', id, projectId: 'p1' });
+const matchTarget = { aggregate: 'match', id: M, projectId: null };
+
+describe('Match formation workflow', () => {
+  it('a proposal reserves each lobby at the ticket matched, keyed by match and lobby', () => {
+    givenWorkflow(wf).when(proposed).then([
+      { kind: 'command', target: { request: 'ReserveMatchLobby', projectId: null }, command: { type: 'ReserveMatchLobby', matchId: M, lobbyId: 'a', ticket: 2, now: t0 }, key: 'match:m1:reserve:a' },
+      { kind: 'command', target: { request: 'ReserveMatchLobby', projectId: null }, command: { type: 'ReserveMatchLobby', matchId: M, lobbyId: 'b', ticket: 5, now: t0 }, key: 'match:m1:reserve:b' },
+    ]);
+  });
+
+  it("the lobby's reservation is told to the match; one made after the match fell through is released at once", () => {
+    const reserved: LobbyEvent = { type: 'LobbyReserved', data: { lobbyId: 'a', matchId: M, ticket: 2, at: t1 } };
+    givenWorkflow<MatchFormationEvent, any, any>(wf, [proposed]).when(reserved).then([
+      { kind: 'command', target: matchTarget, command: { type: 'ReserveLobby', lobbyId: 'a', now: t1 }, key: 'match:m1:reserved:a' },
+    ]);
+    const aborted: MatchEvent = { type: 'MatchAborted', data: { matchId: M, reason: 'ticket_changed', release: [], at: t1 } };
+    givenWorkflow<MatchFormationEvent, any, any>(wf, [proposed, aborted]).when(reserved).then([
+      { kind: 'command', target: lobbyTarget('a'), command: { type: 'ReleaseFromMatch', matchId: M, requeue: true, reason: 'declined', error: null, now: t1 }, key: 'match:m1:a:release' },
+    ]);
+  });
+
+  it('formed without confirmation: every lobby is told and the first server requested', () => {
+    givenWorkflow<MatchFormationEvent, any, any>(wf, [proposed]).when(formed).then([
+      { kind: 'command', target: lobbyTarget('a'), command: { type: 'MatchFound', matchId: M, confirmationDeadline: null, now: t1 }, key: 'match:m1:a:found' },
+      { kind: 'command', target: lobbyTarget('b'), command: { type: 'MatchFound', matchId: M, confirmationDeadline: null, now: t1 }, key: 'match:m1:b:found' },
+      { kind: 'command', target: matchTarget, command: { type: 'RequestServer', now: t1 }, key: 'match:m1:server:1' },
+    ]);
+  });
+
+  it('each server attempt is its own start (a retried dispatch of one attempt is the same start); the server goes to every lobby', () => {
+    const requested: MatchEvent = { type: 'MatchServerRequested', data: { matchId: M, attempt: 2, at: t1 } };
+    givenWorkflow<MatchFormationEvent, any, any>(wf, [proposed, formed]).when(requested).then([
+      { kind: 'command', target: { request: 'StartMatchServer', projectId: null }, command: { type: 'StartMatchServer', matchId: M, attempt: 2, now: t1 }, key: 'match:m1:start:2' },
+    ]);
+    const server = { instance_id: 's1', status: 'running' };
+    const assigned: MatchEvent = { type: 'MatchServerAssigned', data: { matchId: M, serverId: 's1', server, at: t1 } };
+    givenWorkflow<MatchFormationEvent, any, any>(wf, [proposed, formed, requested]).when(assigned).then(['a', 'b'].map((l) => (
+      { kind: 'command', target: lobbyTarget(l), command: { type: 'ServerAssigned', server, now: t1 }, key: `match:m1:${l}:server` }
+    )));
+  });
+
+  it("a lobby leaving on its own is told to the match; once the match is over, nothing", () => {
+    const cancelled: LobbyEvent = { type: 'MatchmakingEnded', data: { lobbyId: 'b', matchId: M, reason: 'cancelled', error: null, at: t1 } };
+    givenWorkflow<MatchFormationEvent, any, any>(wf, [proposed]).when(cancelled).then([
+      { kind: 'command', target: matchTarget, command: { type: 'DropLobby', lobbyId: 'b', reason: 'cancelled', now: t1 }, key: 'match:m1:dropped:b:MatchmakingEnded' },
+    ]);
+    const failed: MatchEvent = { type: 'MatchFailed', data: { matchId: M, error: 'boom', lobbies: ['a', 'b'], at: t1 } };
+    givenWorkflow<MatchFormationEvent, any, any>(wf, [proposed, failed]).when(cancelled).thenNothing();
+    expect(wf.route({ type: 'MatchmakingEnded', data: { lobbyId: 'b', matchId: M, reason: 'failed', error: 'boom', at: t1 } })).toEqual([]);
+  });
+
+  it('a failed match sends every lobby back to waiting with the error; the last lobby out stops the server', () => {
+    const failed: MatchEvent = { type: 'MatchFailed', data: { matchId: M, error: 'no capacity', lobbies: ['a', 'b'], at: t1 } };
+    const intents = wf.react(wf.evolve(givenWorkflow(wf, [proposed]).state, failed), failed);
+    expect(intents.map((i) => i.kind === 'command' && i.command)).toEqual(['a', 'b'].map(() => ({ type: 'ReleaseFromMatch', matchId: M, requeue: false, reason: 'failed', error: 'no capacity', now: t1 })));
+    const completed: MatchEvent = { type: 'MatchCompleted', data: { matchId: M, reason: 'all_left', serverId: 's1', remaining: [], stopServer: true, at: t1 } };
+    givenWorkflow<MatchFormationEvent, any, any>(wf, [proposed]).when(completed).then([
+      { kind: 'command', target: { request: 'StopMatchServer', projectId: null }, command: { type: 'StopMatchServer', matchId: M, serverId: 's1', now: t1 }, key: 'match:m1:stop' },
+    ]);
+  });
+});
+
+describe('Lobby queue workflow (search timeout)', () => {
+  const started: LobbyEvent = {
+    type: 'MatchmakingStarted',
+    data: { lobbyId: 'a', by: 'ann', timeoutAt: '2026-11-24T10:02:00.000Z', queue: { projectId: 'p1', config: 'ranked', mode: 'duel', ticket: 1, queuedAt: t0, region: 'eu', players: [] }, at: t0 },
+  };
+  const due = { type: 'LobbyQueueTimedOut' as const, data: { lobbyId: 'a', startedAt: t0, at: '2026-11-24T10:02:00.000Z' } };
+  it('sets a timer at the timeout; when due it sends QueueTimeout for that search', () => {
+    givenWorkflow(lobbyQueueWorkflow).when(started).then([{ kind: 'timer', id: 'lobby-queue:a', at: due.data.at, then: due }]);
+    givenWorkflow(lobbyQueueWorkflow, [started]).when(due).then([
+      { kind: 'command', target: { aggregate: 'lobby', id: 'a', projectId: null }, command: { type: 'QueueTimeout', startedAt: t0, now: due.data.at }, key: `lobby-queue:a:${t0}:timeout` },
+    ]);
+  });
+  it('an ended search cancels it; a stale timer does nothing', () => {
+    const ended: LobbyEvent = { type: 'MatchmakingEnded', data: { lobbyId: 'a', matchId: null, reason: 'cancelled', error: null, at: t1 } };
+    givenWorkflow(lobbyQueueWorkflow, [started]).when(ended).then([{ kind: 'cancel-timer', id: 'lobby-queue:a' }]);
+    givenWorkflow(lobbyQueueWorkflow, [started, ended]).when(due).thenNothing();
+  });
+});
