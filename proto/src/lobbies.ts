@@ -69,13 +69,17 @@ export class LobbyView {
   @Json({ nullable: true }) matchmaking!: Record<string, unknown> | null;
   @Str() createdAt!: string;
   @Str() updatedAt!: string;
+  @Str({ optional: true, description: 'Why the last search ended without a game (timeout, declined, confirmation_timeout, a server start error)' }) matchmakingError?: string;
 }
+
+/** POST /v3/lobbies/{config}/me/matchmaking: a mode of the lobby configuration's matchmaking.modes. */
+export class StartMatchmakingBody { @Str({ min: 1, max: 128 }) mode!: string }
 
 /**
  * A player's request on one lobby configuration of a project. `lobbyId` (legacy API, which addresses
  * lobbies by id): the lobby the player must be a member of; without it, the player's lobby of the config.
  */
-@BusRequest(L.getMine, L.leave, L.start, L.heartbeat, L.endMatch, L.close)
+@BusRequest(L.getMine, L.leave, L.start, L.heartbeat, L.endMatch, L.close, L.cancelMatchmaking, L.confirmMatch)
 export class PlayerLobbyRequest {
   @Str() projectId!: string;
   @Str() config!: string;
@@ -88,6 +92,15 @@ export class CreateLobbyRequest extends PlayerLobbyRequest { @Json() body!: Crea
 /** Exactly one of lobbyId and code. */
 @BusRequest(L.join)
 export class JoinLobbyRequest extends PlayerLobbyRequest { @Str({ optional: true }) code?: string; @Json({ optional: true }) state?: Record<string, unknown> }
+@BusRequest(L.startMatchmaking)
+export class StartMatchmakingRequest extends PlayerLobbyRequest { @Str() mode!: string }
+/**
+ * A command of a match's workflow on one lobby (matchmaking → lobbies): `command` is a lobby command the
+ * lobbies service checks itself (only the matchmaking ones and ServerAssigned pass); `commandId` makes a
+ * repeat harmless.
+ */
+@BusRequest(L.matchCommand)
+export class MatchLobbyCommandRequest { @Str() lobbyId!: string; @Json() command!: Record<string, unknown>; @Str() commandId!: string }
 @BusRequest(L.updateMyState)
 export class UpdatePlayerStateRequest extends PlayerLobbyRequest { @Json() state!: Record<string, unknown> }
 @BusRequest(L.updateSettings)
@@ -150,7 +163,8 @@ export class LobbyUpdate {
   @Str() config!: string;
   @Str() lobbyId!: string;
   @Int() revision!: number;
-  @Enum(['updated', 'deleted']) kind!: 'updated' | 'deleted';
+  /** `match_found`: an update that is also the lobby's match_found event. */
+  @Enum(['updated', 'deleted', 'match_found']) kind!: 'updated' | 'deleted' | 'match_found';
   @AnyValue() lobby!: unknown | null;
   @Str({ optional: true }) reason?: string;
   @List({ type: 'string' }, { each: (v) => typeof v === 'string', eachMsg: 'every entry must be a string' }) removed!: string[];

@@ -50,11 +50,22 @@ export const SUBJECTS = {
     start: 'lobbies.start',
     heartbeat: 'lobbies.heartbeat',
     endMatch: 'lobbies.endMatch',
+    startMatchmaking: 'lobbies.startMatchmaking',
+    cancelMatchmaking: 'lobbies.cancelMatchmaking',
+    confirmMatch: 'lobbies.confirmMatch',
+    /** Internal (matchmaking service): a command of a match's workflow on one lobby. */
+    matchCommand: 'lobbies.matchCommand',
     /** Legacy API: the host deletes its lobby (status finished). */
     close: 'lobbies.close',
     openStream: 'lobbies.openStream',
     /** Broadcasts (every listener gets every message). */
     updates: 'lobbies.updates',
     presence: 'lobbies.presence',
+  },
+  matchmaking: {
+    /** Why the caller's lobby has not matched yet (GET …/me/matchmaking). */
+    explain: 'matchmaking.explain',
+    /** Broadcast: live queue figures per (project, config, mode, region). */
+    queueStats: 'matchmaking.queueStats',
   },
 } as const;

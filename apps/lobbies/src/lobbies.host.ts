@@ -1,16 +1,16 @@
 // The lobbies service: the Lobby aggregate over the bus. This class runs its read model and relay and its
-// lifecycle: presence shared between replicas, the consumer of project events, the sweeper, and two
+// lifecycle: presence shared between replicas, the consumer of project events, the sweeper, and three
 // workflows (ADR-0010) dispatched by LobbyIntents: lobby-launch (a launch completed after a crash, a lost
-// one handed back after a minute) and lobby-server (a lobby follows its game server).
+// one handed back after a minute), lobby-server (a lobby follows its game server) and lobby-queue (a
+// search's timeout, even while the matcher is down).
 // Each use case is a handler in commands/ or queries/, reached over the bus by the routes in routes.ts;
 // the state they share is in the providers beside this file (lobby-states, lobby-writes, lobby-launch ...).
 import { Inject, Injectable } from '@nestjs/common';
 import { Unsubscribe } from '@spawnpoint/messaging';
-import { Platform, PLATFORM, ServiceHost } from '@spawnpoint/platform';
-import { lobbyLaunchWorkflow, lobbyServerWorkflow } from '@spawnpoint/domain';
-import { integrationEventName, LobbyPresence, parseBusEvent, ProjectChangedEvent, SUBJECTS, validListener } from '@spawnpoint/proto';
+import { LobbyConfigs, PLATFORM, Platform, ServiceHost } from '@spawnpoint/platform';
+import { lobbyLaunchWorkflow, lobbyQueueWorkflow, lobbyServerWorkflow } from '@spawnpoint/domain';
+import { LobbyPresence, SUBJECTS, validListener } from '@spawnpoint/proto';
 import { lobbiesProjection } from './lobbies.projection';
-import { LobbyConfigs } from './lobby-configs';
 import { LobbyIntents } from './lobby-intents';
 import { LobbyReadModel } from './lobby-read-model';
 import { Presence } from './presence';
@@ -34,7 +34,7 @@ export class LobbiesHost extends ServiceHost {
   }
 
   protected override workflows() {
-    return [lobbyServerWorkflow, lobbyLaunchWorkflow];
+    return [lobbyServerWorkflow, lobbyLaunchWorkflow, lobbyQueueWorkflow];
   }
 
   protected override dispatcher() {
@@ -45,9 +45,7 @@ export class LobbiesHost extends ServiceHost {
     const nowMs = () => this.clock().getTime();
     this.unsubscribes.push(
       await this.bus.listen(SUBJECTS.lobbies.presence, validListener<LobbyPresence>(SUBJECTS.lobbies.presence, (p) => this.presence.record(p.entries, nowMs()))),
-      await this.bus.consume({ durable: 'lobbies-projects', filters: ['project.ProjectSettingsUpdated', 'project.ProjectPlanChanged'] }, (e) => {
-        this.configs.invalidate(parseBusEvent<ProjectChangedEvent>(integrationEventName(e), e.data).projectId);
-      }),
+      await this.configs.follow('lobbies-projects'),
     );
     this.sweeper = new LobbySweeper(this.sweepTarget, this.db, this.bus, this.presence, this.config.lobbySweepMs, nowMs);
     this.sweeper.start();

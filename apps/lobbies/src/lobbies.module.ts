@@ -1,12 +1,10 @@
 // The lobbies service's composition root: the host, the state its use cases share, the handlers, and the
 // routes that reach them (servesRoutes).
 import { Module } from '@nestjs/common';
-import { Platform, PLATFORM, servesRoutes } from '@spawnpoint/platform';
-import { GameServers } from './game-servers';
+import { GameServers, LobbyConfigs, Platform, PLATFORM, servesRoutes } from '@spawnpoint/platform';
 import { LobbiesHost } from './lobbies.host';
 import { LobbyBroadcast } from './lobby-broadcast';
 import { LobbyClaims } from './lobby-claims';
-import { LobbyConfigs } from './lobby-configs';
 import { LobbyIntents } from './lobby-intents';
 import { LobbyLaunch } from './lobby-launch';
 import { LobbyReadModel } from './lobby-read-model';

@@ -1,11 +1,10 @@
 // What a lobby's game server is started with: the config's serverSettings, the lobby's region, and a TTL
 // even when the config names none, so a lobby whose players walk away never leaves a server running
 // forever (docs/api.md "Lobbies": direct start). The plan still applies on the servers side (free: 3600).
-import type { LobbyConfig, Plan } from '@spawnpoint/domain';
+import { DEFAULT_LOBBY_SERVER_TTL, type LobbyConfig, type Plan } from '@spawnpoint/domain';
 import type { StartServerRequest } from '@spawnpoint/proto';
 
-/** Seconds a lobby's server runs when the lobby config's serverSettings set no ttl. */
-export const DEFAULT_LOBBY_SERVER_TTL = 3600;
+export { DEFAULT_LOBBY_SERVER_TTL };
 
 export function lobbyServerStart(projectId: string, plan: Plan, lobbyId: string, region: string, config: LobbyConfig): StartServerRequest {
   const s = config.serverSettings;

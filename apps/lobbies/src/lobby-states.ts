@@ -5,9 +5,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import {
   ClaimCommand, claimDecider, ClaimEvent, ClaimState, DomainError, LiveLobbyState, lobbyCodeStream, LobbyCommand, lobbyDecider, LobbyEvent, lobbyMemberStream, LobbyState, lobbyStream, notFound,
 } from '@spawnpoint/domain';
-import { Platform, PLATFORM, StateCache } from '@spawnpoint/platform';
+import { LobbyConfigs, Platform, PLATFORM, StateCache } from '@spawnpoint/platform';
 import { AdminLobbyRequest, PlayerLobbyRequest } from '@spawnpoint/proto';
-import { LobbyConfigs } from './lobby-configs';
 
 export const isLive = (s: LobbyState): s is LiveLobbyState => s.status !== 'none' && s.status !== 'deleted';
 

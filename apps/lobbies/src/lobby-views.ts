@@ -17,9 +17,10 @@ export const deletedLobby = (id: string): DeletedLobby => ({ status: 'lobby_dele
 /** The change at `revision` as the gateways' event streams receive it (`lobbies.updates`). */
 export function lobbyUpdate(
   at: { projectId: string; config: string; lobbyId: string; revision: number }, state: LobbyState, deleted: { reason?: string } | null, removed: string[],
+  matchFound = false,
 ): LobbyUpdate {
   const live = state.status !== 'none' && state.status !== 'deleted';
-  return { ...at, kind: deleted ? 'deleted' : 'updated', lobby: live ? lobbyView(state) : null, reason: deleted?.reason, removed };
+  return { ...at, kind: deleted ? 'deleted' : matchFound ? 'match_found' : 'updated', lobby: live ? lobbyView(state) : null, reason: deleted?.reason, removed };
 }
 
 /** One replayed server-sent event: the lobby after `revision`, or its deletion. */

@@ -3,8 +3,7 @@
 // dropped invite code, stop the server of a deleted lobby, and broadcast the change.
 import { Inject, Injectable } from '@nestjs/common';
 import { LobbyCommand, LobbyConfig, LobbyEvent, lobbyCodeStream, lobbyDecider, lobbyMemberStream, LobbyState, lobbyStream } from '@spawnpoint/domain';
-import { Platform, PLATFORM } from '@spawnpoint/platform';
-import { GameServers } from './game-servers';
+import { GameServers, PLATFORM, Platform } from '@spawnpoint/platform';
 import { LobbyBroadcast } from './lobby-broadcast';
 import { LobbyClaims } from './lobby-claims';
 import { isLive, LobbyStates } from './lobby-states';
@@ -40,7 +39,9 @@ export class LobbyWrites {
     if (result.events.length === 0) return result;
     const removed: string[] = [];
     let deleted: { reason: string } | null = null;
+    let matchFound = false;
     for (const e of result.events) {
+      if (e.type === 'LobbyMatchFound') matchFound = true;
       if (e.type === 'PlayerLeft' || e.type === 'PlayerKicked') removed.push(e.data.playerId);
       if (e.type === 'LobbyDeleted') deleted = { reason: e.data.reason };
     }
@@ -51,8 +52,9 @@ export class LobbyWrites {
     const codeBefore = prior?.code ?? null;
     const codeAfter = isLive(result.state) ? result.state.code : null;
     if (codeBefore && codeBefore !== codeAfter) await this.claims.release(lobbyCodeStream(projectId, codeBefore), lobbyId);
-    if (deleted && prior?.server) void this.servers.stop(projectId, prior.server.instance_id);
-    await this.broadcast.send(lobbyUpdate({ projectId, config, lobbyId, revision: result.revision }, result.state, deleted, removed));
+    // A match's server is the match's to stop (when its last lobby leaves it).
+    if (deleted && prior?.server && !prior.matchmaking?.matchId) void this.servers.stop(projectId, prior.server.instance_id);
+    await this.broadcast.send(lobbyUpdate({ projectId, config, lobbyId, revision: result.revision }, result.state, deleted, removed, matchFound));
     return result;
   }
 

@@ -13,6 +13,10 @@ import { StartLobby, StartLobbyHandler } from './commands/start-lobby.handler';
 import { TransferHost, TransferHostHandler } from './commands/transfer-host.handler';
 import { UpdateMyState, UpdateMyStateHandler } from './commands/update-my-state.handler';
 import { UpdateLobbySettings, UpdateLobbySettingsHandler } from './commands/update-settings.handler';
+import { CancelMatchmaking, CancelMatchmakingHandler } from './commands/cancel-matchmaking.handler';
+import { ConfirmMatch, ConfirmMatchHandler } from './commands/confirm-match.handler';
+import { RunMatchCommand, RunMatchCommandHandler } from './commands/match-command.handler';
+import { StartMatchmaking, StartMatchmakingHandler } from './commands/start-matchmaking.handler';
 import { AdminGetLobby, AdminGetLobbyHandler } from './queries/admin-get.handler';
 import { BrowseLobbies, BrowseLobbiesHandler } from './queries/browse.handler';
 import { GetMyLobby, GetMyLobbyHandler } from './queries/get-mine.handler';
@@ -37,10 +41,15 @@ export const lobbiesRoutes = () => [
   route(L.openStream, OpenLobbyStream),
   route(L.adminGet, AdminGetLobby),
   route(L.adminDelete, AdminDeleteLobby),
+  route(L.startMatchmaking, StartMatchmaking),
+  route(L.cancelMatchmaking, CancelMatchmaking),
+  route(L.confirmMatch, ConfirmMatch),
+  route(L.matchCommand, RunMatchCommand),
 ];
 
 export const LOBBIES_HANDLERS = [
   CreateLobbyHandler, JoinLobbyHandler, LeaveLobbyHandler, UpdateMyStateHandler, UpdateLobbySettingsHandler, KickPlayerHandler,
   TransferHostHandler, StartLobbyHandler, HeartbeatHandler, EndMatchHandler, CloseLobbyHandler, AdminDeleteLobbyHandler,
   GetMyLobbyHandler, AdminGetLobbyHandler, BrowseLobbiesHandler, OpenLobbyStreamHandler,
+  StartMatchmakingHandler, CancelMatchmakingHandler, ConfirmMatchHandler, RunMatchCommandHandler,
 ];

@@ -1,8 +1,8 @@
 // What the sweeper acts through: the lobby configs, the write path, the lost-broadcast repair.
+import { LobbyConfigs } from '@spawnpoint/platform';
 import { Injectable } from '@nestjs/common';
 import { LobbyConfig } from '@spawnpoint/domain';
 import { LobbyBroadcast } from './lobby-broadcast';
-import { LobbyConfigs } from './lobby-configs';
 import { LobbyWrites } from './lobby-writes';
 import { SweepTarget } from './sweeper';
 

@@ -8,6 +8,7 @@ import { createHttpApp, GatewayModule, legacyLobbyApiFor, legacyPort } from '@sp
 import { Bus } from '@spawnpoint/messaging';
 import { BUS, loadConfig, PlatformModule } from '@spawnpoint/platform';
 import { LobbiesModule } from '@spawnpoint/lobbies';
+import { MatchmakingModule } from '@spawnpoint/matchmaking';
 import { ProjectsModule } from '@spawnpoint/projects';
 import { ServersModule } from '@spawnpoint/servers';
 import { lockDataDir } from './data-dir-lock';
@@ -36,7 +37,7 @@ export async function startStandalone(env: NodeJS.ProcessEnv = process.env): Pro
     }
     config.databaseUrl = pg.url;
   }
-  @Module({ imports: [PlatformModule.forRoot(config, 'standalone'), ProjectsModule, LobbiesModule, BuildsModule, ServersModule, GatewayModule] })
+  @Module({ imports: [PlatformModule.forRoot(config, 'standalone'), ProjectsModule, LobbiesModule, MatchmakingModule, BuildsModule, ServersModule, GatewayModule] })
   class StandaloneRoot {}
   let started: Awaited<ReturnType<typeof createHttpApp>> | null = null;
   try {

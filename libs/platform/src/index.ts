@@ -28,3 +28,5 @@ export * from './projections/service-reports';
 export * from './workflow-runner';
 export * from './hashing';
 export * from './text';
+export * from './clients/lobby-configs';
+export * from './clients/game-servers';

@@ -12,7 +12,7 @@ import { Doc } from '../openapi/doc';
 import { PlayerIdentity, PLAYER_TOKEN_HEADER } from '../players';
 import {
   BrowseLobbiesQuery, CreateLobbyBody, DeletedLobby, ErrorBody, JoinLobbyBody, LeftLobby, Lobby, LobbyConfigParams, LobbyEventsQuery, LobbyEventStream,
-  LobbyIdParams, LobbyPage, LobbySettingsBody, PlayerIdHeader, PlayerStateBody, TargetPlayerBody,
+  LobbyIdParams, LobbyPage, LobbySettingsBody, PlayerIdHeader, PlayerStateBody, StartMatchmakingBody, TargetPlayerBody,
 } from '../schemas';
 import { InputLimitsGuard } from '../http/input-limits.guard';
 import { IdempotencyInterceptor } from '../http/idempotency';
@@ -205,6 +205,39 @@ export class LobbiesController {
     params: LobbyConfigParams, headers: playerHeaders, responses: { ...lobbyReply, 409: { description: 'The lobby is not in_game', schema: ErrorBody }, ...hostErrors } })
   async endMatch(@Req() req: AuthedRequest, @Headers() headers: unknown, @Param() params: unknown) {
     return this.bus.request(SUBJECTS.lobbies.endMatch, await this.player(req, headers, params));
+  }
+
+  @UseInterceptors(IdempotencyInterceptor)
+  @Post(':config/me/matchmaking')
+  @HttpCode(200)
+  @Access({ auth: 'client', bucket: 'player' })
+  @Doc({ summary: "Put the lobby in the matchmaking queue of a mode of its configuration (host): in_queue, matchmaking set", tags: ['matchmaking'], auth: 'client',
+    params: LobbyConfigParams, headers: playerHeaders, body: StartMatchmakingBody,
+    responses: { ...lobbyReply, 409: { description: 'The lobby is not waiting, or a player is searching in another lobby', schema: ErrorBody }, ...hostErrors,
+      422: { description: "No such mode in the configuration's matchmaking.modes (loc body.mode), or the party is larger than the mode's maxPartySize", schema: ErrorBody } } })
+  async startMatchmaking(@Req() req: AuthedRequest, @Headers() headers: unknown, @Param() params: unknown, @Body() body: unknown) {
+    const who = await this.player(req, headers, params);
+    const { mode } = parse(StartMatchmakingBody, body ?? {}, 'body');
+    return this.bus.request(SUBJECTS.lobbies.startMatchmaking, { ...who, mode });
+  }
+
+  @UseInterceptors(IdempotencyInterceptor)
+  @Delete(':config/me/matchmaking')
+  @Access({ auth: 'client', bucket: 'player' })
+  @Doc({ summary: 'Leave the queue, or decline the match found (host): waiting', tags: ['matchmaking'], auth: 'client', params: LobbyConfigParams, headers: playerHeaders,
+    responses: { ...lobbyReply, 409: { description: 'The lobby is not searching', schema: ErrorBody }, ...hostErrors } })
+  async cancelMatchmaking(@Req() req: AuthedRequest, @Headers() headers: unknown, @Param() params: unknown) {
+    return this.bus.request(SUBJECTS.lobbies.cancelMatchmaking, await this.player(req, headers, params));
+  }
+
+  @UseInterceptors(IdempotencyInterceptor)
+  @Post(':config/me/confirm-match')
+  @HttpCode(200)
+  @Access({ auth: 'client', bucket: 'player' })
+  @Doc({ summary: 'Confirm the match found for the lobby (any member; again is a no-op)', tags: ['matchmaking'], auth: 'client', params: LobbyConfigParams,
+    headers: playerHeaders, responses: { ...lobbyReply, 409: { description: 'No match waiting for confirmation, or the deadline has passed', schema: ErrorBody }, ...errors } })
+  async confirmMatch(@Req() req: AuthedRequest, @Headers() headers: unknown, @Param() params: unknown) {
+    return this.bus.request(SUBJECTS.lobbies.confirmMatch, await this.player(req, headers, params));
   }
 
   @Get(':config/:id')

@@ -105,7 +105,8 @@ export class LobbyStreams implements OnModuleInit, BeforeApplicationShutdown {
     s.status = lobby?.status;
     s.queueStats = lobby?.matchmaking?.queueStats;
     s.res.write(f.text);
-    if (u.kind === 'updated' && s.status === 'match_found' && !wasMatchFound) {
+    // A match formed (kind match_found: also when no confirmation is needed and the lobby is matched at once).
+    if ((u.kind === 'match_found' || (u.kind === 'updated' && s.status === 'match_found')) && !wasMatchFound) {
       s.res.write(sseFrame(eventId(u.lobbyId, u.revision), 'match_found', u.lobby));
     }
     // Not a member any more, whether this update removed the player or an earlier one that never arrived did.

@@ -1,11 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { DomainError, invalid, lobbyMemberStream, lobbyStream, LobbyView, notFound } from '@spawnpoint/domain';
-import { appliedBy, BusCommand, Platform, PLATFORM } from '@spawnpoint/platform';
+import { appliedBy, BusCommand, LobbyConfigs, Platform, PLATFORM } from '@spawnpoint/platform';
 import { JoinLobbyRequest } from '@spawnpoint/proto';
 import { checkState } from '../limits';
 import { LobbyClaims } from '../lobby-claims';
-import { LobbyConfigs } from '../lobby-configs';
 import { isLive, LobbyStates } from '../lobby-states';
 import { lobbyView } from '../lobby-views';
 import { LobbyWrites } from '../lobby-writes';

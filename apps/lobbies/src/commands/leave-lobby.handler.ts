@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { BusCommand } from '@spawnpoint/platform';
+import { BusCommand, LobbyConfigs } from '@spawnpoint/platform';
 import { LeftLobby, PlayerLobbyRequest } from '@spawnpoint/proto';
-import { LobbyConfigs } from '../lobby-configs';
 import { LobbyStates } from '../lobby-states';
 import { leftLobby } from '../lobby-views';
 import { LobbyWrites } from '../lobby-writes';

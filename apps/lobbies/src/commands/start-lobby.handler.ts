@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { LobbyView } from '@spawnpoint/domain';
-import { BusCommand } from '@spawnpoint/platform';
+import { BusCommand, LobbyConfigs } from '@spawnpoint/platform';
 import { PlayerLobbyRequest } from '@spawnpoint/proto';
-import { LobbyConfigs } from '../lobby-configs';
 import { LobbyLaunch } from '../lobby-launch';
 import { LobbyStates } from '../lobby-states';
 import { lobbyView } from '../lobby-views';

@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { lobbyCodeStream, LobbyView } from '@spawnpoint/domain';
-import { BusCommand } from '@spawnpoint/platform';
+import { BusCommand, LobbyConfigs } from '@spawnpoint/platform';
 import { UpdateLobbySettingsRequest } from '@spawnpoint/proto';
 import { checkSettings } from '../limits';
 import { LobbyClaims } from '../lobby-claims';
-import { LobbyConfigs } from '../lobby-configs';
 import { LobbyStates } from '../lobby-states';
 import { lobbyView } from '../lobby-views';
 import { LobbyWrites } from '../lobby-writes';

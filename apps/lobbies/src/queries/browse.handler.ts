@@ -1,9 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { LobbyView, lobbyStream } from '@spawnpoint/domain';
-import { BusQuery, Platform, PLATFORM } from '@spawnpoint/platform';
+import { BusQuery, LobbyConfigs, PLATFORM, Platform } from '@spawnpoint/platform';
 import { BrowseLobbiesRequest, LobbyPage } from '@spawnpoint/proto';
-import { LobbyConfigs } from '../lobby-configs';
 import { browseLobbies } from '../lobby-queries';
 import { LobbyReadModel } from '../lobby-read-model';
 

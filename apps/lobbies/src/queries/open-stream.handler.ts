@@ -1,9 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { DomainError, LobbyEvent, lobbyDecider, LobbyState, lobbyStream } from '@spawnpoint/domain';
-import { BusQuery, Platform, PLATFORM } from '@spawnpoint/platform';
+import { BusQuery, LobbyConfigs, Platform, PLATFORM } from '@spawnpoint/platform';
 import { LobbyStreamEvent, OpenedLobbyStream, OpenLobbyStreamRequest } from '@spawnpoint/proto';
-import { LobbyConfigs } from '../lobby-configs';
 import { isLive, LobbyStates, MyLobby } from '../lobby-states';
 import { lobbyStreamEvent, openedLobbyStream } from '../lobby-views';
 import { Presence } from '../presence';
@@ -55,7 +54,9 @@ export class OpenLobbyStreamHandler implements IQueryHandler<OpenLobbyStream> {
         return out;
       }
       if (!isLive(state)) return out;
-      out.push(lobbyStreamEvent(lobbyId, e.revision, state));
+      const replayed = lobbyStreamEvent(lobbyId, e.revision, state);
+      out.push(replayed);
+      if (e.type === 'LobbyMatchFound') out.push({ ...replayed, event: 'match_found' });
       if (!state.players.some((p) => p.id === playerId)) return out;
     }
     return out;

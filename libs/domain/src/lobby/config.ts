@@ -32,6 +32,9 @@ export interface LobbyConfig {
   modes: Record<string, MatchmakingMode>;
 }
 
+/** Seconds a lobby's or a match's server runs when the config's serverSettings set no ttl (no game left running forever). */
+export const DEFAULT_LOBBY_SERVER_TTL = 3600;
+
 export const DEFAULT_LOBBY_CONFIG: LobbyConfig = {
   name: 'default', maxPlayers: 8, timeout: 300, heartbeat: false, heartbeatTimeout: 30, hostLeaveBehavior: 'promote',
   inviteCodeConfig: { type: 'alphanumeric', length: 6, prefix: '' },

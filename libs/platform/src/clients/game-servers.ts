@@ -1,8 +1,9 @@
-// The servers service as the lobbies service asks it: start a lobby's server, stop one. What the server
+// The servers service as the lobbies and matchmaking services ask it: start a lobby's server, stop one. What the server
 // does next reaches the lobby as events (the lobby-server workflow), never by asking.
 import { Inject, Injectable } from '@nestjs/common';
 import { COMMAND_ID_HEADER } from '@spawnpoint/messaging';
-import { Platform, PLATFORM } from '@spawnpoint/platform';
+import { Platform } from '../nest/service-host';
+import { PLATFORM } from '../nest/tokens';
 import { ServerView, StartServerRequest, SUBJECTS } from '@spawnpoint/proto';
 
 @Injectable()

@@ -1,10 +1,12 @@
-// The lobby configs of a project (its settings' lobby_configs), asked of the projects service and kept a
+// The lobby configs of a project (used by the lobbies and matchmaking services) (its settings' lobby_configs), asked of the projects service and kept a
 // few seconds: every lobby request names its config. A project event that changes them drops the entry
 // at once (the host's consumer); a config not found in a cached entry is looked up again before a 404.
 import { Inject, Injectable } from '@nestjs/common';
 import { LobbyConfig, resolveLobbyConfig } from '@spawnpoint/domain';
-import { Platform, PLATFORM } from '@spawnpoint/platform';
-import { ProjectView, SUBJECTS } from '@spawnpoint/proto';
+import { Platform } from '../nest/service-host';
+import { PLATFORM } from '../nest/tokens';
+import { Unsubscribe } from '@spawnpoint/messaging';
+import { integrationEventName, parseBusEvent, ProjectChangedEvent, ProjectView, SUBJECTS } from '@spawnpoint/proto';
 
 /** Project settings are re-read after this long, and at once when a project event says they changed. */
 const SETTINGS_TTL_MS = 5_000;
@@ -38,6 +40,13 @@ export class LobbyConfigs {
   /** The project's settings or plan changed. */
   invalidate(projectId: string): void {
     this.cache.delete(projectId);
+  }
+
+  /** Drops a project's entry whenever its settings or plan change (a durable consumer named `durable`). */
+  follow(durable: string): Promise<Unsubscribe> {
+    return this.platform.bus.consume({ durable, filters: ['project.ProjectSettingsUpdated', 'project.ProjectPlanChanged'] }, (e) => {
+      this.invalidate(parseBusEvent<ProjectChangedEvent>(integrationEventName(e), e.data).projectId);
+    });
   }
 
   private nowMs(): number {

@@ -29,6 +29,8 @@ export interface PlatformConfig {
   startupTimeoutMs: number;
   /** How often the lobbies service looks for idle lobbies and silent members. */
   lobbySweepMs: number;
+  /** How often the active matcher runs a matching step over every queue (SPAWNPOINT_MATCH_TICK_MS). */
+  matchTickMs: number;
   /** How often a gateway reports its open lobby event streams (they count as heartbeats). */
   lobbyPresenceMs: number;
   /** Keep-alive `ping` on lobby event streams. */
@@ -77,6 +79,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, mode: PlatformC
     udpHost: env.SPAWNPOINT_UDP_HOST ?? '127.0.0.1',
     startupTimeoutMs: Number(env.SPAWNPOINT_STARTUP_TIMEOUT_MS ?? 120_000),
     lobbySweepMs: Number(env.SPAWNPOINT_LOBBY_SWEEP_MS ?? 1_000),
+    matchTickMs: Number(env.SPAWNPOINT_MATCH_TICK_MS ?? 250),
     lobbyPresenceMs: Number(env.SPAWNPOINT_LOBBY_PRESENCE_MS ?? 2_000),
     lobbyPingMs: Number(env.SPAWNPOINT_LOBBY_PING_MS ?? 30_000),
     lobbyQueueStatsMs: Number(env.SPAWNPOINT_LOBBY_QUEUE_STATS_MS ?? 10_000),

@@ -1,0 +1,23 @@
+import { Injectable } from '@nestjs/common';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { LobbyView } from '@spawnpoint/domain';
+import { BusCommand } from '@spawnpoint/platform';
+import { PlayerLobbyRequest } from '@spawnpoint/proto';
+import { LobbyStates } from '../lobby-states';
+import { lobbyView } from '../lobby-views';
+import { LobbyWrites } from '../lobby-writes';
+
+export class CancelMatchmaking extends BusCommand<PlayerLobbyRequest, LobbyView> {}
+
+/** The host leaves the queue, or declines the match found for the lobby (its match learns of it from the lobby's event). */
+@Injectable()
+@CommandHandler(CancelMatchmaking)
+export class CancelMatchmakingHandler implements ICommandHandler<CancelMatchmaking> {
+  constructor(private readonly states: LobbyStates, private readonly writes: LobbyWrites) {}
+
+  async execute({ request: r }: CancelMatchmaking): Promise<LobbyView> {
+    const { lobbyId } = await this.states.mine(r, false);
+    const ran = await this.writes.run(r.projectId, lobbyId, { type: 'CancelMatchmaking', playerId: r.playerId, now: this.writes.now() });
+    return lobbyView(ran.state);
+  }
+}

@@ -1,0 +1,23 @@
+import { Injectable } from '@nestjs/common';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { LobbyView } from '@spawnpoint/domain';
+import { BusCommand } from '@spawnpoint/platform';
+import { PlayerLobbyRequest } from '@spawnpoint/proto';
+import { LobbyStates } from '../lobby-states';
+import { lobbyView } from '../lobby-views';
+import { LobbyWrites } from '../lobby-writes';
+
+export class ConfirmMatch extends BusCommand<PlayerLobbyRequest, LobbyView> {}
+
+/** Any member confirms the match found for the lobby (once per lobby; again is a no-op). */
+@Injectable()
+@CommandHandler(ConfirmMatch)
+export class ConfirmMatchHandler implements ICommandHandler<ConfirmMatch> {
+  constructor(private readonly states: LobbyStates, private readonly writes: LobbyWrites) {}
+
+  async execute({ request: r }: ConfirmMatch): Promise<LobbyView> {
+    const { lobbyId } = await this.states.mine(r, false);
+    const ran = await this.writes.run(r.projectId, lobbyId, { type: 'ConfirmMatch', playerId: r.playerId, now: this.writes.now() });
+    return lobbyView(ran.state);
+  }
+}

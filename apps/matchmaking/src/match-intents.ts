@@ -1,0 +1,98 @@
+// The matchmaking service's dispatcher of the match-formation workflow's intents (ADR-0010): a command on
+// a match, here, once per key; a command on a lobby, sent to the lobbies service with the key as its
+// command id (it applies each key once); a reservation, whose refusal is the match's RefuseReservation;
+// a server start (pool first, with the attempt's key as command id, so a retried dispatch is the same
+// start), reported to the match as AssignServer or FailServerStart; a stop. A refusal (4xx) is an
+// outcome; anything else throws and the runner sends the intent again.
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  DomainError, LobbyCommand, MatchCommand, matchDecider, MatchEvent, MatchState, matchStream, ReserveMatchLobby, StartMatchServer, StopMatchServer,
+} from '@spawnpoint/domain';
+import { RemoteError } from '@spawnpoint/messaging';
+import { applyIntentOnce, GameServers, IntentDispatcher, LobbyConfigs, Platform, PLATFORM, StateCache } from '@spawnpoint/platform';
+import { MatchLobbyCommandRequest, ServerView, SUBJECTS } from '@spawnpoint/proto';
+import { matchServerStart } from './match-server';
+
+/** A refusal: the answer stands (a 5xx or no answer may pass, and is tried again). */
+const refused = (err: unknown): err is RemoteError | DomainError => err instanceof DomainError || (err instanceof RemoteError && err.body.status < 500);
+
+@Injectable()
+export class MatchIntents {
+  readonly matches: StateCache<MatchCommand, MatchEvent, MatchState>;
+
+  constructor(@Inject(PLATFORM) private readonly platform: Platform, private readonly configs: LobbyConfigs, private readonly servers: GameServers) {
+    this.matches = new StateCache(platform.store, matchDecider);
+  }
+
+  /** A command on a match, once per key (a refusal is final: the match moved on). */
+  async onMatch(matchId: string, command: MatchCommand, key: string): Promise<void> {
+    await applyIntentOnce(this.platform.store, matchStream(matchId), key, () => this.matches.execute(matchStream(matchId), command, { commandId: key }));
+  }
+
+  readonly dispatch: IntentDispatcher = async (intent) => {
+    const target = intent.target;
+    if ('aggregate' in target && target.aggregate === 'match') return this.onMatch(target.id, intent.command as MatchCommand, intent.key);
+    if ('aggregate' in target && target.aggregate === 'lobby') {
+      await this.toLobby(target.id, intent.command as LobbyCommand, intent.key).catch((err) => {
+        if (!refused(err)) throw err;
+      });
+      return;
+    }
+    if ('request' in target) {
+      switch (target.request) {
+        case 'ReserveMatchLobby':
+          return this.reserve(intent.command as ReserveMatchLobby, intent.key);
+        case 'StartMatchServer':
+          return this.startServer(intent.command as StartMatchServer, intent.key);
+        case 'StopMatchServer':
+          return this.stopServer(intent.command as StopMatchServer);
+      }
+    }
+    throw new Error(`matchmaking: no route for the intent ${intent.key}`);
+  };
+
+  private toLobby(lobbyId: string, command: LobbyCommand, commandId: string): Promise<unknown> {
+    const request: MatchLobbyCommandRequest = { lobbyId, command: command as unknown as Record<string, unknown>, commandId };
+    return this.platform.bus.request(SUBJECTS.lobbies.matchCommand, request);
+  }
+
+  /** The lobby holds at the ticket matched, or refuses (its ticket changed, it left the queue): the match hears either. */
+  private async reserve(c: ReserveMatchLobby, key: string): Promise<void> {
+    try {
+      await this.toLobby(c.lobbyId, { type: 'ReserveForMatch', matchId: c.matchId, ticket: c.ticket, now: c.now }, key);
+    } catch (err) {
+      if (!refused(err)) throw err;
+      await this.onMatch(c.matchId, { type: 'RefuseReservation', lobbyId: c.lobbyId, reason: err.message, now: c.now }, `${key}:refused`);
+    }
+  }
+
+  private async startServer(c: StartMatchServer, key: string): Promise<void> {
+    const { state } = await this.matches.load(matchStream(c.matchId));
+    // Only the attempt in flight: a late dispatch of an earlier one, or a match over, starts nothing.
+    if (state.status !== 'server_requested' || state.attempts !== c.attempt) return;
+    let server: ServerView;
+    try {
+      const project = await this.configs.project(state.projectId);
+      const config = await this.configs.get(state.projectId, state.config);
+      server = await this.servers.start(matchServerStart(state, project.plan, config), key);
+    } catch (err) {
+      if (!refused(err)) throw err;
+      await this.onMatch(c.matchId, { type: 'FailServerStart', attempt: c.attempt, error: err.message, now: this.now() }, `${key}:failed`);
+      return;
+    }
+    await this.onMatch(c.matchId, { type: 'AssignServer', serverId: server.instance_id, server: server as unknown as Record<string, unknown>, now: this.now() }, `${key}:assigned`);
+    const { state: after } = await this.matches.load(matchStream(c.matchId));
+    // The match fell through while its server started (a lobby dropped out): nobody needs this server.
+    if (!('serverId' in after) || after.serverId !== server.instance_id) await this.servers.stop(state.projectId, server.instance_id);
+  }
+
+  private async stopServer(c: StopMatchServer): Promise<void> {
+    const { state } = await this.matches.load(matchStream(c.matchId));
+    if (state.status === 'none') return;
+    await this.servers.stop(state.projectId, c.serverId);
+  }
+
+  private now(): string {
+    return this.platform.clock().toISOString();
+  }
+}

@@ -1,0 +1,114 @@
+// The matcher: one active process (a PostgreSQL advisory lock held on a connection of its own; a standby
+// tries every tick and takes over as soon as the holder's connection is gone), which every tick runs the
+// pure matching step over each queue in memory and records each proposal on its match's stream. The
+// match's id is derived from its lobbies and their tickets, so a step repeated after a crash proposes
+// the same match, which the Match decider answers without a second one. What follows a proposal is the
+// match-formation workflow's.
+import { createHash } from 'node:crypto';
+import { Client, ClientConfig, Pool } from 'pg';
+import { formMatches, LobbyConfig, MatchLobby, MatchProposal } from '@spawnpoint/domain';
+import { Clock } from '@spawnpoint/platform';
+import { QueueBook } from './queue-book';
+
+const LOCK_CLASS = 7_402_013;
+const LOCK_KEY = 'matcher';
+
+export interface MatcherDeps {
+  book: QueueBook;
+  pool: Pool;
+  clock: Clock;
+  /** The lobby configuration (with its modes) of a project, or null when it is gone. */
+  config(projectId: string, config: string): Promise<LobbyConfig | null>;
+  /** Records the proposal on `match-<id>` (idempotent for the same proposal). */
+  propose(proposal: MatchProposal, now: string): Promise<void>;
+}
+
+/** A match id from its lobbies and their tickets: UUID-shaped, the same for the same proposal. */
+export function matchIdOf(lobbies: MatchLobby[]): string {
+  const h = createHash('sha256').update(lobbies.map((l) => `${l.lobbyId}@${l.ticket}`).sort().join(',')).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h[16], 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+export class Matcher {
+  private timer: NodeJS.Timeout | null = null;
+  private lock: Client | null = null;
+  private standby: Client | null = null;
+  private running: Promise<void> | null = null;
+  private stopped = false;
+  /** Proposals recorded so far by this process (a figure for benches and tests). */
+  proposals = 0;
+
+  constructor(private readonly deps: MatcherDeps, private readonly tickMs: number) {}
+
+  start(): void {
+    this.timer = setInterval(() => void this.tick(), this.tickMs);
+    this.timer.unref();
+  }
+
+  get leading(): boolean {
+    return this.lock !== null;
+  }
+
+  /** One round, unless one is running. */
+  tick(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    this.running ??= this.round().catch((err) => console.error(`matcher: ${(err as Error).message}`)).finally(() => (this.running = null));
+    return this.running;
+  }
+
+  private async round(): Promise<void> {
+    if (!(await this.lead())) return;
+    const now = this.deps.clock().toISOString();
+    for (const { queue, tickets } of [...this.deps.book.matchable()]) {
+      if (this.stopped || !this.lock) return;
+      const config = await this.deps.config(queue.projectId, queue.config).catch(() => null);
+      const mode = config?.modes[queue.mode];
+      if (!mode) continue;
+      for (const proposal of formMatches({ projectId: queue.projectId, config: queue.config }, mode, tickets, now, matchIdOf)) {
+        const ids = proposal.lobbies.map((l) => l.lobbyId);
+        this.deps.book.propose(proposal.matchId, ids);
+        try {
+          await this.deps.propose(proposal, now);
+          this.proposals++;
+        } catch (err) {
+          // Not recorded (or not known to be): its lobbies are free again; a retry proposes the same id.
+          this.deps.book.matchOver(proposal.matchId);
+          console.error(`matcher: could not propose match ${proposal.matchId}: ${(err as Error).message}`);
+        }
+      }
+    }
+  }
+
+  /** Holds the lock, or takes it if free. */
+  private async lead(): Promise<boolean> {
+    if (this.lock) return true;
+    const client = this.standby ?? (await this.connect());
+    this.standby = null;
+    const { rows } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1, hashtext($2)) AS ok', [LOCK_CLASS, LOCK_KEY]);
+    if (!rows[0].ok) {
+      this.standby = client;
+      return false;
+    }
+    this.lock = client;
+    return true;
+  }
+
+  private async connect(): Promise<Client> {
+    const client = new Client((this.deps.pool as unknown as { options: ClientConfig }).options);
+    client.on('error', () => {
+      if (this.lock === client) this.lock = null;
+      if (this.standby === client) this.standby = null;
+      void client.end().catch(() => undefined);
+    });
+    await client.connect();
+    return client;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    await this.running;
+    for (const c of [this.lock, this.standby]) await c?.end().catch(() => undefined);
+    this.lock = this.standby = null;
+  }
+}

@@ -1,0 +1,61 @@
+// The matchmaking service (decisions.md "Matchmaking"): the queue in memory (fed by its projection of the
+// lobbies' events), one active matcher proposing matches on their own streams (`match-<id>`), and the
+// match-formation workflow that carries each proposal out through the lobbies and servers services
+// (MatchIntents). Its routes (explain) are in routes.ts.
+import { Inject, Injectable } from '@nestjs/common';
+import { matchFormationWorkflow, matchStream } from '@spawnpoint/domain';
+import { Unsubscribe } from '@spawnpoint/messaging';
+import { LobbyConfigs, Platform, PLATFORM, ServiceHost } from '@spawnpoint/platform';
+import { readModelsPool } from '@spawnpoint/read-models';
+import { MatchIntents } from './match-intents';
+import { Matcher } from './matcher';
+import { MatchmakingReadModel } from './matchmaking-read-model';
+import { QueueBook } from './queue-book';
+import { loadBook, ticketsProjection } from './tickets.projection';
+
+@Injectable()
+export class MatchmakingHost extends ServiceHost {
+  private readonly unsubscribes: Unsubscribe[] = [];
+  matcher: Matcher | null = null;
+
+  constructor(
+    @Inject(PLATFORM) platform: Platform, readModel: MatchmakingReadModel, readonly book: QueueBook, private readonly intents: MatchIntents,
+    private readonly configs: LobbyConfigs,
+  ) {
+    super(platform, readModel, 'matchmaking', ['match']);
+  }
+
+  protected readModels() {
+    return [ticketsProjection(this.book)];
+  }
+
+  protected override workflows() {
+    return [matchFormationWorkflow];
+  }
+
+  protected override dispatcher() {
+    return this.intents.dispatch;
+  }
+
+  protected override async starting(): Promise<void> {
+    await loadBook(this.book, readModelsPool(this.db));
+    this.unsubscribes.push(
+      await this.configs.follow('matchmaking-projects'),
+    );
+    this.matcher = new Matcher({
+      book: this.book,
+      pool: readModelsPool(this.db),
+      clock: this.clock,
+      config: (projectId, config) => this.configs.get(projectId, config),
+      propose: async (proposal, now) => {
+        await this.intents.matches.execute(matchStream(proposal.matchId), { type: 'ProposeMatch', proposal, now }, { projectId: proposal.projectId });
+      },
+    }, this.config.matchTickMs);
+    this.matcher.start();
+  }
+
+  protected override async stopping(): Promise<void> {
+    await this.matcher?.stop();
+    for (const u of this.unsubscribes.splice(0)) await u().catch(() => undefined);
+  }
+}

@@ -1,0 +1,93 @@
+// The queues in this process's memory: every queued lobby's current ticket, by (project, config, mode),
+// as the lobbies' events issue them (the tickets projection feeds it; a start loads the table). Lobbies a
+// proposal of this process named are held back until the outcome is known (their reservation, a new
+// ticket, or the end of the match), so one tick never proposes a lobby twice.
+import type { QueueTicket, Ticket } from '@spawnpoint/domain';
+
+export interface QueueId { projectId: string; config: string; mode: string }
+
+export interface Queue extends QueueId {
+  tickets: Map<string, Ticket>;
+}
+
+const keyOf = (q: QueueId) => `${q.projectId}\u0000${q.config}\u0000${q.mode}`;
+
+export class QueueBook {
+  private readonly queues = new Map<string, Queue>();
+  /** lobby id → the queue key it is in. */
+  private readonly where = new Map<string, string>();
+  /** lobby id → the match this process proposed it for (awaiting the outcome). */
+  private readonly proposed = new Map<string, string>();
+  /** match id → its lobbies (to let them go when the match is over). */
+  private readonly byMatch = new Map<string, string[]>();
+
+  /** A lobby's ticket; an older ticket than the one held is ignored (events may be heard twice). */
+  put(lobbyId: string, q: QueueTicket): void {
+    const key = keyOf(q);
+    const before = this.where.get(lobbyId);
+    if (before !== undefined) {
+      const held = this.queues.get(before)?.tickets.get(lobbyId);
+      if (held && held.ticket > q.ticket) return;
+      if (before !== key) this.remove(lobbyId);
+    }
+    let queue = this.queues.get(key);
+    if (!queue) this.queues.set(key, (queue = { projectId: q.projectId, config: q.config, mode: q.mode, tickets: new Map() }));
+    queue.tickets.set(lobbyId, { lobbyId, ticket: q.ticket, region: q.region, queuedAt: q.queuedAt, players: q.players });
+    this.where.set(lobbyId, key);
+    this.proposed.delete(lobbyId);
+  }
+
+  /** Out of the queue (reserved, found, ended, deleted). */
+  remove(lobbyId: string): void {
+    const key = this.where.get(lobbyId);
+    this.proposed.delete(lobbyId);
+    if (key === undefined) return;
+    this.where.delete(lobbyId);
+    const queue = this.queues.get(key);
+    if (!queue) return;
+    queue.tickets.delete(lobbyId);
+    if (queue.tickets.size === 0) this.queues.delete(key);
+  }
+
+  /** Held back until `matchOver(matchId)` or their next ticket. */
+  propose(matchId: string, lobbyIds: string[]): void {
+    for (const id of lobbyIds) this.proposed.set(id, matchId);
+    this.byMatch.set(matchId, lobbyIds);
+  }
+
+  matchOver(matchId: string): void {
+    for (const id of this.byMatch.get(matchId) ?? []) if (this.proposed.get(id) === matchId) this.proposed.delete(id);
+    this.byMatch.delete(matchId);
+  }
+
+  /** Each queue with the tickets free to match now. */
+  *matchable(): Generator<{ queue: Queue; tickets: Ticket[] }> {
+    for (const queue of this.queues.values()) {
+      const tickets: Ticket[] = [];
+      for (const t of queue.tickets.values()) if (!this.proposed.has(t.lobbyId)) tickets.push(t);
+      if (tickets.length > 0) yield { queue, tickets };
+    }
+  }
+
+  queue(id: QueueId): Queue | undefined {
+    return this.queues.get(keyOf(id));
+  }
+
+  ticketOf(lobbyId: string): { queue: Queue; ticket: Ticket; proposedFor: string | null } | null {
+    const key = this.where.get(lobbyId);
+    const queue = key === undefined ? undefined : this.queues.get(key);
+    const ticket = queue?.tickets.get(lobbyId);
+    return queue && ticket ? { queue, ticket, proposedFor: this.proposed.get(lobbyId) ?? null } : null;
+  }
+
+  get size(): number {
+    return this.where.size;
+  }
+
+  clear(): void {
+    this.queues.clear();
+    this.where.clear();
+    this.proposed.clear();
+    this.byMatch.clear();
+  }
+}

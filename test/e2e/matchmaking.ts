@@ -1,0 +1,113 @@
+// Matchmaking end to end, run in both modes: the routes' refusals, two lobbies matched into one game on
+// one real server (custom_data.match, match_id), end-match by one lobby of the match then the other (the
+// server stops with the last), cancel, queue timeout, and the event stream's match_found.
+import { client, eventually } from '../support/http';
+import { Platform } from '../support/processes';
+import { lobbyEvents } from '../support/sse';
+import { uploadSample } from './server-lifecycle';
+
+type Api = ReturnType<typeof client>;
+const as = (playerId: string) => ({ 'x-player-id': playerId });
+
+export function describeMatchmaking(mode: string, start: () => Promise<Platform>): void {
+  describe(`matchmaking (${mode})`, () => {
+    jest.setTimeout(180_000);
+    let p: Platform;
+    let server: Api;
+    let api: Api;
+
+    beforeAll(async () => {
+      p = await start();
+      server = client(p.baseUrl, p.serverKey);
+      api = client(p.baseUrl, p.clientKey);
+      const settings = await server.post('/v3/projects/settings', { lobby_configs: [
+        { name: 'ranked', maxPlayers: 4, matchmaking: { modes: {
+          duel: { teams: 2, playersPerTeam: 1, rules: [{ type: 'difference', field: 'mmr', maxDifference: 100 }] },
+          brief: { teams: 2, playersPerTeam: 1, timeout: 2 },
+        } } },
+      ] });
+      expect(settings.status).toBe(200);
+      await uploadSample(server);
+    });
+    afterAll(async () => {
+      await p?.stop();
+    });
+
+    it('refuses what it cannot do: unknown mode 422 at body.mode, non-host 403, cancel when not searching 409', async () => {
+      await api.post('/v3/lobbies/ranked', { region: 'eu-west' }, as('mm-rita'));
+      await api.post('/v3/lobbies/ranked/join', { lobbyId: (await api.get('/v3/lobbies/ranked/me', as('mm-rita'))).body.id }, as('mm-rolf'));
+      const unknown = await api.post('/v3/lobbies/ranked/me/matchmaking', { mode: 'nope' }, as('mm-rita'));
+      expect(unknown.status).toBe(422);
+      expect(unknown.body.detail[0].loc).toEqual(['body', 'mode']);
+      expect((await api.post('/v3/lobbies/ranked/me/matchmaking', {}, as('mm-rita'))).status).toBe(422);
+      expect((await api.post('/v3/lobbies/ranked/me/matchmaking', { mode: 'duel' }, as('mm-rolf'))).status).toBe(403);
+      // a party of two in a mode of one player per team
+      const party = await api.post('/v3/lobbies/ranked/me/matchmaking', { mode: 'duel' }, as('mm-rita'));
+      expect(party.status).toBe(422);
+      expect(party.body.detail[0]).toMatchObject({ loc: ['body', 'mode'], type: 'party_too_large' });
+      expect((await api.delete('/v3/lobbies/ranked/me/matchmaking', as('mm-rita'))).status).toBe(409);
+      expect((await api.post('/v3/lobbies/ranked/me/confirm-match', undefined, as('mm-rita'))).status).toBe(409);
+      expect((await api.get('/v3/lobbies/ranked/me', as('mm-rita'))).body).toMatchObject({ status: 'waiting', matchmaking: null });
+    });
+
+    it('matches two lobbies within the window into one game on one server; end-match by each; the server stops with the last', async () => {
+      const ann = await api.post('/v3/lobbies/ranked', { region: 'eu-west', state: { mmr: 1200 } }, as('mm-ann'));
+      const bob = await api.post('/v3/lobbies/ranked', { region: 'eu-west', state: { mmr: 1260 } }, as('mm-bob'));
+      // far outside the window: never matched with them
+      await api.post('/v3/lobbies/ranked', { region: 'eu-west', state: { mmr: 2500 } }, as('mm-far'));
+      const watch = lobbyEvents(p.baseUrl, p.clientKey, 'ranked', 'mm-bob');
+      try {
+        await watch.next('connected');
+        const queued = await api.post('/v3/lobbies/ranked/me/matchmaking', { mode: 'duel' }, as('mm-ann'));
+        expect(queued.status).toBe(200);
+        expect(queued.body).toMatchObject({ status: 'in_queue', matchmaking: { mode: 'duel', startedAt: expect.any(String), confirmation: null } });
+        expect(queued.body.matchmaking.queueStats).toEqual({ playersSearching: expect.any(Number), lobbiesInQueue: expect.any(Number), avgWaitSeconds: expect.any(Number) });
+        expect((await api.post('/v3/lobbies/ranked/me/matchmaking', { mode: 'duel' }, as('mm-ann'))).status).toBe(409);
+        expect((await api.post('/v3/lobbies/ranked/me/matchmaking', { mode: 'duel' }, as('mm-far'))).status).toBe(200);
+        expect((await api.post('/v3/lobbies/ranked/me/matchmaking', { mode: 'duel' }, as('mm-bob'))).status).toBe(200);
+
+        const annGame = await eventually(() => api.get('/v3/lobbies/ranked/me', as('mm-ann')), (r) => r.body.status === 'in_game', 60_000, 'ann in_game');
+        const bobGame = await eventually(() => api.get('/v3/lobbies/ranked/me', as('mm-bob')), (r) => r.body.status === 'in_game', 30_000, 'bob in_game');
+        const serverId: string = annGame.body.server.instance_id;
+        expect(bobGame.body.server.instance_id).toBe(serverId);
+        expect(annGame.body.server).toMatchObject({ status: 'running', region: 'eu-west' });
+        const srv = await server.get(`/v3/servers/${serverId}`);
+        expect(srv.body.custom_data.match).toEqual({ mode: 'duel', teams: expect.any(Array), lobbies: expect.arrayContaining([ann.body.id, bob.body.id]) });
+        expect(srv.body.custom_data.match.teams.flat().sort()).toEqual(['mm-ann', 'mm-bob']);
+        expect(srv.body.match_id).toEqual(expect.any(String));
+        // the far lobby is still searching, alone
+        expect((await api.get('/v3/lobbies/ranked/me', as('mm-far'))).body.status).toBe('in_queue');
+        // bob's stream saw match_found, then the game
+        expect((await watch.next('match_found')).data.id).toBe(bob.body.id);
+        await watch.next('lobby_updated', (e) => e.data.status === 'in_game');
+
+        // one lobby of the match ends it: only that lobby leaves; the server keeps running for the other
+        const annEnded = await api.post('/v3/lobbies/ranked/me/end-match', undefined, as('mm-ann'));
+        expect(annEnded.body).toMatchObject({ status: 'waiting', server: null, matchmaking: null });
+        await new Promise((r) => setTimeout(r, 1000));
+        expect((await server.get(`/v3/servers/${serverId}`)).body.status).toBe('running');
+        expect((await api.get('/v3/lobbies/ranked/me', as('mm-bob'))).body.status).toBe('in_game');
+        expect((await api.post('/v3/lobbies/ranked/me/end-match', undefined, as('mm-bob'))).body.status).toBe('waiting');
+        await eventually(() => server.get(`/v3/servers/${serverId}`), (r) => r.body.status === 'stopped', 30_000, 'match server stopped');
+        // the far lobby leaves the queue
+        const cancelled = await api.delete('/v3/lobbies/ranked/me/matchmaking', as('mm-far'));
+        expect(cancelled.status).toBe(200);
+        expect(cancelled.body).toMatchObject({ status: 'waiting', matchmaking: null });
+        expect(cancelled.body.matchmakingError).toBeUndefined();
+      } finally {
+        watch.close();
+      }
+    });
+
+    it('a search past its mode timeout returns to waiting with matchmakingError "timeout"', async () => {
+      await api.post('/v3/lobbies/ranked', { region: 'ap-south' }, as('mm-lonely'));
+      expect((await api.post('/v3/lobbies/ranked/me/matchmaking', { mode: 'brief' }, as('mm-lonely'))).status).toBe(200);
+      const back = await eventually(() => api.get('/v3/lobbies/ranked/me', as('mm-lonely')), (r) => r.body.status === 'waiting', 20_000, 'timed out');
+      expect(back.body).toMatchObject({ matchmaking: null, matchmakingError: 'timeout' });
+      // the next start clears it
+      const again = await api.post('/v3/lobbies/ranked/me/matchmaking', { mode: 'brief' }, as('mm-lonely'));
+      expect(again.body.matchmakingError).toBeUndefined();
+      expect((await api.delete('/v3/lobbies/ranked/me/matchmaking', as('mm-lonely'))).status).toBe(200);
+    });
+  });
+}
