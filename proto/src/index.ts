@@ -6,6 +6,7 @@ export * from './builds';
 export * from './servers';
 export * from './logs';
 export * from './lobbies';
+export * from './matchmaking';
 export * from './parked';
 export * from './health';
 export * from './contracts';

@@ -25,6 +25,8 @@ export function describeMatchmaking(mode: string, start: () => Promise<Platform>
           duel: { teams: 2, playersPerTeam: 1, rules: [{ type: 'difference', field: 'mmr', maxDifference: 100 }] },
           brief: { teams: 2, playersPerTeam: 1, timeout: 2 },
         } } },
+        // no build has this tag: every server start is refused
+        { name: 'broken', serverSettings: { version_tag: 'no-such-tag' }, matchmaking: { modes: { duel: { teams: 2, playersPerTeam: 1 } } } },
       ] });
       expect(settings.status).toBe(200);
       await uploadSample(server);
@@ -75,8 +77,15 @@ export function describeMatchmaking(mode: string, start: () => Promise<Platform>
         expect(srv.body.custom_data.match).toEqual({ mode: 'duel', teams: expect.any(Array), lobbies: expect.arrayContaining([ann.body.id, bob.body.id]) });
         expect(srv.body.custom_data.match.teams.flat().sort()).toEqual(['mm-ann', 'mm-bob']);
         expect(srv.body.match_id).toEqual(expect.any(String));
-        // the far lobby is still searching, alone
+        // the far lobby is still searching, alone: explain says why, with the figures
         expect((await api.get('/v3/lobbies/ranked/me', as('mm-far'))).body.status).toBe('in_queue');
+        const why = await api.get('/v3/lobbies/ranked/me/matchmaking', as('mm-far'));
+        expect(why.status).toBe(200);
+        expect(why.body).toMatchObject({ mode: 'duel', status: 'in_queue', rating: 2500, currentRule: { field: 'mmr', maxDifference: 100, nextExpansionAt: null }, candidates: 0 });
+        expect(why.body.blockedBy).toContainEqual({ code: 'not_enough_players', playersAvailable: 1, playersNeeded: 2 });
+        // the live queue figures reach the lobby view (broadcast every second here)
+        const counted = await eventually(() => api.get('/v3/lobbies/ranked/me', as('mm-far')), (r) => r.body.matchmaking?.queueStats?.lobbiesInQueue === 1, 15_000, 'queue figures');
+        expect(counted.body.matchmaking.queueStats).toMatchObject({ playersSearching: 1, lobbiesInQueue: 1, avgWaitSeconds: expect.any(Number) });
         // bob's stream saw match_found, then the game
         expect((await watch.next('match_found')).data.id).toBe(bob.body.id);
         await watch.next('lobby_updated', (e) => e.data.status === 'in_game');
@@ -94,8 +103,21 @@ export function describeMatchmaking(mode: string, start: () => Promise<Platform>
         expect(cancelled.status).toBe(200);
         expect(cancelled.body).toMatchObject({ status: 'waiting', matchmaking: null });
         expect(cancelled.body.matchmakingError).toBeUndefined();
+        expect((await api.get('/v3/lobbies/ranked/me/matchmaking', as('mm-far'))).status).toBe(409);
+        expect((await api.get('/v3/lobbies/ranked/me/matchmaking', as('mm-nobody'))).status).toBe(404);
       } finally {
         watch.close();
+      }
+    });
+
+    it('three refused server starts: every lobby of the match back to waiting with matchmakingError', async () => {
+      await api.post('/v3/lobbies/broken', { region: 'eu-west' }, as('mm-x'));
+      await api.post('/v3/lobbies/broken', { region: 'eu-west' }, as('mm-y'));
+      expect((await api.post('/v3/lobbies/broken/me/matchmaking', { mode: 'duel' }, as('mm-x'))).status).toBe(200);
+      expect((await api.post('/v3/lobbies/broken/me/matchmaking', { mode: 'duel' }, as('mm-y'))).status).toBe(200);
+      for (const who of ['mm-x', 'mm-y']) {
+        const back = await eventually(() => api.get('/v3/lobbies/broken/me', as(who)), (r) => r.body.status === 'waiting' && r.body.matchmakingError, 30_000, `${who} back`);
+        expect(back.body).toMatchObject({ matchmaking: null, server: null, matchmakingError: expect.stringMatching(/no-such-tag|build/) });
       }
     });
 

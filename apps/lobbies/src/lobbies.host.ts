@@ -13,6 +13,7 @@ import { LobbyPresence, SUBJECTS, validListener } from '@spawnpoint/proto';
 import { lobbiesProjection } from './lobbies.projection';
 import { LobbyIntents } from './lobby-intents';
 import { LobbyReadModel } from './lobby-read-model';
+import { liveQueueStats } from './lobby-views';
 import { Presence } from './presence';
 import { LobbySweeper } from './sweeper';
 import { LobbySweepTarget } from './sweep-target';
@@ -46,6 +47,7 @@ export class LobbiesHost extends ServiceHost {
     this.unsubscribes.push(
       await this.bus.listen(SUBJECTS.lobbies.presence, validListener<LobbyPresence>(SUBJECTS.lobbies.presence, (p) => this.presence.record(p.entries, nowMs()))),
       await this.configs.follow('lobbies-projects'),
+      await liveQueueStats.follow(this.bus),
     );
     this.sweeper = new LobbySweeper(this.sweepTarget, this.db, this.bus, this.presence, this.config.lobbySweepMs, nowMs);
     this.sweeper.start();

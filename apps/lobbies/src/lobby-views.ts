@@ -1,9 +1,20 @@
 // One mapper per view the lobbies service answers or broadcasts. The lobby itself is the v3 Lobby JSON
 // (`lobbyView` in the domain).
-import { LiveLobbyState, lobbyView, LobbyState, LobbyView } from '@spawnpoint/domain';
+import { LiveLobbyState, lobbyView as domainLobbyView, LobbyState, LobbyView } from '@spawnpoint/domain';
+import { LiveQueueStats } from '@spawnpoint/platform';
 import { DeletedLobby, LeftLobby, LobbyPage, LobbyStreamEvent, LobbyUpdate, OpenedLobbyStream } from '@spawnpoint/proto';
 
-export { lobbyView };
+/**
+ * The matcher's last figures for every queue, kept by this process (LobbiesHost follows the broadcast):
+ * one per process, read by the pure mappers below whichever handler calls them.
+ */
+export const liveQueueStats = new LiveQueueStats();
+
+/** The v3 Lobby JSON, with its queue's live figures while it searches. */
+export function lobbyView(state: LobbyState): LobbyView {
+  if (state.status === 'none' || state.status === 'deleted' || !state.matchmaking) return domainLobbyView(state);
+  return domainLobbyView(state, liveQueueStats.of(state.projectId, state.config, state.matchmaking.mode, state.region));
+}
 
 /** A browse page: the lobbies' stored states (read model rows) as Lobby JSON. */
 export function lobbyPage(states: unknown[], nextToken: string | null): LobbyPage<LobbyView> {

@@ -5,22 +5,25 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { matchFormationWorkflow, matchStream } from '@spawnpoint/domain';
 import { Unsubscribe } from '@spawnpoint/messaging';
-import { LobbyConfigs, Platform, PLATFORM, ServiceHost } from '@spawnpoint/platform';
+import { LiveQueueStats, LobbyConfigs, Platform, PLATFORM, ServiceHost } from '@spawnpoint/platform';
+import { QueueStatsBroadcast, SUBJECTS } from '@spawnpoint/proto';
 import { readModelsPool } from '@spawnpoint/read-models';
 import { MatchIntents } from './match-intents';
 import { Matcher } from './matcher';
 import { MatchmakingReadModel } from './matchmaking-read-model';
 import { QueueBook } from './queue-book';
+import { queueStats } from './queue-stats';
 import { loadBook, ticketsProjection } from './tickets.projection';
 
 @Injectable()
 export class MatchmakingHost extends ServiceHost {
   private readonly unsubscribes: Unsubscribe[] = [];
   matcher: Matcher | null = null;
+  private statsTimer: NodeJS.Timeout | null = null;
 
   constructor(
     @Inject(PLATFORM) platform: Platform, readModel: MatchmakingReadModel, readonly book: QueueBook, private readonly intents: MatchIntents,
-    private readonly configs: LobbyConfigs,
+    private readonly configs: LobbyConfigs, private readonly figures: LiveQueueStats,
   ) {
     super(platform, readModel, 'matchmaking', ['match']);
   }
@@ -41,6 +44,7 @@ export class MatchmakingHost extends ServiceHost {
     await loadBook(this.book, readModelsPool(this.db));
     this.unsubscribes.push(
       await this.configs.follow('matchmaking-projects'),
+      await this.figures.follow(this.bus),
     );
     this.matcher = new Matcher({
       book: this.book,
@@ -52,9 +56,23 @@ export class MatchmakingHost extends ServiceHost {
       },
     }, this.config.matchTickMs);
     this.matcher.start();
+    this.statsTimer = setInterval(() => void this.broadcastStats(), this.config.lobbyQueueStatsMs);
+    this.statsTimer.unref();
+  }
+
+  /** The active matcher's live queue figures, for every process that shows them. */
+  private async broadcastStats(): Promise<void> {
+    if (!this.matcher?.leading) return;
+    try {
+      const queues = await queueStats(this.book, readModelsPool(this.db), this.clock().getTime());
+      await this.bus.broadcast(SUBJECTS.matchmaking.queueStats, { queues } satisfies QueueStatsBroadcast);
+    } catch (err) {
+      console.error(`matchmaking: queue figures not sent: ${(err as Error).message}`);
+    }
   }
 
   protected override async stopping(): Promise<void> {
+    if (this.statsTimer) clearInterval(this.statsTimer);
     await this.matcher?.stop();
     for (const u of this.unsubscribes.splice(0)) await u().catch(() => undefined);
   }

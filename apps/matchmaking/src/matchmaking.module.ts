@@ -1,13 +1,18 @@
-// The matchmaking service's composition root: the host, the queue and the clients its workflow uses.
+// The matchmaking service's composition root: the host, the queue, the clients its workflow uses, and the
+// routes that reach its handlers (servesRoutes).
 import { Module } from '@nestjs/common';
-import { GameServers, LobbyConfigs } from '@spawnpoint/platform';
+import { GameServers, LiveQueueStats, LobbyConfigs, servesRoutes } from '@spawnpoint/platform';
 import { MatchIntents } from './match-intents';
 import { MatchmakingHost } from './matchmaking.host';
 import { MatchmakingReadModel } from './matchmaking-read-model';
 import { QueueBook } from './queue-book';
+import { MATCHMAKING_HANDLERS, matchmakingRoutes } from './routes';
 
 @Module({
-  providers: [{ provide: QueueBook, useFactory: () => new QueueBook() }, LobbyConfigs, GameServers, MatchmakingReadModel, MatchIntents, MatchmakingHost],
+  providers: [
+    { provide: QueueBook, useFactory: () => new QueueBook() }, { provide: LiveQueueStats, useFactory: () => new LiveQueueStats() },
+    LobbyConfigs, GameServers, MatchmakingReadModel, MatchIntents, MatchmakingHost, ...MATCHMAKING_HANDLERS, servesRoutes(MatchmakingHost, matchmakingRoutes),
+  ],
   exports: [MatchmakingHost],
 })
 export class MatchmakingModule {}

@@ -11,6 +11,7 @@ export interface Queue extends QueueId {
 }
 
 const keyOf = (q: QueueId) => `${q.projectId}\u0000${q.config}\u0000${q.mode}`;
+const playerKey = (projectId: string, config: string, playerId: string) => `${projectId}\u0000${config}\u0000${playerId}`;
 
 export class QueueBook {
   private readonly queues = new Map<string, Queue>();
@@ -20,6 +21,8 @@ export class QueueBook {
   private readonly proposed = new Map<string, string>();
   /** match id → its lobbies (to let them go when the match is over). */
   private readonly byMatch = new Map<string, string[]>();
+  /** (project, config, player) → the queued lobby the player is in (explain's lookup). */
+  private readonly byPlayer = new Map<string, string>();
 
   /** A lobby's ticket; an older ticket than the one held is ignored (events may be heard twice). */
   put(lobbyId: string, q: QueueTicket): void {
@@ -30,6 +33,9 @@ export class QueueBook {
       if (held && held.ticket > q.ticket) return;
       if (before !== key) this.remove(lobbyId);
     }
+    const old = before === key ? this.queues.get(key)?.tickets.get(lobbyId) : undefined;
+    if (old) for (const p of old.players) this.byPlayer.delete(playerKey(q.projectId, q.config, p.id));
+    for (const p of q.players) this.byPlayer.set(playerKey(q.projectId, q.config, p.id), lobbyId);
     let queue = this.queues.get(key);
     if (!queue) this.queues.set(key, (queue = { projectId: q.projectId, config: q.config, mode: q.mode, tickets: new Map() }));
     queue.tickets.set(lobbyId, { lobbyId, ticket: q.ticket, region: q.region, queuedAt: q.queuedAt, players: q.players });
@@ -45,6 +51,10 @@ export class QueueBook {
     this.where.delete(lobbyId);
     const queue = this.queues.get(key);
     if (!queue) return;
+    for (const p of queue.tickets.get(lobbyId)?.players ?? []) {
+      const k = playerKey(queue.projectId, queue.config, p.id);
+      if (this.byPlayer.get(k) === lobbyId) this.byPlayer.delete(k);
+    }
     queue.tickets.delete(lobbyId);
     if (queue.tickets.size === 0) this.queues.delete(key);
   }
@@ -80,6 +90,16 @@ export class QueueBook {
     return queue && ticket ? { queue, ticket, proposedFor: this.proposed.get(lobbyId) ?? null } : null;
   }
 
+  /** The queued lobby of a player in a config (null when not queued). */
+  lobbyOf(projectId: string, config: string, playerId: string): string | null {
+    return this.byPlayer.get(playerKey(projectId, config, playerId)) ?? null;
+  }
+
+  /** Every queue (proposed lobbies included: they are still searching). */
+  all(): IterableIterator<Queue> {
+    return this.queues.values();
+  }
+
   get size(): number {
     return this.where.size;
   }
@@ -89,5 +109,6 @@ export class QueueBook {
     this.where.clear();
     this.proposed.clear();
     this.byMatch.clear();
+    this.byPlayer.clear();
   }
 }

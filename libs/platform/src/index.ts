@@ -30,3 +30,4 @@ export * from './hashing';
 export * from './text';
 export * from './clients/lobby-configs';
 export * from './clients/game-servers';
+export * from './clients/live-queue-stats';

@@ -12,7 +12,7 @@ import { Doc } from '../openapi/doc';
 import { PlayerIdentity, PLAYER_TOKEN_HEADER } from '../players';
 import {
   BrowseLobbiesQuery, CreateLobbyBody, DeletedLobby, ErrorBody, JoinLobbyBody, LeftLobby, Lobby, LobbyConfigParams, LobbyEventsQuery, LobbyEventStream,
-  LobbyIdParams, LobbyPage, LobbySettingsBody, PlayerIdHeader, PlayerStateBody, StartMatchmakingBody, TargetPlayerBody,
+  LobbyIdParams, LobbyPage, LobbySettingsBody, MatchmakingExplanation, PlayerIdHeader, PlayerStateBody, StartMatchmakingBody, TargetPlayerBody,
 } from '../schemas';
 import { InputLimitsGuard } from '../http/input-limits.guard';
 import { IdempotencyInterceptor } from '../http/idempotency';
@@ -219,6 +219,15 @@ export class LobbiesController {
     const who = await this.player(req, headers, params);
     const { mode } = parse(StartMatchmakingBody, body ?? {}, 'body');
     return this.bus.request(SUBJECTS.lobbies.startMatchmaking, { ...who, mode });
+  }
+
+  @Get(':config/me/matchmaking')
+  @Access({ auth: 'client', bucket: 'read' })
+  @Doc({ summary: "Why the caller's lobby has not matched yet: its window and when it grows, candidates, the nearest rating gap, blockedBy reasons with their figures",
+    tags: ['matchmaking'], auth: 'client', params: LobbyConfigParams, headers: playerHeaders,
+    responses: { 200: { description: 'Explanation', schema: MatchmakingExplanation }, 409: { description: 'The lobby is not searching', schema: ErrorBody }, ...errors } })
+  async explainMatchmaking(@Req() req: AuthedRequest, @Headers() headers: unknown, @Param() params: unknown) {
+    return this.bus.request(SUBJECTS.matchmaking.explain, await this.player(req, headers, params));
   }
 
   @UseInterceptors(IdempotencyInterceptor)

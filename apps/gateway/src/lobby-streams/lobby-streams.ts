@@ -1,11 +1,12 @@
 // Open lobby event streams of this gateway. One `lobbies.updates` subscription per gateway (any
 // replica can serve any player); each update is framed once and written to the lobby's open streams.
 // Streams count as presence: they are reported to the lobbies service every `lobbyPresenceMs`. Presence,
-// `ping` and `queue_stats` are spread over time by a StreamWheel, a slice of the streams per tick.
+// `ping` and `queue_stats` (the matcher's live figures for the lobby's queue) are spread over time by a
+// StreamWheel, a slice of the streams per tick.
 import { BeforeApplicationShutdown, Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
 import { Bus, Unsubscribe } from '@spawnpoint/messaging';
-import { BUS, CONFIG, PlatformConfig } from '@spawnpoint/platform';
+import { BUS, CONFIG, LiveQueueStats, PlatformConfig } from '@spawnpoint/platform';
 import { LobbyPresence, LobbyStreamEvent, LobbyUpdate, OpenedLobbyStream, SUBJECTS, validListener } from '@spawnpoint/proto';
 import { RecentUpdates } from './recent-updates';
 import { eventId, SSE_HEADERS, sseFrame } from './sse';
@@ -19,7 +20,7 @@ const MAX_BUFFERED_BYTES = 1024 * 1024;
  */
 export const MAX_STREAMS_PER_MEMBER = 4;
 
-type LobbyJson = { status?: string; players?: { id: string }[]; matchmaking?: { queueStats?: unknown } | null };
+type LobbyJson = { status?: string; config?: string; region?: string; players?: { id: string }[]; matchmaking?: { mode?: string } | null };
 
 interface Stream {
   projectId: string;
@@ -28,7 +29,8 @@ interface Stream {
   revision: number;
   /** Only what the timers need (not the lobby itself: 10,000 streams would keep 10,000 copies). */
   status: string | undefined;
-  queueStats: unknown;
+  /** The queue of a searching lobby (its `queue_stats` are the matcher's live figures for it). */
+  queue: { config: string; mode: string; region: string } | null;
   res: ServerResponse;
 }
 
@@ -39,7 +41,8 @@ export class LobbyStreams implements OnModuleInit, BeforeApplicationShutdown {
   private readonly plan: ReturnType<typeof wheelPlan<{ presence: number; ping: number; queueStats: number }>>;
   private readonly wheel: StreamWheel<Stream>;
   private readonly timers: NodeJS.Timeout[] = [];
-  private unsubscribe: Unsubscribe | null = null;
+  private readonly unsubscribes: Unsubscribe[] = [];
+  private readonly queueFigures = new LiveQueueStats();
 
   constructor(@Inject(BUS) private readonly bus: Bus, @Inject(CONFIG) private readonly config: PlatformConfig) {
     this.plan = wheelPlan({ presence: config.lobbyPresenceMs, ping: config.lobbyPingMs, queueStats: config.lobbyQueueStatsMs });
@@ -47,7 +50,10 @@ export class LobbyStreams implements OnModuleInit, BeforeApplicationShutdown {
   }
 
   async onModuleInit(): Promise<void> {
-    this.unsubscribe = await this.bus.listen(SUBJECTS.lobbies.updates, validListener<LobbyUpdate>(SUBJECTS.lobbies.updates, (u) => this.onUpdate(u)));
+    this.unsubscribes.push(
+      await this.bus.listen(SUBJECTS.lobbies.updates, validListener<LobbyUpdate>(SUBJECTS.lobbies.updates, (u) => this.onUpdate(u))),
+      await this.queueFigures.follow(this.bus),
+    );
     this.every(this.plan.tickMs, () => this.tick());
     this.every(1_000, () => this.recent.prune());
   }
@@ -55,8 +61,7 @@ export class LobbyStreams implements OnModuleInit, BeforeApplicationShutdown {
   /** Before the HTTP listener closes: it waits for every open connection, and a stream stays open until ended. */
   async beforeApplicationShutdown(): Promise<void> {
     for (const t of this.timers) clearInterval(t);
-    await this.unsubscribe?.();
-    this.unsubscribe = null;
+    for (const u of this.unsubscribes.splice(0)) await u();
     for (const set of this.byLobby.values()) for (const s of set) s.res.end();
     this.byLobby.clear();
   }
@@ -75,7 +80,7 @@ export class LobbyStreams implements OnModuleInit, BeforeApplicationShutdown {
       return;
     }
     const lobby = opened.lobby as LobbyJson | null;
-    const stream: Stream = { ...who, lobbyId: opened.lobbyId, revision: opened.revision, status: lobby?.status, queueStats: lobby?.matchmaking?.queueStats, res };
+    const stream: Stream = { ...who, lobbyId: opened.lobbyId, revision: opened.revision, status: lobby?.status, queue: queueOf(lobby), res };
     res.write(sseFrame(eventId(opened.lobbyId, opened.revision), 'connected', opened.lobby));
     let set = this.byLobby.get(stream.lobbyId);
     if (!set) this.byLobby.set(stream.lobbyId, (set = new Set()));
@@ -103,7 +108,7 @@ export class LobbyStreams implements OnModuleInit, BeforeApplicationShutdown {
     const wasMatchFound = s.status === 'match_found';
     const lobby = u.lobby as LobbyJson | null;
     s.status = lobby?.status;
-    s.queueStats = lobby?.matchmaking?.queueStats;
+    s.queue = queueOf(lobby);
     s.res.write(f.text);
     // A match formed (kind match_found: also when no confirmation is needed and the lobby is matched at once).
     if ((u.kind === 'match_found' || (u.kind === 'updated' && s.status === 'match_found')) && !wasMatchFound) {
@@ -131,7 +136,11 @@ export class LobbyStreams implements OnModuleInit, BeforeApplicationShutdown {
   private tick(): void {
     const due = this.wheel.tick(this.plan.every);
     for (const s of due.ping) s.res.write(sseFrame(eventId(s.lobbyId, s.revision), 'ping', {}));
-    for (const s of due.queueStats) if (s.status === 'in_queue') s.res.write(sseFrame(eventId(s.lobbyId, s.revision), 'queue_stats', s.queueStats ?? {}));
+    for (const s of due.queueStats) {
+      if (s.status !== 'in_queue' || !s.queue) continue;
+      const figures = this.queueFigures.of(s.projectId, s.queue.config, s.queue.mode, s.queue.region);
+      s.res.write(sseFrame(eventId(s.lobbyId, s.revision), 'queue_stats', figures));
+    }
     if (!due.presence.length) return;
     const entries = due.presence.map((s) => ({ projectId: s.projectId, lobbyId: s.lobbyId, playerId: s.playerId }));
     void this.bus.broadcast(SUBJECTS.lobbies.presence, { entries } satisfies LobbyPresence).catch(() => undefined);
@@ -143,6 +152,9 @@ export class LobbyStreams implements OnModuleInit, BeforeApplicationShutdown {
     this.timers.push(t);
   }
 }
+
+const queueOf = (lobby: LobbyJson | null | undefined) =>
+  (lobby?.matchmaking?.mode && lobby.config && lobby.region ? { config: lobby.config, mode: lobby.matchmaking.mode, region: lobby.region } : null);
 
 const frame = (e: LobbyStreamEvent) => sseFrame(e.id, e.event, e.data);
 

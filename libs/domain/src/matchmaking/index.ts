@@ -4,3 +4,4 @@ export * from './teams';
 export * from './region';
 export * from './match';
 export * from './engine';
+export * from './explain';

@@ -1,0 +1,51 @@
+// Matchmaking contracts (decisions.md "Matchmaking"): explain, and the queue figures the active matcher
+// broadcasts for lobby views and event streams.
+import { SUBJECTS } from './subjects';
+import { BusEvent, BusRequest } from './contracts';
+import { Int, Json, NestedArray, Num, Str } from './validation/fields';
+import { PlayerLobbyRequest } from './lobbies';
+
+const M = SUBJECTS.matchmaking;
+
+export class QueueStatsView {
+  @Int() playersSearching!: number;
+  @Int() lobbiesInQueue!: number;
+  @Int() avgWaitSeconds!: number;
+}
+
+/** The figures of one queue: a (project, config, mode, region). */
+export class QueueStatsEntry {
+  @Str() projectId!: string;
+  @Str() config!: string;
+  @Str() mode!: string;
+  @Str() region!: string;
+  @Int() playersSearching!: number;
+  @Int() lobbiesInQueue!: number;
+  @Int() avgWaitSeconds!: number;
+}
+/** Broadcast on `matchmaking.queueStats` by the active matcher, every lobbyQueueStatsMs: every queue with a lobby in it. */
+@BusEvent(M.queueStats)
+export class QueueStatsBroadcast { @NestedArray(() => QueueStatsEntry) queues!: QueueStatsEntry[] }
+
+@BusRequest(M.explain)
+export class ExplainMatchmakingRequest extends PlayerLobbyRequest {}
+
+export class CurrentRuleView {
+  @Str() field!: string;
+  @Num() maxDifference!: number;
+  @Str({ nullable: true, description: 'When the window grows next; null at its widest' }) nextExpansionAt!: string | null;
+}
+
+/** GET /v3/lobbies/{config}/me/matchmaking: why the caller's lobby has not matched yet. */
+export class MatchmakingExplanation {
+  @Str() mode!: string;
+  @Str() startedAt!: string;
+  @Str({ description: "The lobby's status (in_queue while searching)" }) status!: string;
+  @Json() queueStats!: Record<string, unknown>;
+  @Json({ nullable: true, description: 'The difference rule now: {field, maxDifference, nextExpansionAt}; null when the mode has none' }) currentRule!: Record<string, unknown> | null;
+  @Num({ description: "The lobby's rating: the mean of its players' state[field] (missing: 1000)" }) rating!: number;
+  @Int({ description: 'Queued lobbies this one could share a match with now' }) candidates!: number;
+  @Num({ nullable: true, description: 'The smallest rating gap to another lobby of its queue' }) nearestGap!: number | null;
+  @Json({ description: 'Why it has not matched: [{code, ...figures}]; codes: no_candidate_in_window, not_enough_players, party_too_large, latency_above_max, no_common_region, equal_rule, mode_not_supported, awaiting_confirmation, match_forming, server_start_retry' })
+  blockedBy!: Record<string, unknown>[];
+}
