@@ -24,6 +24,7 @@ export function describeMatchmaking(mode: string, start: () => Promise<Platform>
         { name: 'ranked', maxPlayers: 4, matchmaking: { modes: {
           duel: { teams: 2, playersPerTeam: 1, rules: [{ type: 'difference', field: 'mmr', maxDifference: 100 }] },
           brief: { teams: 2, playersPerTeam: 1, timeout: 2 },
+          confirmed: { teams: 2, playersPerTeam: 1, requireConfirmation: true, confirmationTimeout: 3 },
         } } },
         // no build has this tag: every server start is refused
         { name: 'broken', serverSettings: { version_tag: 'no-such-tag' }, matchmaking: { modes: { duel: { teams: 2, playersPerTeam: 1 } } } },
@@ -119,6 +120,38 @@ export function describeMatchmaking(mode: string, start: () => Promise<Platform>
         const back = await eventually(() => api.get('/v3/lobbies/broken/me', as(who)), (r) => r.body.status === 'waiting' && r.body.matchmakingError, 30_000, `${who} back`);
         expect(back.body).toMatchObject({ matchmaking: null, server: null, matchmakingError: expect.stringMatching(/no-such-tag|build/) });
       }
+    });
+
+    it('confirmation: all confirm → a game; one missing → dissolved at the deadline (the confirmed back in the queue at its first queue time)', async () => {
+      for (const who of ['mm-c1', 'mm-c2', 'mm-c3', 'mm-c4']) expect((await api.post('/v3/lobbies/ranked', { region: 'south-africa' }, as(who))).status).toBe(201);
+      expect((await api.post('/v3/lobbies/ranked/me/matchmaking', { mode: 'confirmed' }, as('mm-c1'))).status).toBe(200);
+      expect((await api.post('/v3/lobbies/ranked/me/matchmaking', { mode: 'confirmed' }, as('mm-c2'))).status).toBe(200);
+      const found = await eventually(() => api.get('/v3/lobbies/ranked/me', as('mm-c1')), (r) => r.body.status === 'match_found', 20_000, 'c1 match_found');
+      expect(found.body.matchmaking.confirmation).toEqual({ deadline: expect.any(String), confirmed: false });
+      const why = await api.get('/v3/lobbies/ranked/me/matchmaking', as('mm-c1'));
+      expect(why.body.blockedBy).toEqual([{ code: 'awaiting_confirmation', deadline: found.body.matchmaking.confirmation.deadline }]);
+      const c1 = await api.post('/v3/lobbies/ranked/me/confirm-match', undefined, as('mm-c1'));
+      expect(c1.status).toBe(200);
+      expect(c1.body.matchmaking.confirmation.confirmed).toBe(true);
+      // again: a no-op
+      expect((await api.post('/v3/lobbies/ranked/me/confirm-match', undefined, as('mm-c1'))).status).toBe(200);
+      await eventually(() => api.get('/v3/lobbies/ranked/me', as('mm-c2')), (r) => r.body.status === 'match_found', 20_000, 'c2 match_found');
+      expect((await api.post('/v3/lobbies/ranked/me/confirm-match', undefined, as('mm-c2'))).status).toBe(200);
+      const c1Game = await eventually(() => api.get('/v3/lobbies/ranked/me', as('mm-c1')), (r) => r.body.status === 'in_game', 60_000, 'c1 in_game');
+      expect((await api.get('/v3/lobbies/ranked/me', as('mm-c2'))).body.server?.instance_id).toBe(c1Game.body.server.instance_id);
+
+      // c3 confirms, c4 never does: at the deadline c3 is queued again (first queue time kept), c4 waits with the reason
+      const c3Queued = await api.post('/v3/lobbies/ranked/me/matchmaking', { mode: 'confirmed' }, as('mm-c3'));
+      expect((await api.post('/v3/lobbies/ranked/me/matchmaking', { mode: 'confirmed' }, as('mm-c4'))).status).toBe(200);
+      await eventually(() => api.get('/v3/lobbies/ranked/me', as('mm-c3')), (r) => r.body.status === 'match_found', 20_000, 'c3 match_found');
+      expect((await api.post('/v3/lobbies/ranked/me/confirm-match', undefined, as('mm-c3'))).status).toBe(200);
+      const c4 = await eventually(() => api.get('/v3/lobbies/ranked/me', as('mm-c4')), (r) => r.body.status === 'waiting', 20_000, 'c4 dissolved');
+      expect(c4.body).toMatchObject({ matchmaking: null, matchmakingError: 'confirmation_timeout' });
+      expect((await api.post('/v3/lobbies/ranked/me/confirm-match', undefined, as('mm-c4'))).status).toBe(409);
+      const c3 = await eventually(() => api.get('/v3/lobbies/ranked/me', as('mm-c3')), (r) => r.body.status === 'in_queue', 20_000, 'c3 requeued');
+      expect(c3.body.matchmaking.startedAt).toBe(c3Queued.body.matchmaking.startedAt);
+      for (const who of ['mm-c1', 'mm-c2']) await api.post('/v3/lobbies/ranked/me/end-match', undefined, as(who));
+      expect((await api.delete('/v3/lobbies/ranked/me/matchmaking', as('mm-c3'))).status).toBe(200);
     });
 
     it('a search past its mode timeout returns to waiting with matchmakingError "timeout"', async () => {
