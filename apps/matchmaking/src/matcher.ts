@@ -90,6 +90,7 @@ export class Matcher {
       return false;
     }
     this.lock = client;
+    console.log(`matchmaking: this process (pid ${process.pid}) is the active matcher`);
     return true;
   }
 
