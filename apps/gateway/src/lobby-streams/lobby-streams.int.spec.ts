@@ -1,11 +1,11 @@
 // The gateway's lobby event streams over a real HTTP server, read by a real SSE client, fed through a real
-// (in-process) bus: the statuses matchmaking will produce (in_queue, match_found) give queue_stats and
-// match_found, a removed player's stream ends, a stale or repeated update is never sent twice.
+// (in-process) bus: the statuses matchmaking produces (in_queue, match_found) give queue_stats (the
+// matcher's broadcast figures) and match_found, a removed player's stream ends, a stale or repeated update is never sent twice.
 import http from 'node:http';
 import { AddressInfo } from 'node:net';
 import { InProcessBus } from '@spawnpoint/messaging';
 import { loadConfig, PlatformConfig } from '@spawnpoint/platform';
-import { LobbyUpdate, OpenedLobbyStream, SUBJECTS } from '@spawnpoint/proto';
+import { LobbyUpdate, OpenedLobbyStream, QueueStatsBroadcast, SUBJECTS } from '@spawnpoint/proto';
 import { lobbyEvents } from '../../../../test/support/sse';
 import { LobbyStreams, MAX_STREAMS_PER_MEMBER } from './lobby-streams';
 
@@ -65,8 +65,11 @@ describe('LobbyStreams (gateway fan-out)', () => {
     try {
       expect((await alice.next('connected')).id).toBe(`${LOBBY}:5`);
       await update(5, lobby('in_queue')); // not newer than what the stream has: dropped
+      // queue_stats are the active matcher's live figures for the lobby's queue (config, mode, region)
       const stats = { playersSearching: 12, lobbiesInQueue: 6, avgWaitSeconds: 4 };
-      await update(6, lobby('in_queue', { matchmaking: { mode: 'ranked', queueStats: stats } }));
+      const queues = [{ projectId: 'p1', config: 'default', mode: 'ranked', region: 'eu-west', ...stats }, { projectId: 'p1', config: 'default', mode: 'ranked', region: 'us-east', ...stats, lobbiesInQueue: 99 }];
+      await bed.bus.broadcast(SUBJECTS.matchmaking.queueStats, { queues } satisfies QueueStatsBroadcast);
+      await update(6, lobby('in_queue', { config: 'default', region: 'eu-west', matchmaking: { mode: 'ranked', queueStats: { stale: true } } }));
       expect((await alice.next('lobby_updated')).id).toBe(`${LOBBY}:6`);
       const q = await alice.next('queue_stats', undefined, 3_000);
       expect(q).toEqual({ type: 'queue_stats', id: `${LOBBY}:6`, data: stats });
