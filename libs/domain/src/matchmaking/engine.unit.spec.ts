@@ -1,6 +1,7 @@
 // The matching step: given these queued lobbies at this time, then these matches.
 import { formMatches, Ticket } from './engine';
 import { resolveMode } from './mode';
+import { referenceFormMatches } from './testing';
 
 const T0 = Date.parse('2026-11-24T10:00:00.000Z');
 const at = (ms: number) => new Date(T0 + ms).toISOString();
@@ -85,5 +86,23 @@ describe('formMatches', () => {
     const used = ms.flatMap((m) => m.lobbies.map((l) => l.lobbyId));
     expect(ms).toHaveLength(100);
     expect(new Set(used).size).toBe(used.length);
+  });
+
+  it('without a difference rule, a queue too short for a match stays waiting (the walk stops at both ends)', () => {
+    const open = resolveMode('open', { teams: 2, playersPerTeam: 2 });
+    expect(formMatches(key, open, [ticket('a', 1000), ticket('b', 1000)], at(100), ids)).toEqual([]);
+    expect(lobbiesOf(formMatches(key, open, ['a', 'b', 'c', 'd'].map((id) => ticket(id, 1000)), at(100), ids))).toEqual([['a', 'b', 'c', 'd']]);
+  });
+
+  it('large 5v5 queues with parties (where the walk jumps over party sizes that cannot join) match as the first step did', () => {
+    let seed = 11;
+    const r = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    for (const [teams, playersPerTeam, parties] of [[2, 5, 0.3], [2, 5, 0.9], [2, 4, 0.5], [3, 3, 0.5]]) {
+      const mode = resolveMode('m', { teams, playersPerTeam, rules: [{ ...difference, maxDifference: 50 }] });
+      const q = Array.from({ length: 4000 }, (_, i) => ticket(`q${i}`, Array.from({ length: r() < parties ? (r() < 0.7 ? 2 : 3) : 1 }, () => Math.round(r() * 3000)), { queuedAt: at(Math.floor(r() * 30_000)) }));
+      const expected = referenceFormMatches(key, mode, q, at(40_000), ids);
+      expect(expected.length).toBeGreaterThan(100);
+      expect(formMatches(key, mode, q, at(40_000), ids)).toEqual(expected);
+    }
   });
 });

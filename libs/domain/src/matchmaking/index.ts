@@ -4,4 +4,5 @@ export * from './teams';
 export * from './region';
 export * from './match';
 export * from './engine';
+export * from './queue';
 export * from './explain';

@@ -13,9 +13,9 @@
 //   the unused lobbies, and one skip list per party size). An anchor among lobbies that can never fill
 //   a match (e.g. only parties of two left for 5v5) costs a few lookups, not 2,000 candidates.
 import { MatchmakingMode } from './mode';
-import { allowedDifference, DEFAULT_RATING, DifferenceRule, expansions, lobbyRating } from './rating';
+import { allowedDifference, DEFAULT_RATING, DifferenceRule, expansions } from './rating';
 import { chooseRegion, lobbyRegions } from './region';
-import { balanceTeams, partiesFit } from './teams';
+import { partiesFit, planTeams, TeamWork } from './teams';
 import type { MatchLobby, MatchProposal } from './match';
 
 export interface Ticket {
@@ -56,6 +56,8 @@ export function prepare(mode: MatchmakingMode): Prepared {
 /** A queued ticket as the step reads it. */
 export interface Entry {
   t: Ticket;
+  /** t.lobbyId. */
+  id: string;
   rating: number;
   /** Date.parse(t.queuedAt). */
   queuedMs: number;
@@ -77,24 +79,48 @@ export interface Entry {
 /** Code-unit order (ISO times, ids): localeCompare is many times slower and not needed here. */
 export const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-const DIGIT = (c: number) => c >= 48 && c <= 57;
 const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+/** Where each character of YYYY-MM-DDTHH:MM:SS.sssZ must be a digit (0) or this character. */
+const SHAPE = Array.from('0000-00-00T00:00:00.000Z', (c) => (c === '0' ? 0 : c.charCodeAt(0)));
 
-/** YYYY-MM-DDTHH:MM:SS.sssZ naming a real instant (Date.parse rolls Feb 30 and 24:00 over; those are not canonical). */
-function canonical(s: string, ms: number): boolean {
-  if (s.length !== 24 || !Number.isFinite(ms)) return false;
+/**
+ * The time of a canonical ISO string (toISOString's form, naming a real instant: Date.parse would roll
+ * Feb 30 and 24:00 over, those are not canonical), or NaN for any other string. Its string order is its
+ * time order, and it is what Date.parse gives (read here without Date.parse, which costs more than the
+ * rest of a ticket).
+ */
+function canonicalTime(s: string): number {
+  if (s.length !== 24) return Number.NaN;
   for (let i = 0; i < 24; i++) {
     const c = s.charCodeAt(i);
-    const ok = i === 4 || i === 7 ? c === 45 : i === 10 ? c === 84 : i === 13 || i === 16 ? c === 58 : i === 19 ? c === 46 : i === 23 ? c === 90 : DIGIT(c);
-    if (!ok) return false;
+    if (SHAPE[i] === 0 ? c < 48 || c > 57 : c !== SHAPE[i]) return Number.NaN;
   }
-  const num = (from: number, to: number) => Number(s.slice(from, to));
-  const year = num(0, 4);
-  const month = num(5, 7);
-  const day = num(8, 10);
+  const two = (i: number) => (s.charCodeAt(i) - 48) * 10 + s.charCodeAt(i + 1) - 48;
+  const year = two(0) * 100 + two(2);
+  const month = two(5);
+  const day = two(8);
+  const hour = two(11);
   const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
-  const days = month === 2 && leap ? 29 : DAYS[month - 1];
-  return month >= 1 && month <= 12 && day >= 1 && day <= days && num(11, 13) < 24;
+  if (month < 1 || month > 12 || day < 1 || day > (month === 2 && leap ? 29 : DAYS[month - 1]) || hour > 23) return Number.NaN;
+  // Days from 1970-01-01 of the proleptic Gregorian date (H. Hinnant's days_from_civil).
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const doy = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  const days = era * 146_097 + doe - 719_468;
+  return days * 86_400_000 + hour * 3_600_000 + two(14) * 60_000 + two(17) * 1000 + two(20) * 10 + s.charCodeAt(22) - 48;
+}
+
+/** lobbyRating, in one loop (the same sum, in the same order). */
+function ratingOf(players: Ticket['players'], field: string): number {
+  if (players.length === 0) return DEFAULT_RATING;
+  let sum = 0;
+  for (let i = 0; i < players.length; i++) {
+    const v = players[i].state[field];
+    sum += typeof v === 'number' && Number.isFinite(v) ? v : DEFAULT_RATING;
+  }
+  return sum / players.length;
 }
 
 function equalKey(fields: string[], players: Ticket['players']): string | null {
@@ -117,12 +143,13 @@ function equalKey(fields: string[], players: Ticket['players']): string | null {
 export const eligible = (p: Prepared, size: number) => size > 0 && size <= p.mode.maxPartySize && size <= p.mode.playersPerTeam;
 
 export function entryOf(p: Prepared, t: Ticket, seq: number): Entry {
-  const queuedMs = Date.parse(t.queuedAt);
+  const canon = canonicalTime(t.queuedAt);
   return {
     t,
-    rating: p.rule ? lobbyRating(t.players, p.rule.field) : DEFAULT_RATING,
-    queuedMs,
-    canon: canonical(t.queuedAt, queuedMs),
+    id: t.lobbyId,
+    rating: p.rule ? ratingOf(t.players, p.rule.field) : DEFAULT_RATING,
+    queuedMs: Number.isNaN(canon) ? Date.parse(t.queuedAt) : canon,
+    canon: !Number.isNaN(canon),
     size: t.players.length,
     regions: p.latency ? lobbyRegions(p.mode, t) : null,
     eq: equalKey(p.equalFields, t.players),
@@ -134,9 +161,97 @@ export function entryOf(p: Prepared, t: Ticket, seq: number): Entry {
 
 /** Oldest first (queuedAt in code-unit order, then lobby id), as the step anchors. */
 export const byAge = (a: Entry, b: Entry) =>
-  (a.canon && b.canon ? a.queuedMs - b.queuedMs : cmp(a.t.queuedAt, b.t.queuedAt)) || cmp(a.t.lobbyId, b.t.lobbyId);
+  (a.canon && b.canon ? a.queuedMs - b.queuedMs : cmp(a.t.queuedAt, b.t.queuedAt)) || cmp(a.id, b.id);
 /** Rating, then lobby id: the order candidates are walked in. */
-export const byRating = (a: Entry, b: Entry) => a.rating - b.rating || cmp(a.t.lobbyId, b.t.lobbyId);
+export const byRating = (a: Entry, b: Entry) => a.rating - b.rating || cmp(a.id, b.id);
+const byId = (a: Entry, b: Entry) => cmp(a.id, b.id);
+
+/**
+ * A copy of `entries` in the order of a stable sort by `key` (a finite number), ties by lobby id: the
+ * same order as Array.prototype.sort with (key difference || id order), without comparing most pairs.
+ * When the keys are integers in a range narrow enough, each entry becomes one number (key − min) × n +
+ * its index, and a typed-array sort orders them all (by key, then input order); else the keys are ranked
+ * by a typed-array sort first. Only runs of one key are then sorted by id (stably).
+ */
+function sortedByKey(entries: Entry[], key: (e: Entry) => number): Entry[] {
+  const n = entries.length;
+  const keys = new Float64Array(n);
+  let min = Number.POSITIVE_INFINITY;
+  let max = Number.NEGATIVE_INFINITY;
+  let integers = true;
+  for (let i = 0; i < n; i++) {
+    const k = key(entries[i]);
+    keys[i] = k;
+    if (k < min) min = k;
+    if (k > max) max = k;
+    if (integers && !Number.isInteger(k)) integers = false;
+  }
+  const out = new Array<Entry>(n);
+  // Where each run of one key starts in `out` (filled below), as run boundaries: same[i] = 1 when out[i] has out[i-1]'s key.
+  const same = new Uint8Array(n);
+  if (integers && (max - min + 1) * n < Number.MAX_SAFE_INTEGER) {
+    const packed = new Float64Array(n);
+    for (let i = 0; i < n; i++) packed[i] = (keys[i] - min) * n + i;
+    packed.sort();
+    let prev = Number.NaN;
+    for (let k = 0; k < n; k++) {
+      const i = packed[k] % n;
+      out[k] = entries[i];
+      const v = keys[i];
+      if (v === prev) same[k] = 1;
+      prev = v;
+    }
+  } else {
+    const distinct = keys.slice().sort();
+    let m = 0;
+    for (let i = 0; i < n; i++) if (m === 0 || distinct[i] !== distinct[m - 1]) distinct[m++] = distinct[i]; // -0 and 0: one key
+    const rank = new Int32Array(n);
+    const start = new Int32Array(m + 1);
+    for (let i = 0; i < n; i++) {
+      let l = 0;
+      let h = m - 1;
+      while (l < h) {
+        const mid = (l + h) >>> 1;
+        if (distinct[mid] < keys[i]) l = mid + 1;
+        else h = mid;
+      }
+      rank[i] = l;
+      start[l + 1]++;
+    }
+    for (let r = 0; r < m; r++) start[r + 1] += start[r];
+    const at = start.slice(0, m);
+    for (let i = 0; i < n; i++) out[at[rank[i]]++] = entries[i];
+    for (let r = 0; r < m; r++) for (let k = start[r] + 1; k < start[r + 1]; k++) same[k] = 1;
+  }
+  for (let from = 0; from < n;) {
+    let to = from + 1;
+    while (to < n && same[to] === 1) to++;
+    if (to - from > 16) {
+      const run = out.slice(from, to).sort(byId);
+      for (let i = from; i < to; i++) out[i] = run[i - from];
+    } else {
+      for (let i = from + 1; i < to; i++) {
+        const v = out[i];
+        let j = i - 1;
+        for (; j >= from && cmp(out[j].id, v.id) > 0; j--) out[j + 1] = out[j];
+        out[j + 1] = v;
+      }
+    }
+    from = to;
+  }
+  return out;
+}
+
+/** A copy of `entries` sorted byAge. */
+export function sortByAge(entries: Entry[]): Entry[] {
+  for (const e of entries) if (!e.canon) return [...entries].sort(byAge);
+  return sortedByKey(entries, (e) => e.queuedMs);
+}
+
+/** A copy of `entries` sorted byRating. */
+export function sortByRating(entries: Entry[]): Entry[] {
+  return sortedByKey(entries, (e) => e.rating);
+}
 
 /** Typed arrays reused from step to step (grown when a queue grows). */
 export class Scratch {
@@ -168,6 +283,16 @@ export class Scratch {
     this.clinks = new Int32Array(0);
     this.clinksPrev = new Int32Array(0);
   }
+}
+
+/** The last of parties 0..n-1 with the id of party i. */
+function lastOf(ids: string[], n: number, i: number): number {
+  for (let c = n - 1; ; c--) if (ids[c] === ids[i]) return c;
+}
+
+function playerIds(players: Ticket['players'], into: string[]): string[] {
+  for (let i = 0; i < players.length; i++) into.push(players[i].id);
+  return into;
 }
 
 /** Where the links from `from` end (an unused entry or a sentinel), every link on the way pointed there. */
@@ -326,6 +451,10 @@ export function formInGroup(
   };
 
   const chosen = new Int32Array(full + 1);
+  const partyIds = new Array<string>(full + 1).fill('');
+  const partySizes = new Int32Array(full + 1);
+  const partyRatings = new Float64Array(full + 1);
+  const work = new TeamWork();
   const fitSizes = new Int32Array(full + 1);
   const fitWeights = new Float64Array(full + 1);
   const teamSizes = new Int32Array(teams);
@@ -438,29 +567,42 @@ export function formInGroup(
     }
     if (size < least) continue;
 
-    const picked: Entry[] = [];
-    for (let c = 0; c < cn; c++) picked.push(ratings[chosen[c]]);
-    const plan = balanceTeams(picked.map((x) => ({ id: x.t.lobbyId, size: x.size, rating: x.rating })), teams, ppt);
-    const where = latency ? chooseRegion(mode, picked.map((x) => x.t)) : region;
-    if (!plan || !where) continue;
-    // By lobby id, the last of that id (as a Map built from the picked ones would hold).
-    const byId = (id: string) => {
-      for (let c = picked.length - 1; ; c--) if (picked[c].t.lobbyId === id) return picked[c];
-    };
+    for (let c = 0; c < cn; c++) {
+      const x = ratings[chosen[c]];
+      partyIds[c] = x.id;
+      partySizes[c] = x.size;
+      partyRatings[c] = x.rating;
+    }
+    if (!planTeams(cn, partySizes, partyRatings, partyIds, null, teams, ppt, work)) continue;
+    const where = latency ? chooseRegion(mode, Array.from(chosen.subarray(0, cn), (i) => ratings[i].t)) : region;
+    if (!where) continue;
+    // A team's parties by lobby id: the last chosen of that id (as a Map of the chosen by id would give).
     const min = grown ? mode.minPlayersPerTeam : ppt;
     let short = false;
-    for (const ids of plan.teams) {
+    for (let t = 0; t < teams; t++) {
       let players = 0;
-      for (const id of ids) players += byId(id).size;
+      for (let j = 0; j < work.count[t]; j++) players += partySizes[lastOf(partyIds, cn, work.members[t * cn + j])];
       if (players < min) short = true;
     }
     if (short) continue;
-    const lobbies: MatchLobby[] = picked.map((x) => ({ lobbyId: x.t.lobbyId, ticket: x.t.ticket, players: x.t.players.map((pl) => pl.id), rating: x.rating, queuedAt: x.t.queuedAt }));
-    for (let c = 0; c < cn; c++) take(chosen[c]);
-    if (taken) for (const x of picked) taken.push(x);
+    const lobbies: MatchLobby[] = new Array(cn);
+    for (let c = 0; c < cn; c++) {
+      const x = ratings[chosen[c]];
+      lobbies[c] = { lobbyId: x.id, ticket: x.t.ticket, players: playerIds(x.t.players, []), rating: x.rating, queuedAt: x.t.queuedAt };
+    }
+    const teamPlayers: string[][] = new Array(teams);
+    for (let t = 0; t < teams; t++) {
+      const list: string[] = [];
+      for (let j = 0; j < work.count[t]; j++) playerIds(ratings[chosen[lastOf(partyIds, cn, work.members[t * cn + j])]].t.players, list);
+      teamPlayers[t] = list;
+    }
+    for (let c = 0; c < cn; c++) {
+      take(chosen[c]);
+      if (taken) taken.push(ratings[chosen[c]]);
+    }
     out.push({
       matchId: matchId(lobbies), projectId: key.projectId, config: key.config, mode: mode.name, region: where, lobbies,
-      teams: plan.teams.map((ids) => ids.flatMap((id) => byId(id).t.players.map((pl) => pl.id))),
+      teams: teamPlayers,
       requireConfirmation: mode.requireConfirmation, confirmationTimeoutMs: mode.confirmationTimeout * 1000,
     });
   }

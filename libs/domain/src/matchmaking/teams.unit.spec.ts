@@ -1,4 +1,5 @@
-import { balanceTeams, Party } from '.';
+import { balanceTeams, partiesFit, Party } from '.';
+import { referenceBalanceTeams } from './testing';
 
 const solo = (id: string, rating: number): Party => ({ id, size: 1, rating });
 
@@ -25,5 +26,25 @@ describe('balanced teams', () => {
 
   it('free-for-all: one player per team', () => {
     expect(balanceTeams([solo('a', 1000), solo('b', 1100), solo('c', 900)], 3, 1)!.teams.map((t) => t.length)).toEqual([1, 1, 1]);
+  });
+
+  it('gives what the first balanceTeams gave, and partiesFit says when it places them, on seeded random parties', () => {
+    let seed = 7;
+    const r = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    let placed = 0;
+    for (let c = 0; c < 20_000; c++) {
+      const teams = 1 + Math.floor(r() * 5);
+      const ppt = 1 + Math.floor(r() * 6);
+      const parties: Party[] = [];
+      for (let i = Math.floor(r() * (teams * ppt + 2)); i > 0; i--) {
+        if (parties.length && r() < 0.05) parties.push(parties[Math.floor(r() * parties.length)]); // the same party twice
+        else parties.push({ id: ['a', 'B', 'b', 'é', '10', '9'][Math.floor(r() * 6)] + Math.floor(r() * 4), size: 1 + Math.floor(r() * Math.min(3, ppt)), rating: r() < 0.3 ? 1000 : Math.round(r() * 100) * (r() < 0.1 ? -1 : 1) });
+      }
+      const expected = referenceBalanceTeams(parties, teams, ppt);
+      expect(balanceTeams(parties, teams, ppt)).toEqual(expected);
+      expect(partiesFit(parties.map((p) => p.size), parties.map((p) => p.rating * p.size), parties.length, teams, ppt, [], [])).toBe(expected !== null);
+      if (expected) placed++;
+    }
+    expect(placed).toBeGreaterThan(5_000);
   });
 });

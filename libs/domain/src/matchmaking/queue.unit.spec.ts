@@ -1,0 +1,137 @@
+// MatchQueue: the queue kept between steps gives, step after step, exactly what formMatches gives over the
+// tickets it holds (and both what the first, straightforward step gave: testing.ts), and takes the
+// lobbies it proposes until the caller removes or releases them.
+import { formMatches, Ticket } from './engine';
+import { MatchmakingMode, resolveMode } from './mode';
+import { MatchQueue } from './queue';
+import { referenceFormMatches } from './testing';
+
+const T0 = Date.parse('2026-11-24T10:00:00.000Z');
+const at = (ms: number) => new Date(T0 + ms).toISOString();
+const key = { projectId: 'p1', config: 'ranked' };
+const ids = (lobbies: { lobbyId: string }[]) => `m-${lobbies.map((l) => l.lobbyId).join('+')}`;
+const lobbiesOf = (ms: { lobbies: { lobbyId: string }[] }[]) => ms.map((m) => m.lobbies.map((l) => l.lobbyId));
+
+/** mulberry32: a seeded PRNG (no Math.random in these specs). */
+function prng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const REGIONS = ['eu-west', 'us-east', 'ap-south'];
+const SHAPES: [number, number][] = [[2, 1], [2, 2], [2, 3], [2, 5], [3, 2], [4, 1], [2, 7], [1, 4], [5, 3]];
+
+function randomMode(r: () => number): MatchmakingMode {
+  const pick = <T>(xs: T[]) => xs[Math.floor(r() * xs.length)];
+  const rules: Record<string, unknown>[] = [];
+  if (r() < 0.85) {
+    rules.push({
+      type: 'difference', field: 'mmr', maxDifference: pick([0, 50, 100, 300]), expandEvery: r() < 0.7 ? pick([1, 2, 5]) : undefined,
+      expandBy: 50 + Math.floor(r() * 100), maxExpansion: r() < 0.3 ? 200 : undefined,
+    });
+  }
+  if (r() < 0.25) rules.push({ type: 'equal', field: 'map' });
+  if (r() < 0.25) rules.push({ type: 'latency', maxMs: 60 + Math.floor(r() * 60) });
+  const [teams, playersPerTeam] = pick(SHAPES);
+  const raw: Record<string, unknown> = { teams, playersPerTeam, rules, regions: r() < 0.3 ? 'host' : 'vote' };
+  if (r() < 0.4) raw.minPlayersPerTeam = 1 + Math.floor(r() * playersPerTeam);
+  if (r() < 0.3) raw.maxPartySize = 1 + Math.floor(r() * (playersPerTeam + 1));
+  return resolveMode('m', raw);
+}
+
+let serial = 0;
+function randomTicket(r: () => number, mode: MatchmakingMode, nowMs: number, span: number, lobbyId = `l${serial++}`): Ticket {
+  const size = r() < 0.02 ? 0 : r() < 0.6 ? 1 : 1 + Math.floor(r() * (mode.playersPerTeam + 1));
+  const players = Array.from({ length: size }, (_, p) => {
+    const state: Record<string, unknown> = {};
+    if (r() < 0.95) state.mmr = r() < 0.05 ? -200 : Math.round(r() * span) + (r() < 0.2 ? 0.5 : 0);
+    if (r() < 0.9) state.map = r() < 0.7 ? 'dust' : 'nuke';
+    if (r() < 0.7) state.ping = Object.fromEntries(REGIONS.filter(() => r() < 0.8).map((x) => [x, Math.floor(r() * 150)]));
+    return { id: `${lobbyId}-p${p}-${serial++}`, state };
+  });
+  let queuedAt = new Date(nowMs - Math.floor(r() * 30_000)).toISOString();
+  if (r() < 0.03) queuedAt = queuedAt.replace('.000Z', 'Z').replace(/\.(\d\d\d)Z$/, '.$1000Z'); // other ISO forms: string order
+  if (r() < 0.01) queuedAt = '2026-11-24T10:00:03+00:00';
+  return { lobbyId, ticket: 1 + Math.floor(r() * 3), region: REGIONS[Math.floor(r() * REGIONS.length)], queuedAt, players };
+}
+
+describe('MatchQueue', () => {
+  it('gives what formMatches (and the first straightforward step) gives, on 300 seeded random queues', () => {
+    let matches = 0;
+    for (let seed = 1; seed <= 300; seed++) {
+      const r = prng(seed);
+      const mode = randomMode(r);
+      const nowMs = T0 + 30_000 + Math.floor(r() * 20_000);
+      const tickets = Array.from({ length: [2, 5, 20, 100, 400][Math.floor(r() * 5)] }, () => randomTicket(r, mode, nowMs, r() < 0.5 ? 3000 : 300));
+      const queue = new MatchQueue(key, mode);
+      for (const t of tickets) queue.add(t);
+      const expected = referenceFormMatches(key, mode, tickets, at(nowMs - T0), ids);
+      expect(formMatches(key, mode, tickets, at(nowMs - T0), ids)).toEqual(expected);
+      expect(queue.step(at(nowMs - T0), ids)).toEqual(expected);
+      matches += expected.length;
+    }
+    expect(matches).toBeGreaterThan(1000); // the cases match, not only miss
+  });
+
+  it('step after step (adds, updates, removes, releases, time passing) it gives what formMatches gives over tickets()', () => {
+    for (let seed = 1; seed <= 60; seed++) {
+      const r = prng(1000 + seed);
+      const mode = randomMode(r);
+      const queue = new MatchQueue(key, mode);
+      let nowMs = T0 + 5_000;
+      const held: string[] = [];
+      const taken: string[] = [];
+      for (let tick = 0; tick < 12; tick++) {
+        nowMs += Math.floor(r() * 3_000);
+        for (let k = Math.floor(r() * 40); k > 0; k--) {
+          const t = randomTicket(r, mode, nowMs, 1000);
+          queue.add(t);
+          held.push(t.lobbyId);
+        }
+        // Some updates (new revisions), removals and releases of taken lobbies.
+        for (let k = Math.floor(r() * 5); k > 0 && held.length; k--) {
+          const id = held[Math.floor(r() * held.length)];
+          if (queue.has(id)) queue.update(randomTicket(r, mode, nowMs, 1000, id));
+        }
+        for (let k = Math.floor(r() * 5); k > 0 && held.length; k--) queue.remove(held[Math.floor(r() * held.length)]);
+        for (const id of taken.splice(0)) {
+          if (r() < 0.5) queue.release(id);
+          else queue.remove(id);
+        }
+        const expected = referenceFormMatches(key, mode, queue.tickets(), at(nowMs - T0), ids);
+        const got = queue.step(at(nowMs - T0), ids);
+        expect(got).toEqual(expected);
+        for (const m of got) for (const l of m.lobbies) taken.push(l.lobbyId);
+      }
+    }
+  });
+
+  it('takes the lobbies it proposes until they are removed or released; an update queues the new revision', () => {
+    const duel = resolveMode('duel', { teams: 2, playersPerTeam: 1, rules: [{ type: 'difference', field: 'mmr', maxDifference: 100 }] });
+    const ticket = (lobbyId: string, mmr: number, revision = 1): Ticket => ({ lobbyId, ticket: revision, region: 'eu-west', queuedAt: at(0), players: [{ id: `${lobbyId}-p`, state: { mmr } }] });
+    const queue = new MatchQueue(key, duel);
+    queue.add(ticket('a', 1000));
+    queue.add(ticket('b', 1050));
+    expect(lobbiesOf(queue.step(at(1000), ids))).toEqual([['a', 'b']]);
+    expect(queue.isTaken('a')).toBe(true);
+    expect(queue.tickets()).toEqual([]);
+    expect(queue.step(at(2000), ids)).toEqual([]); // taken: not proposed again
+    queue.add(ticket('c', 1020));
+    expect(queue.step(at(3000), ids)).toEqual([]);
+    expect(queue.release('a')).toBe(true); // b's reservation failed: a goes back, b left the queue
+    expect(queue.remove('b')).toBe(true);
+    expect(queue.release('a')).toBe(false); // not taken any more
+    expect(lobbiesOf(queue.step(at(4000), ids))).toEqual([['a', 'c']]);
+    queue.update(ticket('a', 1000, 2)); // a new revision while taken: queued again
+    expect(queue.isTaken('a')).toBe(false);
+    expect(queue.tickets().map((t) => [t.lobbyId, t.ticket])).toEqual([['a', 2]]);
+    expect(queue.size).toBe(2); // a and the taken c
+    expect(queue.remove('zzz')).toBe(false);
+  });
+});
