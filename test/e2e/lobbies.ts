@@ -424,7 +424,9 @@ export function describeLobbies(mode: string, start: () => Promise<Platform>): v
       const inGame = await eventually(() => api.get('/v3/lobbies/default/me', as('game-guest')), (r) => r.body.status === 'in_game', 30_000, 'in_game');
       expect(inGame.body.server).toMatchObject({ instance_id: expect.any(String), status: 'running', region: 'us-east' });
       const serverId = inGame.body.server.instance_id;
-      expect((await server.get(`/v3/servers/${serverId}`)).body).toMatchObject({ status: 'running', custom_data: { lobby_id: created.body.id } });
+      // the servers read model may show the run a moment after the lobby (another service's projection)
+      const running = await eventually(() => server.get(`/v3/servers/${serverId}`), (r) => r.body.status === 'running', 10_000, 'server running');
+      expect(running.body).toMatchObject({ status: 'running', custom_data: { lobby_id: created.body.id } });
 
       expect((await api.post('/v3/lobbies/default/me/end-match', undefined, as('game-guest'))).status).toBe(403);
       const ended = await api.post('/v3/lobbies/default/me/end-match', undefined, as('game-host'));
