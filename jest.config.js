@@ -22,7 +22,7 @@ const roots = (kind) => ({
   moduleNameMapper: {
     '^@spawnpoint/(domain|eventstore|messaging|read-models|runtime|platform)$': '<rootDir>/libs/$1/src',
     '^@spawnpoint/proto$': '<rootDir>/proto/src',
-    '^@spawnpoint/(gateway|projects|builds|servers|lobbies|matchmaking|standalone)$': '<rootDir>/apps/$1/src',
+    '^@spawnpoint/(gateway|projects|builds|servers|lobbies|matchmaking|backfill|standalone)$': '<rootDir>/apps/$1/src',
   },
   testMatch: [`<rootDir>/{libs,apps,proto,bench,test,scripts}/**/*.${kind}.spec.ts`],
 });

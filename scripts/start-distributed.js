@@ -6,7 +6,7 @@
 const { spawn } = require('node:child_process');
 const path = require('node:path');
 
-const apps = ['projects', 'builds', 'servers', 'lobbies', 'matchmaking', 'gateway'];
+const apps = ['projects', 'builds', 'servers', 'lobbies', 'matchmaking', 'backfill', 'gateway'];
 const env = {
   ...process.env,
   DATABASE_URL: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/spawnpoint',

@@ -7,6 +7,7 @@ export * from './servers';
 export * from './logs';
 export * from './lobbies';
 export * from './matchmaking';
+export * from './backfill';
 export * from './parked';
 export * from './health';
 export * from './contracts';

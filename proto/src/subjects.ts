@@ -62,6 +62,10 @@ export const SUBJECTS = {
     updates: 'lobbies.updates',
     presence: 'lobbies.presence',
   },
+  backfill: {
+    get: 'backfill.get',
+    override: 'backfill.override',
+  },
   matchmaking: {
     /** Why the caller's lobby has not matched yet (GET …/me/matchmaking). */
     explain: 'matchmaking.explain',

@@ -91,6 +91,26 @@ export function describeMatchmaking(mode: string, start: () => Promise<Platform>
         expect((await watch.next('match_found')).data.id).toBe(bob.body.id);
         await watch.next('lobby_updated', (e) => e.data.status === 'in_game');
 
+        // the game server's match, as its backfill stands (server key only)
+        expect((await api.get(`/v3/servers/${serverId}/backfill`)).status).toBe(403);
+        expect((await server.get('/v3/servers/00000000-0000-4000-8000-000000000000/backfill')).status).toBe(404);
+        const bf = await server.get(`/v3/servers/${serverId}/backfill`);
+        expect(bf.body).toEqual({
+          match_id: srv.body.match_id, instance_id: serverId, status: 'in_game', backfill_open: false, backfill_deadline: null, skill_band: null, roster_version: 0,
+          roster: srv.body.custom_data.match.teams,
+        });
+        expect((await server.patch(`/v3/servers/${serverId}/backfill`, { accepting: true, skillBand: { field: 'mmr', min: 1300, max: 1100 } })).status).toBe(422);
+        const band = { field: 'mmr', min: 1100, max: 1400 };
+        const opened = await server.patch(`/v3/servers/${serverId}/backfill`, { accepting: true, skillBand: band });
+        expect(opened.status).toBe(200);
+        expect(opened.body).toMatchObject({ status: 'in_game', backfill_open: true, skill_band: band, roster_version: 1, backfill_deadline: expect.any(String) });
+        // concurrent overrides: each its own roster_version, none lost or repeated
+        const many = await Promise.all(Array.from({ length: 20 }, (_, i) => server.patch(`/v3/servers/${serverId}/backfill`, { accepting: i % 2 === 0 })));
+        expect(many.map((r) => r.status)).toEqual(many.map(() => 200));
+        expect(many.map((r) => r.body.roster_version).sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i + 2));
+        const locked = await server.patch(`/v3/servers/${serverId}/backfill`, { accepting: false });
+        expect(locked.body).toMatchObject({ status: 'locked', backfill_open: false, skill_band: band, roster_version: 22 });
+
         // one lobby of the match ends it: only that lobby leaves; the server keeps running for the other
         const annEnded = await api.post('/v3/lobbies/ranked/me/end-match', undefined, as('mm-ann'));
         expect(annEnded.body).toMatchObject({ status: 'waiting', server: null, matchmaking: null });
@@ -99,6 +119,8 @@ export function describeMatchmaking(mode: string, start: () => Promise<Platform>
         expect((await api.get('/v3/lobbies/ranked/me', as('mm-bob'))).body.status).toBe('in_game');
         expect((await api.post('/v3/lobbies/ranked/me/end-match', undefined, as('mm-bob'))).body.status).toBe('waiting');
         await eventually(() => server.get(`/v3/servers/${serverId}`), (r) => r.body.status === 'stopped', 30_000, 'match server stopped');
+        expect((await server.get(`/v3/servers/${serverId}/backfill`)).body).toMatchObject({ status: 'completed', backfill_open: false, backfill_deadline: null, roster_version: 22 });
+        expect((await server.patch(`/v3/servers/${serverId}/backfill`, { accepting: true })).status).toBe(409);
         // the far lobby leaves the queue
         const cancelled = await api.delete('/v3/lobbies/ranked/me/matchmaking', as('mm-far'));
         expect(cancelled.status).toBe(200);

@@ -143,7 +143,7 @@ export async function startDistributed(portRange = '17500-17999', extraEnv: Node
   // Services first (they create the schema), then the gateway.
   // extraServices: more replicas of a service (they share its bus subjects as a queue group).
   // names[i]: the app of children[i] (for kill and relaunch).
-  const names = ['projects', 'builds', 'servers', 'lobbies', 'matchmaking', ...(options.extraServices ?? [])];
+  const names = ['projects', 'builds', 'servers', 'lobbies', 'matchmaking', 'backfill', ...(options.extraServices ?? [])];
   const children = names.map((app) => launch(app, env, log));
   const services = children.length;
   await waitFor(async () => (log.join('').match(/service ready/g) ?? []).length === services, 'services ready', log, 60_000, children);

@@ -15,7 +15,7 @@ export {
   LogsQuery, LogHistogramQuery, LogPage, LogHistogram, ServerMetricsView as ServerMetrics,
   PLAYER_ID_PATTERN, PlayerIdHeader, LobbyConfigParams, LobbyIdParams, CreateLobbyBody, JoinLobbyBody, PlayerStateBody,
   LobbyView as Lobby, LeftLobby, DeletedLobby, LobbySettingsBody, TargetPlayerBody, BrowseLobbiesQuery, LobbyViewPage as LobbyPage, LobbyEventsQuery,
-  StartMatchmakingBody, MatchmakingExplanation,
+  StartMatchmakingBody, MatchmakingExplanation, BackfillOverrideBody, BackfillState,
 } from '@spawnpoint/proto';
 export type AuthConfig = AuthConfigShape;
 

@@ -9,6 +9,7 @@ import { Bus } from '@spawnpoint/messaging';
 import { BUS, loadConfig, PlatformModule } from '@spawnpoint/platform';
 import { LobbiesModule } from '@spawnpoint/lobbies';
 import { MatchmakingModule } from '@spawnpoint/matchmaking';
+import { BackfillModule } from '@spawnpoint/backfill';
 import { ProjectsModule } from '@spawnpoint/projects';
 import { ServersModule } from '@spawnpoint/servers';
 import { lockDataDir } from './data-dir-lock';
@@ -37,7 +38,7 @@ export async function startStandalone(env: NodeJS.ProcessEnv = process.env): Pro
     }
     config.databaseUrl = pg.url;
   }
-  @Module({ imports: [PlatformModule.forRoot(config, 'standalone'), ProjectsModule, LobbiesModule, MatchmakingModule, BuildsModule, ServersModule, GatewayModule] })
+  @Module({ imports: [PlatformModule.forRoot(config, 'standalone'), ProjectsModule, LobbiesModule, MatchmakingModule, BackfillModule, BuildsModule, ServersModule, GatewayModule] })
   class StandaloneRoot {}
   let started: Awaited<ReturnType<typeof createHttpApp>> | null = null;
   try {

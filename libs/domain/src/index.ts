@@ -6,3 +6,4 @@ export * from './server';
 export * from './lobby';
 export * from './workflow';
 export * from './matchmaking';
+export * from './backfill';

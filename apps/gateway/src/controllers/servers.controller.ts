@@ -1,11 +1,11 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Query, Req, UseGuards, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Query, Req, UseGuards, UseInterceptors } from '@nestjs/common';
 import { Bus } from '@spawnpoint/messaging';
 import { BUS } from '@spawnpoint/platform';
 import { ServerView, StartServerBody as StartBody, SUBJECTS } from '@spawnpoint/proto';
 import { Access, AccessGuard, AuthedRequest } from '../http/guard';
 import { parse } from '../http/validation';
 import { Doc } from '../openapi/doc';
-import { ErrorBody, ListServersQuery, RestartServerBody, Server, ServerIdParams, ServerList, StartServerBody, StopServerQuery, UpdateServerBody } from '../schemas';
+import { BackfillOverrideBody, BackfillState, ErrorBody, ListServersQuery, RestartServerBody, Server, ServerIdParams, ServerList, StartServerBody, StopServerQuery, UpdateServerBody } from '../schemas';
 import { InputLimitsGuard } from '../http/input-limits.guard';
 import { IdempotencyInterceptor } from '../http/idempotency';
 
@@ -51,6 +51,27 @@ export class ServersController {
     const { instance_id } = parse(ServerIdParams, params, 'path');
     const q = parse(StopServerQuery, query, 'query');
     return this.bus.request(SUBJECTS.servers.stop, { projectId: req.principal!.projectId, serverId: instance_id, reason: q.shutdown_reason });
+  }
+
+  @Get(':instance_id/backfill')
+  @Access({ auth: 'server', bucket: 'read' })
+  @Doc({ summary: "The server's match as its backfill stands (server key): status, backfill_open, window, skill band, roster_version, roster", tags: ['backfill'], auth: 'server',
+    params: ServerIdParams, responses: { 200: { description: 'Backfill state', schema: BackfillState }, 403: { description: 'Client key', schema: ErrorBody }, ...errors } })
+  backfill(@Req() req: AuthedRequest, @Param() params: unknown) {
+    const { instance_id } = parse(ServerIdParams, params, 'path');
+    return this.bus.request(SUBJECTS.backfill.get, { projectId: req.principal!.projectId, serverId: instance_id });
+  }
+
+  @UseInterceptors(IdempotencyInterceptor)
+  @Patch(':instance_id/backfill')
+  @Access({ auth: 'server', bucket: 'write' })
+  @Doc({ summary: "Open (accepting) or lock the server's match to backfill joiners; skillBand replaces the band (server key). Every override increments roster_version", tags: ['backfill'],
+    auth: 'server', params: ServerIdParams, body: BackfillOverrideBody,
+    responses: { 200: { description: 'Backfill state', schema: BackfillState }, 403: { description: 'Client key', schema: ErrorBody }, 409: { description: 'The match is completed (its server stopped)', schema: ErrorBody }, ...errors } })
+  overrideBackfill(@Req() req: AuthedRequest, @Param() params: unknown, @Body() body: unknown) {
+    const { instance_id } = parse(ServerIdParams, params, 'path');
+    const b = parse(BackfillOverrideBody, body ?? {}, 'body');
+    return this.bus.request(SUBJECTS.backfill.override, { projectId: req.principal!.projectId, serverId: instance_id, body: b });
   }
 
   @UseInterceptors(IdempotencyInterceptor)

@@ -80,7 +80,7 @@ describe('helm chart', () => {
 
     it('renders only valid objects', async () => {
       expect(objects.map((o) => `${o.kind}/${o.metadata.name}`).sort()).toEqual([
-        'Deployment/sp-builds', 'Deployment/sp-gateway', 'Deployment/sp-lobbies', 'Deployment/sp-matchmaking', 'Deployment/sp-projects', 'Deployment/sp-servers',
+        'Deployment/sp-backfill', 'Deployment/sp-builds', 'Deployment/sp-gateway', 'Deployment/sp-lobbies', 'Deployment/sp-matchmaking', 'Deployment/sp-projects', 'Deployment/sp-servers',
         'PersistentVolumeClaim/sp-data', 'Service/sp-gateway', 'ServiceAccount/sp-servers',
       ]);
       for (const object of objects) await validateManifest(object);

@@ -1,0 +1,29 @@
+import { Injectable } from '@nestjs/common';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { backfillStream, backfillView, BackfillView } from '@spawnpoint/domain';
+import { BusCommand } from '@spawnpoint/platform';
+import { OverrideBackfillRequest } from '@spawnpoint/proto';
+import { BackfillStates } from '../backfill-states';
+import { MatchServers } from '../match-servers';
+
+export class OverrideBackfill extends BusCommand<OverrideBackfillRequest, BackfillView> {}
+
+/**
+ * The game opens or locks its match's backfill (PATCH /v3/servers/{id}/backfill). Appended at the revision
+ * read (execute retries a lost race), so concurrent overrides each get their own roster_version.
+ */
+@Injectable()
+@CommandHandler(OverrideBackfill)
+export class OverrideBackfillHandler implements ICommandHandler<OverrideBackfill> {
+  constructor(private readonly servers: MatchServers, private readonly states: BackfillStates) {}
+
+  async execute({ request: r }: OverrideBackfill): Promise<BackfillView> {
+    const { server, roster } = await this.servers.read(r.projectId, r.serverId);
+    const now = this.states.now();
+    const { body } = r;
+    const ran = await this.states.matches.execute(backfillStream(server.matchId), {
+      type: 'OverrideBackfill', server, accepting: body.accepting, ...(body.skillBand ? { skillBand: { ...body.skillBand } } : {}), now,
+    }, { projectId: r.projectId });
+    return backfillView(ran.state, server, roster, now);
+  }
+}

@@ -1,0 +1,2 @@
+export * from './backfill.module';
+export * from './backfill.host';
