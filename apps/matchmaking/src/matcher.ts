@@ -2,11 +2,12 @@
 // tries every tick and takes over as soon as the holder's connection is gone), which every tick runs the
 // pure matching step over each queue in memory and records each proposal on its match's stream. The
 // match's id is derived from its lobbies and their tickets, so a step repeated after a crash proposes
-// the same match, which the Match decider answers without a second one. What follows a proposal is the
+// the same match, which the Match decider answers without a second one. The step over a queue is its
+// incremental index's (QueueBook.step). What follows a proposal is the
 // match-formation workflow's.
 import { createHash } from 'node:crypto';
 import { Client, ClientConfig, Pool } from 'pg';
-import { formMatches, LobbyConfig, MatchLobby, MatchProposal } from '@spawnpoint/domain';
+import { LobbyConfig, MatchLobby, MatchProposal } from '@spawnpoint/domain';
 import { Clock } from '@spawnpoint/platform';
 import { QueueBook } from './queue-book';
 
@@ -59,14 +60,12 @@ export class Matcher {
   private async round(): Promise<void> {
     if (!(await this.lead())) return;
     const now = this.deps.clock().toISOString();
-    for (const { queue, tickets } of [...this.deps.book.matchable()]) {
+    for (const queue of [...this.deps.book.all()]) {
       if (this.stopped || !this.lock) return;
       const config = await this.deps.config(queue.projectId, queue.config).catch(() => null);
       const mode = config?.modes[queue.mode];
       if (!mode) continue;
-      for (const proposal of formMatches({ projectId: queue.projectId, config: queue.config }, mode, tickets, now, matchIdOf)) {
-        const ids = proposal.lobbies.map((l) => l.lobbyId);
-        this.deps.book.propose(proposal.matchId, ids);
+      for (const proposal of this.deps.book.step(queue, mode, now, matchIdOf)) {
         try {
           await this.deps.propose(proposal, now);
           this.proposals++;

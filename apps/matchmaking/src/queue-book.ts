@@ -1,13 +1,16 @@
 // The queues in this process's memory: every queued lobby's current ticket, by (project, config, mode),
-// as the lobbies' events issue them (the tickets projection feeds it; a start loads the table). Lobbies a
-// proposal of this process named are held back until the outcome is known (their reservation, a new
-// ticket, or the end of the match), so one tick never proposes a lobby twice.
-import type { QueueTicket, Ticket } from '@spawnpoint/domain';
+// as the lobbies' events issue them (the tickets projection feeds it; a start loads the table). Each queue
+// keeps an incremental matching index (MatchQueue) for its mode, fed with every change, so a tick costs
+// what changed plus one pass. Lobbies a proposal of this process named are taken until the outcome is
+// known (their reservation, a new ticket, or the end of the match), so a tick never proposes them twice.
+import { MatchIdOf, MatchmakingMode, MatchProposal, MatchQueue, type QueueTicket, type Ticket } from '@spawnpoint/domain';
 
 export interface QueueId { projectId: string; config: string; mode: string }
 
 export interface Queue extends QueueId {
   tickets: Map<string, Ticket>;
+  /** The matching index for the mode it was built with (rebuilt when the mode changes). */
+  engine: { mode: string; index: MatchQueue } | null;
 }
 
 const keyOf = (q: QueueId) => `${q.projectId}\u0000${q.config}\u0000${q.mode}`;
@@ -37,8 +40,11 @@ export class QueueBook {
     if (old) for (const p of old.players) this.byPlayer.delete(playerKey(q.projectId, q.config, p.id));
     for (const p of q.players) this.byPlayer.set(playerKey(q.projectId, q.config, p.id), lobbyId);
     let queue = this.queues.get(key);
-    if (!queue) this.queues.set(key, (queue = { projectId: q.projectId, config: q.config, mode: q.mode, tickets: new Map() }));
-    queue.tickets.set(lobbyId, { lobbyId, ticket: q.ticket, region: q.region, queuedAt: q.queuedAt, players: q.players });
+    if (!queue) this.queues.set(key, (queue = { projectId: q.projectId, config: q.config, mode: q.mode, tickets: new Map(), engine: null }));
+    const ticket: Ticket = { lobbyId, ticket: q.ticket, region: q.region, queuedAt: q.queuedAt, players: q.players };
+    queue.tickets.set(lobbyId, ticket);
+    // The same ticket heard twice changes nothing (a taken lobby stays taken); a new one is queued again.
+    if (queue.engine && old?.ticket !== q.ticket) queue.engine.index.update(ticket);
     this.where.set(lobbyId, key);
     this.proposed.delete(lobbyId);
   }
@@ -56,6 +62,7 @@ export class QueueBook {
       if (this.byPlayer.get(k) === lobbyId) this.byPlayer.delete(k);
     }
     queue.tickets.delete(lobbyId);
+    queue.engine?.index.remove(lobbyId);
     if (queue.tickets.size === 0) this.queues.delete(key);
   }
 
@@ -65,18 +72,31 @@ export class QueueBook {
     this.byMatch.set(matchId, lobbyIds);
   }
 
+  /** The match is over (or was never recorded): its lobbies still queued are free to match again. */
   matchOver(matchId: string): void {
-    for (const id of this.byMatch.get(matchId) ?? []) if (this.proposed.get(id) === matchId) this.proposed.delete(id);
+    for (const id of this.byMatch.get(matchId) ?? []) {
+      if (this.proposed.get(id) !== matchId) continue;
+      this.proposed.delete(id);
+      const at = this.ticketOf(id);
+      const engine = at?.queue.engine?.index;
+      if (!at || !engine) continue;
+      // Taken by a step of this index, or left out when the index was built while it was proposed.
+      if (!engine.release(id) && !engine.has(id)) engine.add(at.ticket);
+    }
     this.byMatch.delete(matchId);
   }
 
-  /** Each queue with the tickets free to match now. */
-  *matchable(): Generator<{ queue: Queue; tickets: Ticket[] }> {
-    for (const queue of this.queues.values()) {
-      const tickets: Ticket[] = [];
-      for (const t of queue.tickets.values()) if (!this.proposed.has(t.lobbyId)) tickets.push(t);
-      if (tickets.length > 0) yield { queue, tickets };
+  /** The matches the queue forms now under `mode`; their lobbies are taken until their outcome is known. */
+  step(queue: Queue, mode: MatchmakingMode, now: string, matchId: MatchIdOf): MatchProposal[] {
+    const modeKey = JSON.stringify(mode);
+    if (!queue.engine || queue.engine.mode !== modeKey) {
+      const index = new MatchQueue({ projectId: queue.projectId, config: queue.config }, mode);
+      for (const t of queue.tickets.values()) if (!this.proposed.has(t.lobbyId)) index.add(t);
+      queue.engine = { mode: modeKey, index };
     }
+    const proposals = queue.engine.index.step(now, matchId);
+    for (const p of proposals) this.propose(p.matchId, p.lobbies.map((l) => l.lobbyId));
+    return proposals;
   }
 
   queue(id: QueueId): Queue | undefined {

@@ -12,7 +12,7 @@ import { MatchmakingMode } from './mode';
 import type { MatchProposal } from './match';
 import { Entry, eligible, entryOf, formInGroup, MatchIdOf, prepare, QueueKey, Scratch, sortByAge, sortByRating, Ticket } from './step';
 
-export type { QueueKey, Ticket } from './step';
+export type { MatchIdOf, QueueKey, Ticket } from './step';
 
 /**
  * Matches formed from the queue now. `matchId` names a match from its lobbies (deterministic, so a retried
