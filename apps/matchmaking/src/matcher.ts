@@ -12,6 +12,8 @@ import { Clock } from '@spawnpoint/platform';
 import { QueueBook } from './queue-book';
 
 const LOCK_CLASS = 7_402_013;
+/** Tickets arriving within this long share a round. */
+const NUDGE_MS = 5;
 const LOCK_KEY = 'matcher';
 
 export interface MatcherDeps {
@@ -35,6 +37,9 @@ export class Matcher {
   private lock: Client | null = null;
   private standby: Client | null = null;
   private running: Promise<void> | null = null;
+  /** A round asked for while one ran: run another when it ends. */
+  private again = false;
+  private nudged: NodeJS.Timeout | null = null;
   private stopped = false;
   /** Proposals recorded so far by this process (a figure for benches and tests). */
   proposals = 0;
@@ -50,11 +55,33 @@ export class Matcher {
     return this.lock !== null;
   }
 
-  /** One round, unless one is running. */
+  /** One round now, or right after the one running. */
   tick(): Promise<void> {
     if (this.stopped) return Promise.resolve();
-    this.running ??= this.round().catch((err) => console.error(`matcher: ${(err as Error).message}`)).finally(() => (this.running = null));
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    this.running = this.round().catch((err) => console.error(`matcher: ${(err as Error).message}`)).finally(() => {
+      this.running = null;
+      if (this.again) {
+        this.again = false;
+        void this.tick();
+      }
+    });
     return this.running;
+  }
+
+  /**
+   * A ticket came or went back: a round soon (coalesced over NUDGE_MS), not at the next tick, so a match
+   * waits for the tick only when it waits for a window to grow.
+   */
+  nudge(): void {
+    if (this.nudged || this.stopped || !this.lock) return;
+    this.nudged = setTimeout(() => {
+      this.nudged = null;
+      void this.tick();
+    }, NUDGE_MS);
   }
 
   private async round(): Promise<void> {
@@ -107,6 +134,7 @@ export class Matcher {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
+    if (this.nudged) clearTimeout(this.nudged);
     await this.running;
     for (const c of [this.lock, this.standby]) await c?.end().catch(() => undefined);
     this.lock = this.standby = null;

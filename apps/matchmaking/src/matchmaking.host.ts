@@ -29,7 +29,7 @@ export class MatchmakingHost extends ServiceHost {
   }
 
   protected readModels() {
-    return [ticketsProjection(this.book)];
+    return [ticketsProjection(this.book, () => this.matcher?.nudge())];
   }
 
   protected override workflows() {

@@ -48,7 +48,8 @@ async function applyOne(e: Event, sql: SqlTx): Promise<void> {
   }
 }
 
-export function ticketsProjection(book: QueueBook): Projection {
+/** `queued`: told when a ticket came or a match ended (lobbies back in the queue): the matcher runs soon. */
+export function ticketsProjection(book: QueueBook, queued: () => void = () => undefined): Projection {
   return {
     name: 'match-tickets',
     categories: ['lobby', 'match'],
@@ -58,9 +59,15 @@ export function ticketsProjection(book: QueueBook): Projection {
     applied(recorded) {
       const e = asEvent(recorded);
       const q = issued(e);
-      if (q) book.put((e.data as { lobbyId: string }).lobbyId, q);
-      else if (e.type === 'LobbyReserved' || LEAVES_QUEUE.has(e.type)) book.remove((e.data as { lobbyId: string }).lobbyId);
-      else if (MATCH_OVER.has(e.type)) book.matchOver((e.data as { matchId: string }).matchId);
+      if (q) {
+        book.put((e.data as { lobbyId: string }).lobbyId, q);
+        queued();
+      } else if (e.type === 'LobbyReserved' || LEAVES_QUEUE.has(e.type)) {
+        book.remove((e.data as { lobbyId: string }).lobbyId);
+      } else if (MATCH_OVER.has(e.type)) {
+        book.matchOver((e.data as { matchId: string }).matchId);
+        queued();
+      }
     },
   };
 }

@@ -1,0 +1,169 @@
+// Matchmaking over HTTP, standalone (with DATABASE_URL: a PostgreSQL the bench can read). Three phases:
+//  1. saturation: SAT_LOBBIES solo lobbies (created first, not timed) enqueue back to back (CONCURRENCY
+//     clients) in a 1v1 mode; figure: lobbies matched per second, from the first queue time to the last
+//     match time the service recorded (match_waits: MatchmakingStarted.at → LobbyMatchFound.at);
+//  2. paced: RATE lobbies/s for PACED_S s; figure: p50/p99 of enqueue → matched (the same recorded times,
+//     so the HTTP round trip of the enqueue itself is not in it);
+//  3. explain: QUEUED lobbies that never match (ratings 10 apart, a window of 0) stay queued; then
+//     EXPLAINS `GET …/me/matchmaking` of random players; figure: p50/p99.
+// The mode's servers are refused on purpose (no build has its version tag): the bench measures matching,
+// not game processes (enqueue → in_game on a warm pool is not measured here yet).
+// Needs the build (npm run build) and PostgreSQL at BENCH_DATABASE_ADMIN_URL (default postgres://postgres@127.0.0.1:5432/postgres).
+// Usage: node bench/matchmaking-http.js  (BENCH_SAT_LOBBIES, BENCH_RATE, BENCH_PACED_S, BENCH_QUEUED, BENCH_EXPLAINS, BENCH_CONCURRENCY)
+'use strict';
+const { Client } = require('pg');
+const { startStandalone, percentile, sleep } = require('./lib/standalone');
+const { keepAliveAgent, request, runPool, playerHeaders } = require('./lib/lobby');
+
+const SAT_LOBBIES = Number(process.env.BENCH_SAT_LOBBIES ?? 2000);
+const RATE = Number(process.env.BENCH_RATE ?? 200);
+const PACED_S = Number(process.env.BENCH_PACED_S ?? 10);
+const QUEUED = Number(process.env.BENCH_QUEUED ?? 10_000);
+const EXPLAINS = Number(process.env.BENCH_EXPLAINS ?? 2000);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
+const ADMIN_URL = process.env.BENCH_DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const CONFIG = 'mm';
+
+async function freshDatabase() {
+  const name = `sp_bench_mm_${process.pid}`;
+  const admin = new Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new Client({ connectionString: ADMIN_URL });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+async function createLobbies(agent, port, key, prefix, count, state) {
+  const players = [];
+  await runPool(count, CONCURRENCY, async (i) => {
+    const who = `${prefix}${i}`;
+    const r = await request(agent, port, 'POST', `/api/v3/lobbies/${CONFIG}`, { headers: playerHeaders(key, who), body: { region: 'eu-west', state: state(i) } });
+    if (r.status !== 201) throw new Error(`create ${who}: ${r.status} ${JSON.stringify(r.body)}`);
+    players[i] = who;
+  });
+  return players;
+}
+
+const enqueue = (agent, port, key, who, mode) => request(agent, port, 'POST', `/api/v3/lobbies/${CONFIG}/me/matchmaking`, { headers: playerHeaders(key, who), body: { mode } });
+
+/** Waits until match_waits holds a row for each of these lobbies; returns their queue and match times (ms). */
+async function matched(db, lobbies, count, timeoutMs = 300_000) {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const { rows } = await db.query('SELECT extract(epoch FROM queued_at) * 1000 AS q, extract(epoch FROM matched_at) * 1000 AS m FROM match_waits WHERE lobby_id = ANY($1::text[])', [lobbies]);
+    if (rows.length >= count || Date.now() > until) return rows.map((r) => ({ q: Number(r.q), m: Number(r.m) }));
+    await sleep(250);
+  }
+}
+
+function stats(waits) {
+  const ms = waits.map((w) => w.m - w.q).sort((a, b) => a - b);
+  return { n: ms.length, p50: percentile(ms, 50), p99: percentile(ms, 99), max: ms[ms.length - 1] ?? NaN };
+}
+
+async function lobbyIds(agent, port, key, players) {
+  const ids = [];
+  await runPool(players.length, CONCURRENCY, async (i) => {
+    const r = await request(agent, port, 'GET', `/api/v3/lobbies/${CONFIG}/me`, { headers: playerHeaders(key, players[i]) });
+    ids[i] = r.body.id;
+  });
+  return ids;
+}
+
+async function main() {
+  const database = await freshDatabase();
+  const p = await startStandalone({ uploadBuild: false, env: { DATABASE_URL: database.url } });
+  const db = new Client({ connectionString: database.url });
+  await db.connect();
+  const agent = keepAliveAgent(CONCURRENCY);
+  try {
+    const settings = await p.api('POST', '/v3/projects/settings', { key: p.serverKey, body: { lobby_configs: [{
+      name: CONFIG, serverSettings: { version_tag: 'bench-no-build' },
+      matchmaking: { modes: {
+        duel: { teams: 2, playersPerTeam: 1 },
+        never: { teams: 2, playersPerTeam: 1, rules: [{ type: 'difference', field: 'mmr', maxDifference: 0 }] },
+      } },
+    }] } });
+    if (settings.status !== 200) throw new Error(`settings: ${settings.status} ${JSON.stringify(settings.body)}`);
+
+    // 1. saturation
+    const sat = await createLobbies(agent, p.port, p.clientKey, 'sat', SAT_LOBBIES, () => ({}));
+    const satIds = await lobbyIds(agent, p.port, p.clientKey, sat);
+    const t0 = performance.now();
+    await runPool(sat.length, CONCURRENCY, async (i) => {
+      const r = await enqueue(agent, p.port, p.clientKey, sat[i], 'duel');
+      if (r.status !== 200) throw new Error(`enqueue ${sat[i]}: ${r.status} ${JSON.stringify(r.body)}`);
+    });
+    const enqueueS = (performance.now() - t0) / 1000;
+    const satWaits = await matched(db, satIds, SAT_LOBBIES);
+    const span = (Math.max(...satWaits.map((w) => w.m)) - Math.min(...satWaits.map((w) => w.q))) / 1000;
+    const s1 = stats(satWaits);
+    console.log(`matchmaking.saturation.lobbies ${SAT_LOBBIES}`);
+    console.log(`matchmaking.saturation.enqueue_per_s ${(SAT_LOBBIES / enqueueS).toFixed(0)}`);
+    console.log(`matchmaking.saturation.matched ${satWaits.length}`);
+    console.log(`matchmaking.saturation.matched_per_s ${(satWaits.length / span).toFixed(0)} (target ≥ 500)`);
+    console.log(`matchmaking.saturation.enqueue_to_matched_ms p50 ${s1.p50.toFixed(0)} p99 ${s1.p99.toFixed(0)} max ${s1.max.toFixed(0)}`);
+
+    // 2. paced
+    const n = RATE * PACED_S;
+    const paced = await createLobbies(agent, p.port, p.clientKey, 'paced', n, () => ({}));
+    const pacedIds = await lobbyIds(agent, p.port, p.clientKey, paced);
+    await sleep(2000);
+    const start = performance.now();
+    let next = 0;
+    await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+      while (next < n) {
+        const i = next++;
+        const due = start + (i * 1000) / RATE;
+        const wait = due - performance.now();
+        if (wait > 0) await sleep(wait);
+        const r = await enqueue(agent, p.port, p.clientKey, paced[i], 'duel');
+        if (r.status !== 200) throw new Error(`enqueue ${paced[i]}: ${r.status}`);
+      }
+    }));
+    const s2 = stats(await matched(db, pacedIds, n));
+    console.log(`matchmaking.paced.rate_per_s ${RATE}`);
+    console.log(`matchmaking.paced.matched ${s2.n}`);
+    console.log(`matchmaking.paced.enqueue_to_matched_ms p50 ${s2.p50.toFixed(0)} (target < 100) p99 ${s2.p99.toFixed(0)} (target < 300) max ${s2.max.toFixed(0)}`);
+
+    // 3. explain with QUEUED lobbies in the queue
+    const queued = await createLobbies(agent, p.port, p.clientKey, 'q', QUEUED, (i) => ({ mmr: i * 10 }));
+    await runPool(queued.length, CONCURRENCY, async (i) => {
+      const r = await enqueue(agent, p.port, p.clientKey, queued[i], 'never');
+      if (r.status !== 200) throw new Error(`enqueue ${queued[i]}: ${r.status}`);
+    });
+    await sleep(2000);
+    const latencies = [];
+    let bad = 0;
+    await runPool(EXPLAINS, 8, async (k) => {
+      const who = queued[(k * 7919) % queued.length];
+      const r = await request(agent, p.port, 'GET', `/api/v3/lobbies/${CONFIG}/me/matchmaking`, { headers: playerHeaders(p.clientKey, who) });
+      if (r.status !== 200 || r.body.candidates !== 0) bad++;
+      latencies.push(r.ms);
+    });
+    latencies.sort((a, b) => a - b);
+    console.log(`matchmaking.explain.queued ${QUEUED}`);
+    console.log(`matchmaking.explain.ms p50 ${percentile(latencies, 50).toFixed(2)} p99 ${percentile(latencies, 99).toFixed(2)} (target < 10) bad ${bad}`);
+  } finally {
+    agent.destroy();
+    await db.end().catch(() => undefined);
+    await p.stop();
+    await database.drop().catch(() => undefined);
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
