@@ -1,6 +1,10 @@
 // Matchmaking end to end, run in both modes: the routes' refusals, two lobbies matched into one game on
 // one real server (custom_data.match, match_id), end-match by one lobby of the match then the other (the
 // server stops with the last), cancel, queue timeout, and the event stream's match_found.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { client, eventually } from '../support/http';
 import { Platform } from '../support/processes';
 import { lobbyEvents } from '../support/sse';
@@ -15,6 +19,7 @@ export function describeMatchmaking(mode: string, start: () => Promise<Platform>
     let p: Platform;
     let server: Api;
     let api: Api;
+    const began = new Date().toISOString();
 
     beforeAll(async () => {
       p = await start();
@@ -185,6 +190,23 @@ export function describeMatchmaking(mode: string, start: () => Promise<Platform>
       const again = await api.post('/v3/lobbies/ranked/me/matchmaking', { mode: 'brief' }, as('mm-lonely'));
       expect(again.body.matchmakingError).toBeUndefined();
       expect((await api.delete('/v3/lobbies/ranked/me/matchmaking', as('mm-lonely'))).status).toBe(200);
+    });
+
+    it('replays the recorded period from the event store under the current and a proposed mode (npm run matchmaking:replay)', () => {
+      if (!p.databaseUrl) return; // standalone's embedded PostgreSQL is not reachable from here; distributed runs it
+      const cli = path.join(__dirname, '..', '..', 'apps', 'matchmaking', 'dist', 'replay', 'cli.js');
+      const run = (...extra: string[]) => JSON.parse(execFileSync(process.execPath, [cli, '--project', p.projectId!, '--config', 'ranked', '--mode', 'duel', '--from', began, '--to', new Date().toISOString(), '--json', ...extra], {
+        env: { ...process.env, DATABASE_URL: p.databaseUrl }, encoding: 'utf8',
+      }));
+      const current = run();
+      // recorded: ann and bob matched, far searched alone and left
+      expect(current.actual).toMatchObject({ searches: 3, matched: 2, unmatched: 1, matches: 1 });
+      expect(current.actual.meanRatingSpread).toBe(60);
+      expect(current.simulated).toMatchObject({ searches: 3, matched: 2, unmatched: 1, matches: 1, meanRatingSpread: 60 });
+      // a proposed window of 10 would have matched nobody
+      const dir = mkdtempSync(path.join(os.tmpdir(), 'sp-replay-'));
+      writeFileSync(path.join(dir, 'tight.json'), JSON.stringify({ teams: 2, playersPerTeam: 1, rules: [{ type: 'difference', field: 'mmr', maxDifference: 10 }] }));
+      expect(run('--rules', path.join(dir, 'tight.json')).simulated).toMatchObject({ searches: 3, matched: 0, unmatched: 3 });
     });
   });
 }

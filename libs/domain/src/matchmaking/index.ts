@@ -6,3 +6,4 @@ export * from './match';
 export * from './engine';
 export * from './queue';
 export * from './explain';
+export * from './replay';
