@@ -8,6 +8,8 @@ import { uploadSample } from './server-lifecycle';
 
 const as = (playerId: string) => ({ 'x-player-id': playerId });
 const LOBBIES = 24;
+/** Lobbies that cancel while matches form (racing their reservations). */
+const CANCELLING = 6;
 
 describe('matchmaking: concurrent queueing, a matcher killed -9 (distributed, two replicas)', () => {
   jest.setTimeout(240_000);
@@ -23,7 +25,7 @@ describe('matchmaking: concurrent queueing, a matcher killed -9 (distributed, tw
     await p?.stop();
   });
 
-  it('every lobby in exactly one game; one server per match; custom_data.match names exactly its lobbies', async () => {
+  it('every lobby in exactly one game or back to waiting (cancels racing formation); one server per match; custom_data.match names exactly its lobbies', async () => {
     const api = client(p.baseUrl, p.clientKey);
     const server = client(p.baseUrl, p.serverKey);
     const players = Array.from({ length: LOBBIES }, (_, i) => `cc-${i}`);
@@ -40,12 +42,38 @@ describe('matchmaking: concurrent queueing, a matcher killed -9 (distributed, tw
     expect(first).toEqual(expect.any(Number));
     process.kill(first, 'SIGKILL');
 
-    const inGame = await Promise.all(players.map((who) =>
-      eventually(() => api.get('/v3/lobbies/arena/me', as(who)), (r) => r.body.status === 'in_game', 120_000, `${who} in_game`)));
+    // some lobbies cancel while matches form: each either cancels (waiting) or is already in a match (409)
+    const cancelled = await Promise.all(players.slice(0, CANCELLING).map((who) => api.delete('/v3/lobbies/arena/me/matchmaking', as(who))));
+    expect(cancelled.every((r) => r.status === 200 || r.status === 409)).toBe(true);
+    // a lobby whose partner cancelled goes back to the queue; re-pair the leftovers with late lobbies
+    const late = Array.from({ length: CANCELLING }, (_, i) => `cc-late-${i}`);
+    for (const who of late) {
+      expect((await api.post('/v3/lobbies/arena', { region: 'eu-north' }, as(who))).status).toBe(201);
+      expect((await api.post('/v3/lobbies/arena/me/matchmaking', { mode: 'duel' }, as(who))).status).toBe(200);
+    }
+    const everyone = [...players, ...late];
+    // settled: every lobby in a game or waiting, but for at most one alone in the queue (an odd count)
+    const statuses = () => Promise.all(everyone.map((who) => api.get('/v3/lobbies/arena/me', as(who))));
+    const until = Date.now() + 120_000;
+    let settled = await statuses();
+    const unsettled = (rs: typeof settled) => rs.filter((r) => r.body.status !== 'in_game' && r.body.status !== 'waiting');
+    while ((unsettled(settled).length > 1 || unsettled(settled).some((r) => r.body.status !== 'in_queue')) && Date.now() < until) {
+      await new Promise((r) => setTimeout(r, 250));
+      settled = await statuses();
+    }
+    // at most one lobby is left alone in the queue (an odd count); none is stuck reserved, found or matched
+    const stillQueued = settled.filter((r) => r.body.status === 'in_queue');
+    expect(stillQueued.length).toBeLessThanOrEqual(1);
+    const waiting = settled.filter((r) => r.body.status === 'waiting').map((r) => r.body.host);
+    for (const who of waiting) expect(players.slice(0, CANCELLING)).toContain(who);
+    const inGame = settled.filter((r) => r.body.status === 'in_game');
+    expect(inGame.length + waiting.length + stillQueued.length).toBe(everyone.length);
+    expect(inGame.length % 2).toBe(0);
     expect(leaders().filter((pid) => pid !== first)).toHaveLength(1);
     const byServer = new Map<string, string[]>();
-    inGame.forEach((r, i) => byServer.set(r.body.server.instance_id, [...(byServer.get(r.body.server.instance_id) ?? []), lobbies[i]]));
-    expect(byServer.size).toBe(LOBBIES / 2);
+    for (const r of inGame) byServer.set(r.body.server.instance_id, [...(byServer.get(r.body.server.instance_id) ?? []), r.body.id]);
+    expect(byServer.size).toBe(inGame.length / 2);
+    expect(lobbies.length).toBe(LOBBIES);
     for (const [serverId, onIt] of byServer) {
       const s = await server.get(`/v3/servers/${serverId}`);
       expect(s.body.status).toBe('running');
