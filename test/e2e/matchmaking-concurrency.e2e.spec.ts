@@ -2,7 +2,7 @@
 // lobbies queue at once, the active matcher is killed -9 while matches form, and the standby takes over.
 // Every lobby ends in exactly one game, each match has exactly one server, and custom_data.match of each
 // server names exactly the lobbies that play on it.
-import { client, eventually } from '../support/http';
+import { client } from '../support/http';
 import { Platform, startDistributed } from '../support/processes';
 import { uploadSample } from './server-lifecycle';
 

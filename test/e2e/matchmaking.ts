@@ -30,6 +30,8 @@ export function describeMatchmaking(mode: string, start: () => Promise<Platform>
           duel: { teams: 2, playersPerTeam: 1, rules: [{ type: 'difference', field: 'mmr', maxDifference: 100 }] },
           brief: { teams: 2, playersPerTeam: 1, timeout: 2 },
           confirmed: { teams: 2, playersPerTeam: 1, requireConfirmation: true, confirmationTimeout: 3 },
+          refill: { teams: 2, playersPerTeam: 1, allowBackfill: true, backfillWindow: 60 },
+          shortfill: { teams: 2, playersPerTeam: 1, allowBackfill: true, backfillWindow: 1 },
         } } },
         // no build has this tag: every server start is refused
         { name: 'broken', serverSettings: { version_tag: 'no-such-tag' }, matchmaking: { modes: { duel: { teams: 2, playersPerTeam: 1 } } } },
@@ -124,7 +126,9 @@ export function describeMatchmaking(mode: string, start: () => Promise<Platform>
         expect((await api.get('/v3/lobbies/ranked/me', as('mm-bob'))).body.status).toBe('in_game');
         expect((await api.post('/v3/lobbies/ranked/me/end-match', undefined, as('mm-bob'))).body.status).toBe('waiting');
         await eventually(() => server.get(`/v3/servers/${serverId}`), (r) => r.body.status === 'stopped', 30_000, 'match server stopped');
-        expect((await server.get(`/v3/servers/${serverId}/backfill`)).body).toMatchObject({ status: 'completed', backfill_open: false, backfill_deadline: null, roster_version: 22 });
+        // the two lobbies leaving were roster changes too (22 overrides + 2)
+        const done = await eventually(() => server.get(`/v3/servers/${serverId}/backfill`), (r) => r.body.roster_version === 24, 15_000, 'roster changes counted');
+        expect(done.body).toMatchObject({ status: 'completed', backfill_open: false, backfill_deadline: null });
         expect((await server.patch(`/v3/servers/${serverId}/backfill`, { accepting: true })).status).toBe(409);
         // the far lobby leaves the queue
         const cancelled = await api.delete('/v3/lobbies/ranked/me/matchmaking', as('mm-far'));
@@ -179,6 +183,50 @@ export function describeMatchmaking(mode: string, start: () => Promise<Platform>
       expect(c3.body.matchmaking.startedAt).toBe(c3Queued.body.matchmaking.startedAt);
       for (const who of ['mm-c1', 'mm-c2']) await api.post('/v3/lobbies/ranked/me/end-match', undefined, as(who));
       expect((await api.delete('/v3/lobbies/ranked/me/matchmaking', as('mm-c3'))).status).toBe(200);
+    });
+
+    it('engine-managed backfill: a lobby leaving a game frees its slot; a queued lobby fills it straight into the game; the game sees its roster', async () => {
+      for (const who of ['mm-b1', 'mm-b2', 'mm-b3']) expect((await api.post('/v3/lobbies/ranked', { region: 'us-west' }, as(who))).status).toBe(201);
+      await api.post('/v3/lobbies/ranked/me/matchmaking', { mode: 'refill' }, as('mm-b1'));
+      await api.post('/v3/lobbies/ranked/me/matchmaking', { mode: 'refill' }, as('mm-b2'));
+      const b1 = await eventually(() => api.get('/v3/lobbies/ranked/me', as('mm-b1')), (r) => r.body.status === 'in_game', 60_000, 'b1 in_game');
+      const serverId: string = b1.body.server.instance_id;
+      // the window runs from the server's start (the servers read model may show it a moment after the lobby)
+      const before = await eventually(() => server.get(`/v3/servers/${serverId}/backfill`), (r) => r.body.backfill_deadline !== null, 10_000, 'window');
+      expect(before.body).toMatchObject({ status: 'in_game', backfill_open: false, roster_version: 0 });
+      // b2 leaves the game: its slot frees; the record opens (roster_version 1)
+      expect((await api.post('/v3/lobbies/ranked/me/end-match', undefined, as('mm-b2'))).body.status).toBe('waiting');
+      const opened = await eventually(() => server.get(`/v3/servers/${serverId}/backfill`), (r) => r.body.roster_version === 1, 15_000, 'roster changed');
+      expect(opened.body.backfill_open).toBe(true);
+      // b3 queues: it fills the slot, straight into the running game on the same server
+      await api.post('/v3/lobbies/ranked/me/matchmaking', { mode: 'refill' }, as('mm-b3'));
+      const b3 = await eventually(() => api.get('/v3/lobbies/ranked/me', as('mm-b3')), (r) => r.body.status === 'in_game', 30_000, 'b3 filled in');
+      expect(b3.body.server.instance_id).toBe(serverId);
+      const full = await eventually(() => server.get(`/v3/servers/${serverId}/backfill`), (r) => r.body.roster_version === 2, 15_000, 'filled');
+      // b3 took b2's place: its team
+      const b2Team = before.body.roster.findIndex((t: string[]) => t.includes('mm-b2'));
+      expect(full.body.backfill_open).toBe(false);
+      expect(full.body.roster[b2Team]).toEqual(['mm-b3']);
+      expect(full.body.roster[1 - b2Team]).toEqual(['mm-b1']);
+      const srv = await eventually(() => server.get(`/v3/servers/${serverId}`), (r) => r.body.custom_data?.match?.lobbies?.includes(b3.body.id), 15_000, 'the game sees its roster');
+      expect(srv.body.custom_data.match.teams).toEqual(full.body.roster);
+      for (const who of ['mm-b1', 'mm-b3']) await api.post('/v3/lobbies/ranked/me/end-match', undefined, as(who));
+      await eventually(() => server.get(`/v3/servers/${serverId}`), (r) => r.body.status === 'stopped', 30_000, 'server stopped');
+    });
+
+    it('engine-managed backfill: a slot freed after the window is not filled', async () => {
+      for (const who of ['mm-w1', 'mm-w2', 'mm-w3']) expect((await api.post('/v3/lobbies/ranked', { region: 'ap-north' }, as(who))).status).toBe(201);
+      await api.post('/v3/lobbies/ranked/me/matchmaking', { mode: 'shortfill' }, as('mm-w1'));
+      await api.post('/v3/lobbies/ranked/me/matchmaking', { mode: 'shortfill' }, as('mm-w2'));
+      const w1 = await eventually(() => api.get('/v3/lobbies/ranked/me', as('mm-w1')), (r) => r.body.status === 'in_game', 60_000, 'w1 in_game');
+      await new Promise((r) => setTimeout(r, 1500)); // past the 1 s window
+      await api.post('/v3/lobbies/ranked/me/end-match', undefined, as('mm-w2'));
+      await api.post('/v3/lobbies/ranked/me/matchmaking', { mode: 'shortfill' }, as('mm-w3'));
+      await new Promise((r) => setTimeout(r, 2000));
+      expect((await api.get('/v3/lobbies/ranked/me', as('mm-w3'))).body.status).toBe('in_queue');
+      expect((await server.get(`/v3/servers/${w1.body.server.instance_id}/backfill`)).body).toMatchObject({ backfill_open: false, roster_version: 1 });
+      await api.delete('/v3/lobbies/ranked/me/matchmaking', as('mm-w3'));
+      await api.post('/v3/lobbies/ranked/me/end-match', undefined, as('mm-w1'));
     });
 
     it('a search past its mode timeout returns to waiting with matchmakingError "timeout"', async () => {

@@ -1,21 +1,38 @@
 // The backfill service (decisions.md "Backfill"): a game server's match, `backfill-<match id>`, read and
 // overridden by the game with the server key. The match's status follows its server (read from the
-// servers service on each request); the overrides are this service's events. Routes in routes.ts.
+// servers service on each request); the overrides and the roster changes (the backfill-roster workflow,
+// from the match's events) are this service's events. Routes in routes.ts.
 import { Inject, Injectable } from '@nestjs/common';
+import { BackfillCommand, backfillRosterWorkflow, backfillStream } from '@spawnpoint/domain';
 import { Unsubscribe } from '@spawnpoint/messaging';
-import { LobbyConfigs, Platform, PLATFORM, ServiceHost } from '@spawnpoint/platform';
+import { applyIntentOnce, IntentDispatcher, LobbyConfigs, Platform, PLATFORM, ServiceHost } from '@spawnpoint/platform';
 import { BackfillReadModel } from './backfill-read-model';
+import { BackfillStates } from './backfill-states';
 
 @Injectable()
 export class BackfillHost extends ServiceHost {
   private readonly unsubscribes: Unsubscribe[] = [];
 
-  constructor(@Inject(PLATFORM) platform: Platform, readModel: BackfillReadModel, private readonly configs: LobbyConfigs) {
+  constructor(@Inject(PLATFORM) platform: Platform, readModel: BackfillReadModel, private readonly configs: LobbyConfigs, private readonly states: BackfillStates) {
     super(platform, readModel, 'backfill', ['backfill']);
   }
 
   protected readModels() {
     return [];
+  }
+
+  protected override workflows() {
+    return [backfillRosterWorkflow];
+  }
+
+  /** A roster change on the match's record, once per key. */
+  protected override dispatcher(): IntentDispatcher {
+    return async (intent) => {
+      if (!('aggregate' in intent.target) || intent.target.aggregate !== 'backfill') throw new Error(`backfill: no route for the intent ${intent.key}`);
+      const stream = backfillStream(intent.target.id);
+      const metadata = { commandId: intent.key, ...(intent.target.projectId ? { projectId: intent.target.projectId } : {}) };
+      await applyIntentOnce(this.store, stream, intent.key, () => this.states.matches.execute(stream, intent.command as BackfillCommand, metadata));
+    };
   }
 
   protected override async starting(): Promise<void> {

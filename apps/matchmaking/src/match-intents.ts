@@ -6,12 +6,12 @@
 // outcome; anything else throws and the runner sends the intent again.
 import { Inject, Injectable } from '@nestjs/common';
 import {
-  DomainError, LobbyCommand, MatchCommand, matchDecider, MatchEvent, MatchState, matchStream, ReserveMatchLobby, StartMatchServer, StopMatchServer,
+  DomainError, LobbyCommand, MatchCommand, matchDecider, MatchEvent, MatchState, matchStream, ReserveMatchLobby, StartMatchServer, StopMatchServer, UpdateMatchRoster,
 } from '@spawnpoint/domain';
 import { RemoteError } from '@spawnpoint/messaging';
 import { applyIntentOnce, GameServers, IntentDispatcher, LobbyConfigs, Platform, PLATFORM, StateCache } from '@spawnpoint/platform';
 import { MatchLobbyCommandRequest, ServerView, SUBJECTS } from '@spawnpoint/proto';
-import { matchServerStart } from './match-server';
+import { matchCustomData, matchServerStart } from './match-server';
 
 /** A refusal: the answer stands (a 5xx or no answer may pass, and is tried again). */
 const refused = (err: unknown): err is RemoteError | DomainError => err instanceof DomainError || (err instanceof RemoteError && err.body.status < 500);
@@ -46,6 +46,8 @@ export class MatchIntents {
           return this.startServer(intent.command as StartMatchServer, intent.key);
         case 'StopMatchServer':
           return this.stopServer(intent.command as StopMatchServer);
+        case 'UpdateMatchRoster':
+          return this.updateRoster(intent.command as UpdateMatchRoster);
       }
     }
     throw new Error(`matchmaking: no route for the intent ${intent.key}`);
@@ -84,6 +86,17 @@ export class MatchIntents {
     const { state: after } = await this.matches.load(matchStream(c.matchId));
     // The match fell through while its server started (a lobby dropped out): nobody needs this server.
     if (!('serverId' in after) || after.serverId !== server.instance_id) await this.servers.stop(state.projectId, server.instance_id);
+  }
+
+  /** The game's roster now, in custom_data.match of its server (best effort: a server gone has no game). */
+  private async updateRoster(c: UpdateMatchRoster): Promise<void> {
+    const { state } = await this.matches.load(matchStream(c.matchId));
+    if (state.status !== 'assigned' && state.status !== 'running') return;
+    const config = await this.configs.get(state.projectId, state.config).catch(() => null);
+    await this.platform.bus.request(SUBJECTS.servers.update, { projectId: state.projectId, serverId: state.serverId, customData: matchCustomData(state, config?.name ?? state.config) })
+      .catch((err) => {
+        if (!refused(err)) throw err;
+      });
   }
 
   private async stopServer(c: StopMatchServer): Promise<void> {

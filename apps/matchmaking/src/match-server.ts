@@ -12,8 +12,14 @@ export function matchServerStart(match: Exclude<MatchState, { status: 'none' }>,
     body: {
       name: `match-${match.matchId}`, region: match.region, version_tag: s.version_tag, version: s.version, compute_size: s.compute_size,
       ttl: s.ttl ?? DEFAULT_LOBBY_SERVER_TTL, startup_args: s.startup_args, environment_variables: s.environment_variables, service_type: s.service_type as never,
-      custom_data: { match: { mode: match.mode, teams: match.teams, lobbies: match.lobbies.map((l) => l.lobbyId) }, lobby_config: config.name },
+      custom_data: matchCustomData(match, config.name),
       match_id: match.matchId,
     },
   };
+}
+
+/** What the game reads of its match: {match: {mode, teams, lobbies}, lobby_config} (the lobbies still in it). */
+export function matchCustomData(match: Exclude<MatchState, { status: 'none' }>, configName: string): Record<string, unknown> {
+  const left = 'left' in match ? new Set(match.left) : new Set<string>();
+  return { match: { mode: match.mode, teams: match.teams, lobbies: match.lobbies.map((l) => l.lobbyId).filter((l) => !left.has(l)) }, lobby_config: configName };
 }

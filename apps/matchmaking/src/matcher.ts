@@ -7,9 +7,11 @@
 // match-formation workflow's.
 import { createHash } from 'node:crypto';
 import { Client, ClientConfig, Pool } from 'pg';
-import { LobbyConfig, MatchLobby, MatchProposal } from '@spawnpoint/domain';
+import { LobbyConfig, MatchLobby, MatchmakingMode, MatchProposal } from '@spawnpoint/domain';
 import { Clock } from '@spawnpoint/platform';
-import { QueueBook } from './queue-book';
+import { fillCandidate, fillOpen } from './backfill-fill';
+import { OpenMatches } from './open-matches';
+import { Queue, QueueBook } from './queue-book';
 
 const LOCK_CLASS = 7_402_013;
 /** Tickets arriving within this long share a round. */
@@ -18,13 +20,20 @@ const LOCK_KEY = 'matcher';
 
 export interface MatcherDeps {
   book: QueueBook;
+  /** Games whose mode allows backfill. */
+  open: OpenMatches;
   pool: Pool;
   clock: Clock;
   /** The lobby configuration (with its modes) of a project, or null when it is gone. */
   config(projectId: string, config: string): Promise<LobbyConfig | null>;
   /** Records the proposal on `match-<id>` (idempotent for the same proposal). */
   propose(proposal: MatchProposal, now: string): Promise<void>;
+  /** Records a fill of a game's freed slots on its match stream. */
+  proposeFill(matchId: string, lobby: MatchLobby, team: number, now: string): Promise<void>;
 }
+
+/** The book's key of a lobby held for a fill of this match. */
+export const fillKey = (matchId: string) => `fill:${matchId}`;
 
 /** A match id from its lobbies and their tickets: UUID-shaped, the same for the same proposal. */
 export function matchIdOf(lobbies: MatchLobby[]): string {
@@ -92,6 +101,8 @@ export class Matcher {
       const config = await this.deps.config(queue.projectId, queue.config).catch(() => null);
       const mode = config?.modes[queue.mode];
       if (!mode) continue;
+      // Backfill is served before new matches.
+      if (mode.allowBackfill) await this.fill(queue, mode, now);
       for (const proposal of this.deps.book.step(queue, mode, now, matchIdOf)) {
         try {
           await this.deps.propose(proposal, now);
@@ -101,6 +112,24 @@ export class Matcher {
           this.deps.book.matchOver(proposal.matchId);
           console.error(`matcher: could not propose match ${proposal.matchId}: ${(err as Error).message}`);
         }
+      }
+    }
+  }
+
+  /** One lobby per game with freed slots (one fill in flight per match), the oldest that fits. */
+  private async fill(queue: Queue, mode: MatchmakingMode, now: string): Promise<void> {
+    const nowMs = Date.parse(now);
+    for (const game of [...this.deps.open.withFreeSlots(queue.projectId, queue.config, queue.mode)]) {
+      if (!fillOpen(game, mode, nowMs)) continue;
+      const pick = fillCandidate(game, mode, this.deps.book.free(queue), nowMs);
+      if (!pick) continue;
+      const key = fillKey(game.match.matchId);
+      this.deps.book.hold(key, pick.lobby.lobbyId);
+      try {
+        await this.deps.proposeFill(game.match.matchId, pick.lobby, pick.team, now);
+      } catch (err) {
+        this.deps.book.matchOver(key);
+        console.error(`matcher: could not propose a fill of match ${game.match.matchId}: ${(err as Error).message}`);
       }
     }
   }

@@ -11,6 +11,7 @@ import { readModelsPool } from '@spawnpoint/read-models';
 import { MatchIntents } from './match-intents';
 import { Matcher } from './matcher';
 import { MatchmakingReadModel } from './matchmaking-read-model';
+import { OpenMatches } from './open-matches';
 import { QueueBook } from './queue-book';
 import { queueStats } from './queue-stats';
 import { loadBook, ticketsProjection } from './tickets.projection';
@@ -22,14 +23,14 @@ export class MatchmakingHost extends ServiceHost {
   private statsTimer: NodeJS.Timeout | null = null;
 
   constructor(
-    @Inject(PLATFORM) platform: Platform, readModel: MatchmakingReadModel, readonly book: QueueBook, private readonly intents: MatchIntents,
+    @Inject(PLATFORM) platform: Platform, readModel: MatchmakingReadModel, readonly book: QueueBook, private readonly open: OpenMatches, private readonly intents: MatchIntents,
     private readonly configs: LobbyConfigs, private readonly figures: LiveQueueStats,
   ) {
     super(platform, readModel, 'matchmaking', ['match']);
   }
 
   protected readModels() {
-    return [ticketsProjection(this.book, () => this.matcher?.nudge())];
+    return [ticketsProjection(this.book, this.open, () => this.matcher?.nudge())];
   }
 
   protected override workflows() {
@@ -48,11 +49,15 @@ export class MatchmakingHost extends ServiceHost {
     );
     this.matcher = new Matcher({
       book: this.book,
+      open: this.open,
       pool: readModelsPool(this.db),
       clock: this.clock,
       config: (projectId, config) => this.configs.get(projectId, config),
       propose: async (proposal, now) => {
         await this.intents.matches.execute(matchStream(proposal.matchId), { type: 'ProposeMatch', proposal, now }, { projectId: proposal.projectId });
+      },
+      proposeFill: async (matchId, lobby, team, now) => {
+        await this.intents.matches.execute(matchStream(matchId), { type: 'ProposeFill', lobby, team, now });
       },
     }, this.config.matchTickMs);
     this.matcher.start();

@@ -5,12 +5,14 @@ import { GameServers, LiveQueueStats, LobbyConfigs, servesRoutes } from '@spawnp
 import { MatchIntents } from './match-intents';
 import { MatchmakingHost } from './matchmaking.host';
 import { MatchmakingReadModel } from './matchmaking-read-model';
+import { OpenMatches } from './open-matches';
 import { QueueBook } from './queue-book';
 import { MATCHMAKING_HANDLERS, matchmakingRoutes } from './routes';
 
 @Module({
   providers: [
-    { provide: QueueBook, useFactory: () => new QueueBook() }, { provide: LiveQueueStats, useFactory: () => new LiveQueueStats() },
+    { provide: QueueBook, useFactory: () => new QueueBook() }, { provide: OpenMatches, useFactory: () => new OpenMatches() },
+    { provide: LiveQueueStats, useFactory: () => new LiveQueueStats() },
     LobbyConfigs, GameServers, MatchmakingReadModel, MatchIntents, MatchmakingHost, ...MATCHMAKING_HANDLERS, servesRoutes(MatchmakingHost, matchmakingRoutes),
   ],
   exports: [MatchmakingHost],

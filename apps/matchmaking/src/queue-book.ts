@@ -72,6 +72,12 @@ export class QueueBook {
     this.byMatch.set(matchId, lobbyIds);
   }
 
+  /** A lobby held for `key` (a fill): out of the matching index until `matchOver(key)` or its next ticket. */
+  hold(key: string, lobbyId: string): void {
+    this.propose(key, [lobbyId]);
+    this.ticketOf(lobbyId)?.queue.engine?.index.remove(lobbyId);
+  }
+
   /** The match is over (or was never recorded): its lobbies still queued are free to match again. */
   matchOver(matchId: string): void {
     for (const id of this.byMatch.get(matchId) ?? []) {
@@ -96,7 +102,7 @@ export class QueueBook {
     }
     const proposals = queue.engine.index.step(now, matchId);
     for (const p of proposals) this.propose(p.matchId, p.lobbies.map((l) => l.lobbyId));
-    return proposals;
+    return proposals.map((p) => ({ ...p, allowBackfill: mode.allowBackfill, playersPerTeam: mode.playersPerTeam }));
   }
 
   queue(id: QueueId): Queue | undefined {
@@ -108,6 +114,13 @@ export class QueueBook {
     const queue = key === undefined ? undefined : this.queues.get(key);
     const ticket = queue?.tickets.get(lobbyId);
     return queue && ticket ? { queue, ticket, proposedFor: this.proposed.get(lobbyId) ?? null } : null;
+  }
+
+  /** The queue's tickets no proposal of this process holds. */
+  free(queue: Queue): Ticket[] {
+    const out: Ticket[] = [];
+    for (const t of queue.tickets.values()) if (!this.proposed.has(t.lobbyId)) out.push(t);
+    return out;
   }
 
   /** The queued lobby of a player in a config (null when not queued). */

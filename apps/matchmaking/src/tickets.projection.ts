@@ -2,9 +2,11 @@
 // (match_waits), from the lobbies' events, which carry each ticket whole. Once committed, each event also
 // reaches the in-memory QueueBook (`applied`), so the matcher never reads the table on its hot path; a
 // start loads the book from the table. Idempotent: a ticket row is replaced only by a newer ticket.
-import type { LobbyEvent, MatchEvent, QueueTicket } from '@spawnpoint/domain';
+import type { BackfillEvent, LobbyEvent, MatchEvent, QueueTicket } from '@spawnpoint/domain';
 import { RecordedEvent } from '@spawnpoint/eventstore';
 import { Projection, SqlTx } from '@spawnpoint/platform';
+import { fillKey } from './matcher';
+import { OpenMatches } from './open-matches';
 import { QueueBook } from './queue-book';
 
 const UPSERT = `
@@ -19,7 +21,7 @@ const WAIT = `INSERT INTO match_waits (lobby_id, match_id, project_id, config, m
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING`;
 const LOAD = 'SELECT lobby_id, project_id, config, mode, region, ticket, queued_at, players FROM match_tickets WHERE held_by IS NULL';
 
-type Event = LobbyEvent | MatchEvent;
+type Event = LobbyEvent | MatchEvent | BackfillEvent;
 const asEvent = (e: RecordedEvent) => ({ type: e.type, data: e.data }) as Event;
 
 /** The ticket an event issues, if it issues one. */
@@ -49,15 +51,21 @@ async function applyOne(e: Event, sql: SqlTx): Promise<void> {
 }
 
 /** `queued`: told when a ticket came or a match ended (lobbies back in the queue): the matcher runs soon. */
-export function ticketsProjection(book: QueueBook, queued: () => void = () => undefined): Projection {
+export function ticketsProjection(book: QueueBook, open: OpenMatches, queued: () => void = () => undefined): Projection {
   return {
     name: 'match-tickets',
-    categories: ['lobby', 'match'],
+    categories: ['lobby', 'match', 'backfill'],
     async applySql(events, sql) {
       for (const recorded of events) await applyOne(asEvent(recorded), sql);
     },
     applied(recorded) {
       const e = asEvent(recorded);
+      if (recorded.streamId.startsWith('match-') || recorded.streamId.startsWith('backfill-')) open.apply(e as MatchEvent | BackfillEvent);
+      if (e.type === 'MatchFillAborted' || e.type === 'MatchFilled' || e.type === 'MatchLobbyLeft') {
+        if (e.type !== 'MatchLobbyLeft') book.matchOver(fillKey(e.data.matchId));
+        queued(); // a lobby back in the queue, or a slot free: a round soon
+        return;
+      }
       const q = issued(e);
       if (q) {
         book.put((e.data as { lobbyId: string }).lobbyId, q);

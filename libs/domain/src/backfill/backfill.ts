@@ -22,12 +22,16 @@ export interface BackfillServer {
   engineManaged: boolean;
 }
 
-export type BackfillCommand = { type: 'OverrideBackfill'; server: BackfillServer; accepting: boolean; skillBand?: SkillBand; now: string };
+export type BackfillCommand =
+  | { type: 'OverrideBackfill'; server: BackfillServer; accepting: boolean; skillBand?: SkillBand; now: string }
+  /** The game's roster changed (a lobby left, a fill joined): `freeSlots` freed slots are open now. */
+  | { type: 'ChangeRoster'; matchId: string; freeSlots: number; reason: 'left' | 'filled'; now: string };
 
 export type BackfillOverridden = DomainEvent<'BackfillOverridden', {
   matchId: string; instanceId: string; accepting: boolean; skillBand: SkillBand | null; deadline: string | null; rosterVersion: number; at: string;
 }>;
-export type BackfillEvent = BackfillOverridden;
+export type BackfillRosterChanged = DomainEvent<'BackfillRosterChanged', { matchId: string; freeSlots: number; reason: 'left' | 'filled'; rosterVersion: number; at: string }>;
+export type BackfillEvent = BackfillOverridden | BackfillRosterChanged;
 
 export interface BackfillState {
   /** Overrides so far (none: the match as its server started it). */
@@ -36,12 +40,18 @@ export interface BackfillState {
   skillBand: SkillBand | null;
   deadline: string | null;
   rosterVersion: number;
+  /** Slots freed in the game and not filled yet (engine-managed backfill opens while there are some). */
+  freeSlots?: number;
 }
 
 export const DEFAULT_BACKFILL_WINDOW_S = 60;
 const after = (at: string, seconds: number) => new Date(Date.parse(at) + seconds * 1000).toISOString();
 
 function decide(command: BackfillCommand, state: BackfillState): BackfillEvent[] {
+  if (command.type === 'ChangeRoster') {
+    const { matchId, freeSlots, reason, now: at } = command;
+    return [{ type: 'BackfillRosterChanged', data: { matchId, freeSlots, reason, rosterVersion: state.rosterVersion + 1, at } }];
+  }
   const { server, now } = command;
   if (server.stopped) throw conflict(`match ${server.matchId} is completed (its server stopped)`);
   const skillBand = command.skillBand ?? state.skillBand;
@@ -53,8 +63,9 @@ function decide(command: BackfillCommand, state: BackfillState): BackfillEvent[]
 }
 
 function evolve(state: BackfillState, event: BackfillEvent): BackfillState {
+  if (event.type === 'BackfillRosterChanged') return { ...state, freeSlots: event.data.freeSlots, rosterVersion: event.data.rosterVersion };
   const d = event.data;
-  return { overridden: true, accepting: d.accepting, skillBand: d.skillBand, deadline: d.deadline, rosterVersion: d.rosterVersion };
+  return { ...state, overridden: true, accepting: d.accepting, skillBand: d.skillBand, deadline: d.deadline, rosterVersion: d.rosterVersion };
 }
 
 export const backfillDecider: Decider<BackfillCommand, BackfillEvent, BackfillState> = {
@@ -80,7 +91,9 @@ export function backfillView(state: BackfillState, server: BackfillServer, roste
   const status = server.stopped ? 'completed' : state.overridden && !state.accepting ? 'locked' : 'in_game';
   // Before any override an engine-managed match's window runs from the server's start; a direct start has none.
   const deadline = state.overridden ? state.deadline : server.engineManaged && server.startedAt ? after(server.startedAt, server.windowSeconds) : null;
-  const open = status === 'in_game' && state.accepting && deadline !== null && now <= deadline;
+  // Open by the game's override, or (engine-managed, not locked) while freed slots wait for a fill.
+  const accepting = state.overridden ? state.accepting : server.engineManaged && (state.freeSlots ?? 0) > 0;
+  const open = status === 'in_game' && accepting && deadline !== null && now <= deadline;
   return {
     match_id: server.matchId, instance_id: server.instanceId, status, backfill_open: open,
     backfill_deadline: status === 'completed' ? null : deadline, skill_band: state.skillBand, roster_version: state.rosterVersion, roster,

@@ -38,3 +38,20 @@ describe('Backfill overrides', () => {
     expect(backfillView(given(backfillDecider, [opened(1)]).state, server, [], t2).backfill_open).toBe(false);
   });
 });
+
+describe('Backfill roster changes', () => {
+  const left = { type: 'BackfillRosterChanged' as const, data: { matchId: 'm1', freeSlots: 1, reason: 'left' as const, rosterVersion: 1, at: t1 } };
+  it('every roster change increments roster_version; an engine-managed match opens while freed slots wait, closes when full', () => {
+    const s = given(backfillDecider).when({ type: 'ChangeRoster', matchId: 'm1', freeSlots: 1, reason: 'left', now: t1 }).then([left]);
+    expect(backfillView(s, server, [], t1)).toMatchObject({ status: 'in_game', backfill_open: true, roster_version: 1 });
+    const full = given(backfillDecider, [left]).when({ type: 'ChangeRoster', matchId: 'm1', freeSlots: 0, reason: 'filled', now: t1 })
+      .then([{ type: 'BackfillRosterChanged', data: { matchId: 'm1', freeSlots: 0, reason: 'filled', rosterVersion: 2, at: t1 } }]);
+    expect(backfillView(full, server, [], t1)).toMatchObject({ backfill_open: false, roster_version: 2 });
+    // past the window, or locked by the game: not open
+    expect(backfillView(s, server, [], t2).backfill_open).toBe(false);
+    const locked = given(backfillDecider, [left]).when({ type: 'OverrideBackfill', server, accepting: false, now: t1 }).then([
+      { type: 'BackfillOverridden', data: { matchId: 'm1', instanceId: 's1', accepting: false, skillBand: null, deadline: null, rosterVersion: 2, at: t1 } },
+    ]);
+    expect(backfillView(locked, server, [], t1)).toMatchObject({ status: 'locked', backfill_open: false });
+  });
+});

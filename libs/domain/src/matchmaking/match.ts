@@ -35,6 +35,10 @@ export interface MatchProposal {
   requireConfirmation: boolean;
   /** How long the lobbies have to confirm, from formation (ms). */
   confirmationTimeoutMs: number;
+  /** Engine-managed backfill (the mode's allowBackfill): a slot freed in a game may be filled. */
+  allowBackfill?: boolean;
+  /** Players a team holds (the mode's playersPerTeam): the free slots a fill may take. */
+  playersPerTeam?: number;
 }
 
 export type MatchCommand =
@@ -57,6 +61,8 @@ export type MatchCommand =
    */
   | { type: 'DropLobby'; lobbyId: string; reason: string; now: string }
   | { type: 'ServerStopped'; serverId: string; now: string }
+  /** Backfill (engine-managed): a queued lobby proposed for free slots of `team` in the running game. */
+  | { type: 'ProposeFill'; lobby: MatchLobby; team: number; now: string }
   /** Recovery: a match that cannot be resumed ends cleanly (only before it has a server). */
   | { type: 'AbortMatch'; reason: string; now: string };
 
@@ -80,9 +86,17 @@ export type MatchLobbyLeft = DomainEvent<'MatchLobbyLeft', Id & { lobbyId: strin
 /** `stopServer`: the last lobby left a running match (its server is to stop); false when the server stopped. */
 export type MatchCompleted = DomainEvent<'MatchCompleted', Id & { reason: 'server_stopped' | 'all_left'; serverId: string; remaining: string[]; stopServer: boolean }>;
 
+/** A queued lobby proposed to fill free slots of a team (one fill in flight per match). */
+export type MatchFillProposed = DomainEvent<'MatchFillProposed', Id & { lobby: MatchLobby; team: number }>;
+/** The fill's lobby is reserved: it joins the game in `team` (the match's lobbies and teams now include it). */
+export type MatchFilled = DomainEvent<'MatchFilled', Id & { lobbyId: string; team: number; players: string[]; serverId: string }>;
+/** The fill's lobby refused its reservation (its ticket changed, it left the queue). */
+export type MatchFillAborted = DomainEvent<'MatchFillAborted', Id & { lobbyId: string; reason: string }>;
+
 export type MatchEvent =
   | MatchProposed | MatchLobbyReserved | MatchFormed | MatchAborted | MatchLobbyConfirmed | MatchConfirmed | MatchDissolved
-  | MatchServerRequested | MatchServerStartFailed | MatchFailed | MatchServerAssigned | MatchRunning | MatchLobbyLeft | MatchCompleted;
+  | MatchServerRequested | MatchServerStartFailed | MatchFailed | MatchServerAssigned | MatchRunning | MatchLobbyLeft | MatchCompleted
+  | MatchFillProposed | MatchFilled | MatchFillAborted;
 
 type Base = MatchProposal & { proposedAt: string };
 export type MatchState =
@@ -92,7 +106,8 @@ export type MatchState =
   /** Ready for a server (again, after a failed start: `attempts` so far). */
   | (Base & { status: 'confirmed'; attempts: number; lastError: string | null })
   | (Base & { status: 'server_requested'; attempts: number })
-  | (Base & { status: 'assigned' | 'running'; serverId: string; left: string[] })
+  /** `fill`: the lobby proposed for free slots, while its reservation is in flight. */
+  | (Base & { status: 'assigned' | 'running'; serverId: string; left: string[]; fill?: { lobby: MatchLobby; team: number } | null })
   | (Base & { status: 'completed' | 'aborted' | 'dissolved' | 'failed'; reason: string });
 
 export type LiveMatchState = Exclude<MatchState, { status: 'none' }>;
@@ -143,6 +158,10 @@ function decide(command: MatchCommand, state: MatchState): MatchEvent[] {
   const matchId = s.matchId;
   switch (command.type) {
     case 'ReserveLobby': {
+      if ((s.status === 'assigned' || s.status === 'running') && s.fill?.lobby.lobbyId === command.lobbyId) {
+        const { lobby, team } = s.fill;
+        return [{ type: 'MatchFilled', data: { matchId, lobbyId: lobby.lobbyId, team, players: lobby.players, serverId: s.serverId, at } }];
+      }
       member(s, command.lobbyId);
       if (s.status !== 'proposed') {
         if (s.status === 'aborted') throw conflict(`match ${matchId} was aborted`);
@@ -157,6 +176,9 @@ function decide(command: MatchCommand, state: MatchState): MatchEvent[] {
       return events;
     }
     case 'RefuseReservation':
+      if ((s.status === 'assigned' || s.status === 'running') && s.fill?.lobby.lobbyId === command.lobbyId) {
+        return [{ type: 'MatchFillAborted', data: { matchId, lobbyId: command.lobbyId, reason: command.reason, at } }];
+      }
       member(s, command.lobbyId);
       if (s.status === 'aborted') return [];
       if (s.status !== 'proposed') throw conflict(`match ${matchId} is ${s.status}, not proposed`);
@@ -229,6 +251,20 @@ function decide(command: MatchCommand, state: MatchState): MatchEvent[] {
           return [];
       }
     }
+    case 'ProposeFill': {
+      if (s.status !== 'assigned' && s.status !== 'running') throw conflict(`match ${matchId} is ${s.status}, not in a game`);
+      if (!s.allowBackfill) throw conflict(`match ${matchId}: its mode has no engine-managed backfill`);
+      if (s.fill) {
+        if (s.fill.lobby.lobbyId === command.lobby.lobbyId) return [];
+        throw conflict(`match ${matchId} has a fill in flight`);
+      }
+      if (s.lobbies.some((l) => l.lobbyId === command.lobby.lobbyId)) throw conflict(`lobby ${command.lobby.lobbyId} is in match ${matchId} already`);
+      const free = freeSlots(s);
+      if (command.team < 0 || command.team >= free.length || command.lobby.players.length > free[command.team]) {
+        throw conflict(`team ${command.team} of match ${matchId} has ${free[command.team] ?? 0} free slot(s), not ${command.lobby.players.length}`);
+      }
+      return [{ type: 'MatchFillProposed', data: { matchId, lobby: command.lobby, team: command.team, at } }];
+    }
     case 'ServerStopped':
       if ((s.status !== 'assigned' && s.status !== 'running') || s.serverId !== command.serverId) return [];
       return [{ type: 'MatchCompleted', data: { matchId, reason: 'server_stopped', serverId: s.serverId, remaining: lobbyIds(s).filter((l) => !s.left.includes(l)), stopServer: false, at } }];
@@ -265,8 +301,23 @@ function evolve(state: MatchState, event: MatchEvent): MatchState {
       return { ...base, status: 'assigned', serverId: event.data.serverId, left: [] };
     case 'MatchRunning':
       return state.status === 'assigned' ? { ...state, status: 'running' } : state;
-    case 'MatchLobbyLeft':
-      return state.status === 'assigned' || state.status === 'running' ? { ...state, left: [...state.left, event.data.lobbyId] } : state;
+    case 'MatchLobbyLeft': {
+      if (state.status !== 'assigned' && state.status !== 'running') return state;
+      // Its players leave their team: their slots are free (a fill may take them).
+      const gone = new Set(state.lobbies.find((l) => l.lobbyId === event.data.lobbyId)?.players ?? []);
+      return { ...state, left: [...state.left, event.data.lobbyId], teams: state.teams.map((t) => t.filter((p) => !gone.has(p))) };
+    }
+    case 'MatchFillProposed':
+      return state.status === 'assigned' || state.status === 'running' ? { ...state, fill: { lobby: event.data.lobby, team: event.data.team } } : state;
+    case 'MatchFilled':
+      if (state.status !== 'assigned' && state.status !== 'running') return state;
+      return {
+        ...state, fill: null,
+        lobbies: [...state.lobbies, state.fill?.lobby ?? { lobbyId: event.data.lobbyId, ticket: 0, players: event.data.players, rating: 0, queuedAt: event.data.at }],
+        teams: state.teams.map((t, i) => (i === event.data.team ? [...t, ...event.data.players] : t)),
+      };
+    case 'MatchFillAborted':
+      return state.status === 'assigned' || state.status === 'running' ? { ...state, fill: null } : state;
     case 'MatchAborted':
       return { ...base, status: 'aborted', reason: event.data.reason };
     case 'MatchDissolved':
@@ -280,8 +331,17 @@ function evolve(state: MatchState, event: MatchEvent): MatchState {
 
 /** The proposal part of a state (what every status keeps). */
 function pick(s: Base): Base {
-  const { matchId, projectId, config, mode, region, lobbies, teams, requireConfirmation, confirmationTimeoutMs, proposedAt } = s;
-  return { matchId, projectId, config, mode, region, lobbies, teams, requireConfirmation, confirmationTimeoutMs, proposedAt };
+  const { matchId, projectId, config, mode, region, lobbies, teams, requireConfirmation, confirmationTimeoutMs, proposedAt, allowBackfill, playersPerTeam } = s;
+  return {
+    matchId, projectId, config, mode, region, lobbies, teams, requireConfirmation, confirmationTimeoutMs, proposedAt,
+    ...(allowBackfill !== undefined ? { allowBackfill } : {}), ...(playersPerTeam !== undefined ? { playersPerTeam } : {}),
+  };
+}
+
+/** Free slots per team of a game (playersPerTeam minus the players in it; a fill in flight holds its slots). */
+export function freeSlots(s: Base & { fill?: { lobby: MatchLobby; team: number } | null }): number[] {
+  const size = s.playersPerTeam ?? 0;
+  return s.teams.map((t, i) => Math.max(0, size - t.length - (s.fill && s.fill.team === i ? s.fill.lobby.players.length : 0)));
 }
 
 export const matchDecider: Decider<MatchCommand, MatchEvent, MatchState> = { initialState: { status: 'none' }, decide, evolve };

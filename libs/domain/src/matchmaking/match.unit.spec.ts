@@ -163,3 +163,34 @@ describe('Match: a lobby drops out on its own (cancel, a changed ticket, a leave
     given(matchDecider, aborted1).when({ type: 'DropLobby', lobbyId: 'a', reason: 'cancelled', now: t1 }).thenNothing();
   });
 });
+
+describe('Match: engine-managed backfill (one fill in flight; only freed slots)', () => {
+  const duo = { ...proposal, lobbies: [lobby('a', ['ann']), lobby('b', ['bob'])], teams: [['ann'], ['bob']], allowBackfill: true, playersPerTeam: 1 };
+  const game: MatchEvent[] = [
+    { type: 'MatchProposed', data: { ...duo, at: t0 } }, reserved('a'), reserved('b'), { type: 'MatchFormed', data: { matchId: M, confirmationDeadline: null, at: t1 } },
+    requested(1), { type: 'MatchServerAssigned', data: { matchId: M, serverId: 's1', at: t1 } }, { type: 'MatchRunning', data: { matchId: M, serverId: 's1', at: t1 } },
+  ];
+  const left: MatchEvent = { type: 'MatchLobbyLeft', data: { matchId: M, lobbyId: 'b', at: t1 } };
+  const cid = lobby('c', ['cid'], 1010);
+  const proposedFill: MatchEvent = { type: 'MatchFillProposed', data: { matchId: M, lobby: cid, team: 1, at: t2 } };
+
+  it('no free slot, no fill; a lobby leaving frees its slots', () => {
+    given(matchDecider, game).when({ type: 'ProposeFill', lobby: cid, team: 1, now: t2 }).thenError('conflict', /0 free slot/);
+    given(matchDecider, [...game, left]).when({ type: 'ProposeFill', lobby: cid, team: 1, now: t2 }).then([proposedFill]);
+  });
+
+  it("the fill's reservation joins it to the game in that team; a refusal aborts only the fill", () => {
+    const s = given(matchDecider, [...game, left, proposedFill]).when({ type: 'ReserveLobby', lobbyId: 'c', now: t2 })
+      .then([{ type: 'MatchFilled', data: { matchId: M, lobbyId: 'c', team: 1, players: ['cid'], serverId: 's1', at: t2 } }]);
+    expect(s).toMatchObject({ status: 'running', teams: [['ann'], ['cid']], fill: null });
+    given(matchDecider, [...game, left, proposedFill]).when({ type: 'RefuseReservation', lobbyId: 'c', reason: 'ticket changed', now: t2 })
+      .then([{ type: 'MatchFillAborted', data: { matchId: M, lobbyId: 'c', reason: 'ticket changed', at: t2 } }]);
+  });
+
+  it('one fill in flight; a mode without backfill never fills', () => {
+    given(matchDecider, [...game, left, proposedFill]).when({ type: 'ProposeFill', lobby: lobby('d', ['dan']), team: 1, now: t2 }).thenError('conflict', /in flight/);
+    given(matchDecider, [...game, left, proposedFill]).when({ type: 'ProposeFill', lobby: cid, team: 1, now: t2 }).thenNothing();
+    const noBackfill = game.map((e) => (e.type === 'MatchProposed' ? { ...e, data: { ...e.data, allowBackfill: false } } : e)) as MatchEvent[];
+    given(matchDecider, [...noBackfill, left]).when({ type: 'ProposeFill', lobby: cid, team: 1, now: t2 }).thenError('conflict', /no engine-managed backfill/);
+  });
+});

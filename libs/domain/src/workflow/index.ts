@@ -4,3 +4,4 @@ export * from './lobby-server';
 export * from './server-lifecycle';
 export * from './lobby-queue';
 export * from './match-formation';
+export * from './backfill-roster';

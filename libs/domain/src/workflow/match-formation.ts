@@ -12,7 +12,7 @@
 import { DomainEvent } from '../kit';
 import { LobbyCommand, LobbyEvent } from '../lobby';
 import { MatchCommand, MatchEvent } from '../matchmaking/match';
-import { CommandIntent, Intent, Workflow } from './workflow';
+import { CommandIntent, Intent, timeAfter, Workflow } from './workflow';
 
 /** Reserve the lobby for the match at its ticket; the dispatcher turns a refusal into the match's RefuseReservation. */
 export interface ReserveMatchLobby { type: 'ReserveMatchLobby'; matchId: string; lobbyId: string; ticket: number; now: string }
@@ -21,8 +21,16 @@ export interface StartMatchServer { type: 'StartMatchServer'; matchId: string; a
 /** Stop the server of a match no lobby is left in (best effort: it may have stopped already). */
 export interface StopMatchServer { type: 'StopMatchServer'; matchId: string; serverId: string; now: string }
 
-export type MatchRequest = ReserveMatchLobby | StartMatchServer | StopMatchServer;
-/** The confirmation deadline's timer. */
+/** Show the game its roster now (custom_data.match of its server), after a lobby left or a fill joined. */
+export interface UpdateMatchRoster { type: 'UpdateMatchRoster'; matchId: string; version: number; now: string }
+
+export type MatchRequest = ReserveMatchLobby | StartMatchServer | StopMatchServer | UpdateMatchRoster;
+/**
+ * The confirmation deadline's timer, CONFIRMATION_GRACE_MS after it: a member's confirm accepted by its
+ * lobby at the deadline is still on its way to the match then (the match counts a confirm by the time its
+ * lobby took it, so it is not lost to the timer).
+ */
+export const CONFIRMATION_GRACE_MS = 2_000;
 export type MatchConfirmationDue = DomainEvent<'MatchConfirmationDue', { matchId: string; at: string }>;
 export type MatchFormationEvent = MatchEvent | MatchConfirmationDue | LobbyEvent;
 export type MatchFormationIntent = Intent<MatchCommand | LobbyCommand | MatchRequest, MatchConfirmationDue>;
@@ -34,6 +42,8 @@ export interface MatchFormationState {
   status: 'none' | 'proposed' | 'confirming' | 'confirmed' | 'server_requested' | 'assigned' | 'over';
   /** The server of the match, as the start answered it (what each lobby is given). */
   server: Record<string, unknown> | null;
+  /** Roster changes so far (lobbies left, fills joined): the key of each roster update. */
+  rosterChanges?: number;
 }
 
 /** Lobby events that say the lobby left its match on its own; the match decides what that means. */
@@ -60,6 +70,7 @@ const matchOf = (event: LobbyEvent): string | null => {
 const MATCH_EVENTS = new Set<string>([
   'MatchProposed', 'MatchLobbyReserved', 'MatchFormed', 'MatchAborted', 'MatchLobbyConfirmed', 'MatchConfirmed', 'MatchDissolved', 'MatchServerRequested',
   'MatchServerStartFailed', 'MatchFailed', 'MatchServerAssigned', 'MatchRunning', 'MatchLobbyLeft', 'MatchCompleted', 'MatchConfirmationDue',
+  'MatchFillProposed', 'MatchFilled', 'MatchFillAborted',
 ]);
 const isMatchEvent = (e: MatchFormationEvent): e is MatchEvent | MatchConfirmationDue => MATCH_EVENTS.has(e.type);
 
@@ -69,6 +80,13 @@ const toLobby = (state: MatchFormationState, matchId: string, lobbyId: string, c
   ({ kind: 'command', target: { aggregate: 'lobby', id: lobbyId, projectId: state.projectId }, command, key: `match:${matchId}:${lobbyId}:${key}` });
 const request = (matchId: string, command: MatchRequest, key: string): CommandIntent<MatchRequest> =>
   ({ kind: 'command', target: { request: command.type, projectId: null }, command, key: `match:${matchId}:${key}` });
+
+/** The roster update after a change (keyed by the change's number, so each is sent once). */
+function rosterUpdate(state: MatchFormationState, matchId: string, at: string): CommandIntent<MatchRequest> | null {
+  if (state.status === 'over') return null;
+  const version = state.rosterChanges ?? 0;
+  return request(matchId, { type: 'UpdateMatchRoster', matchId, version, now: at }, `roster:${version}`);
+}
 
 export const matchFormationWorkflow: Workflow<MatchFormationEvent, MatchFormationState, MatchFormationIntent> = {
   name: 'match-formation',
@@ -101,6 +119,10 @@ export const matchFormationWorkflow: Workflow<MatchFormationEvent, MatchFormatio
       case 'MatchFailed':
       case 'MatchCompleted':
         return { ...state, status: 'over' };
+      case 'MatchFilled':
+        return { ...state, lobbies: [...state.lobbies, event.data.lobbyId], rosterChanges: (state.rosterChanges ?? 0) + 1 };
+      case 'MatchLobbyLeft':
+        return { ...state, rosterChanges: (state.rosterChanges ?? 0) + 1 };
       default:
         return state;
     }
@@ -129,8 +151,8 @@ export const matchFormationWorkflow: Workflow<MatchFormationEvent, MatchFormatio
         const deadline = event.data.confirmationDeadline;
         const found = state.lobbies.map((l) => toLobby(state, matchId, l, { type: 'MatchFound', matchId, confirmationDeadline: deadline, now: at }, 'found'));
         if (!deadline) return [...found, toMatch(matchId, { type: 'RequestServer', now: at }, 'server:1')];
-        const due: MatchConfirmationDue = { type: 'MatchConfirmationDue', data: { matchId, at: deadline } };
-        return [...found, { kind: 'timer', id: `match-confirmation:${matchId}`, at: deadline, then: due }];
+        const due: MatchConfirmationDue = { type: 'MatchConfirmationDue', data: { matchId, at: timeAfter(deadline, CONFIRMATION_GRACE_MS) } };
+        return [...found, { kind: 'timer', id: `match-confirmation:${matchId}`, at: due.data.at, then: due }];
       }
       case 'MatchConfirmationDue':
         return state.status === 'confirming' ? [toMatch(matchId, { type: 'ExpireConfirmation', now: at }, 'expire')] : [];
@@ -157,6 +179,24 @@ export const matchFormationWorkflow: Workflow<MatchFormationEvent, MatchFormatio
         return event.data.lobbies.map((l) => toLobby(state, matchId, l, { type: 'ReleaseFromMatch', matchId, requeue: false, reason: 'failed', error: event.data.error, now: at }, 'release'));
       case 'MatchCompleted':
         return event.data.stopServer ? [request(matchId, { type: 'StopMatchServer', matchId, serverId: event.data.serverId, now: at }, 'stop')] : [];
+      case 'MatchFillProposed': {
+        const l = event.data.lobby;
+        return [request(matchId, { type: 'ReserveMatchLobby', matchId, lobbyId: l.lobbyId, ticket: l.ticket, now: at }, `fill:${l.lobbyId}:${l.ticket}:reserve`)];
+      }
+      case 'MatchFilled': {
+        // Straight into the game: found (and matched) and given the match's server, which already runs.
+        const l = event.data.lobbyId;
+        const roster = rosterUpdate(state, matchId, at);
+        return [
+          toLobby(state, matchId, l, { type: 'MatchFound', matchId, confirmationDeadline: null, now: at }, 'found'),
+          toLobby(state, matchId, l, { type: 'ServerAssigned', server: state.server as never, now: at }, 'server'),
+          ...(roster ? [roster] : []),
+        ];
+      }
+      case 'MatchLobbyLeft': {
+        const roster = rosterUpdate(state, matchId, at);
+        return roster ? [roster] : [];
+      }
       default:
         return [];
     }

@@ -3,6 +3,7 @@ import { MatchEvent, MatchProposal } from '../matchmaking/match';
 import { givenWorkflow } from './testing';
 import { matchFormationWorkflow as wf, MatchFormationEvent } from './match-formation';
 import { lobbyQueueWorkflow } from './lobby-queue';
+import { backfillRosterWorkflow } from './backfill-roster';
 
 const t0 = '2026-11-24T10:00:00.000Z';
 const t1 = '2026-11-24T10:00:01.000Z';
@@ -93,5 +94,39 @@ describe('Lobby queue workflow (search timeout)', () => {
     const ended: LobbyEvent = { type: 'MatchmakingEnded', data: { lobbyId: 'a', matchId: null, reason: 'cancelled', error: null, at: t1 } };
     givenWorkflow(lobbyQueueWorkflow, [started]).when(ended).then([{ kind: 'cancel-timer', id: 'lobby-queue:a' }]);
     givenWorkflow(lobbyQueueWorkflow, [started, ended]).when(due).thenNothing();
+  });
+});
+
+describe('Match formation workflow: backfill', () => {
+  const server = { instance_id: 's1', status: 'running' };
+  const game: MatchEvent[] = [
+    { type: 'MatchProposed', data: { ...proposal, allowBackfill: true, playersPerTeam: 1, at: t0 } }, formed,
+    { type: 'MatchServerRequested', data: { matchId: M, attempt: 1, at: t1 } }, { type: 'MatchServerAssigned', data: { matchId: M, serverId: 's1', server, at: t1 } },
+  ];
+  const fill = { lobbyId: 'c', ticket: 4, players: ['cid'], rating: 1005, queuedAt: t0 };
+
+  it("a proposed fill reserves its lobby at its ticket; the filled lobby is found and given the running server; the game's roster is updated", () => {
+    givenWorkflow<MatchFormationEvent, any, any>(wf, game).when({ type: 'MatchFillProposed', data: { matchId: M, lobby: fill, team: 1, at: t1 } }).then([
+      { kind: 'command', target: { request: 'ReserveMatchLobby', projectId: null }, command: { type: 'ReserveMatchLobby', matchId: M, lobbyId: 'c', ticket: 4, now: t1 }, key: 'match:m1:fill:c:4:reserve' },
+    ]);
+    const left: MatchEvent = { type: 'MatchLobbyLeft', data: { matchId: M, lobbyId: 'b', at: t1 } };
+    givenWorkflow<MatchFormationEvent, any, any>(wf, game).when(left).then([
+      { kind: 'command', target: { request: 'UpdateMatchRoster', projectId: null }, command: { type: 'UpdateMatchRoster', matchId: M, version: 1, now: t1 }, key: 'match:m1:roster:1' },
+    ]);
+    givenWorkflow<MatchFormationEvent, any, any>(wf, [...game, left]).when({ type: 'MatchFilled', data: { matchId: M, lobbyId: 'c', team: 1, players: ['cid'], serverId: 's1', at: t1 } }).then([
+      { kind: 'command', target: lobbyTarget('c'), command: { type: 'MatchFound', matchId: M, confirmationDeadline: null, now: t1 }, key: 'match:m1:c:found' },
+      { kind: 'command', target: lobbyTarget('c'), command: { type: 'ServerAssigned', server, now: t1 }, key: 'match:m1:c:server' },
+      { kind: 'command', target: { request: 'UpdateMatchRoster', projectId: null }, command: { type: 'UpdateMatchRoster', matchId: M, version: 2, now: t1 }, key: 'match:m1:roster:2' },
+    ]);
+  });
+
+  it('the backfill record hears each roster change with the slots freed and not filled', () => {
+    const left: MatchEvent = { type: 'MatchLobbyLeft', data: { matchId: M, lobbyId: 'b', at: t1 } };
+    givenWorkflow(backfillRosterWorkflow, game).when(left).then([
+      { kind: 'command', target: { aggregate: 'backfill', id: M, projectId: 'p1' }, command: { type: 'ChangeRoster', matchId: M, freeSlots: 1, reason: 'left', now: t1 }, key: 'backfill-roster:m1:1' },
+    ]);
+    givenWorkflow(backfillRosterWorkflow, [...game, left]).when({ type: 'MatchFilled', data: { matchId: M, lobbyId: 'c', team: 1, players: ['cid'], serverId: 's1', at: t1 } }).then([
+      { kind: 'command', target: { aggregate: 'backfill', id: M, projectId: 'p1' }, command: { type: 'ChangeRoster', matchId: M, freeSlots: 0, reason: 'filled', now: t1 }, key: 'backfill-roster:m1:2' },
+    ]);
   });
 });
