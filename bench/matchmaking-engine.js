@@ -12,10 +12,19 @@
 //   queue_bytes_per_ticket  heap (after gc) held per queued ticket: the tickets themselves plus the
 //                       MatchQueue (entries, index, scratch) after its first step; index_bytes_per_ticket
 //                       the MatchQueue's share alone.
+// Then explain (GET …/me/matchmaking's pure part), per size, over a 1v1 queue whose lobbies do not match
+// (difference rule of 0, every rating distinct, queued over the last 60 s, one step taken first):
+//   explain_linear_p50_us/p99_us   explainTicket over every queued ticket (the scan), 200 lobbies
+//                       (50 at 100,000);
+//   explain_index_build_ms         MatchQueue.explain's first call (builds its index of the queue);
+//   explain_p50_us/p99_us          MatchQueue.explain after that, 20,000 calls at random lobbies;
+//   explain_kept_add_remove_us     an add plus a remove once the index is built (what keeping it costs a
+//                       tick, per ticket).
 // Needs the domain build (npm run build -w @spawnpoint/domain).
-// Usage: node --expose-gc bench/matchmaking-engine.js   (BENCH_SIZES=10000,100000, BENCH_TICKS=200 override)
+// Usage: node --expose-gc bench/matchmaking-engine.js   (BENCH_SIZES=10000,100000, BENCH_TICKS=200 override;
+// BENCH_EXPLAIN_ONLY=1 runs the explain part alone)
 'use strict';
-const { formMatches, MatchQueue, resolveMode } = require(process.env.DOMAIN_DIST ?? '../libs/domain/dist');
+const { explainTicket, formMatches, MatchQueue, resolveMode } = require(process.env.DOMAIN_DIST ?? '../libs/domain/dist');
 
 const SIZES = (process.env.BENCH_SIZES ?? '10000,100000').split(',').map(Number);
 const TICKS = Number(process.env.BENCH_TICKS ?? 200);
@@ -52,7 +61,7 @@ const ids = (lobbies) => `m-${lobbies[0].lobbyId}`;
 const iso = (t) => new Date(t).toISOString();
 const matchedIn = (proposals) => proposals.reduce((n, m) => n + m.lobbies.length, 0);
 
-for (const [name, mode] of Object.entries(MODES)) {
+for (const [name, mode] of process.env.BENCH_EXPLAIN_ONLY ? [] : Object.entries(MODES)) {
   const party = name === '5v5' ? 2 : 1;
   for (const size of SIZES) {
     const key = `matchmaking_engine.${name}_${size}`;
@@ -146,4 +155,63 @@ for (const [name, mode] of Object.entries(MODES)) {
     console.log(`${key}.target.matched_per_s_ge_100k ${matched / (rescan / 1000) >= 100_000 ? 'PASS' : 'MISS'}`);
     if (global.gc) console.log(`${key}.target.bytes_per_ticket_lt_600 ${perTicket < 600 ? 'PASS' : 'MISS'}`);
   }
+}
+
+// Explain: a 1v1 queue that does not match (a window of 0, distinct ratings).
+const exact = resolveMode('1v1-exact', { teams: 2, playersPerTeam: 1, rules: [{ type: 'difference', field: 'mmr', maxDifference: 0 }] });
+const us = (t) => Number(process.hrtime.bigint() - t) / 1e3;
+for (const size of SIZES) {
+  const key = `matchmaking_engine.explain_1v1_${size}`;
+  const r = rng(size * 13 + 1);
+  // Distinct ratings: i × 7919 mod size (7919 is prime and divides no size here).
+  const q = Array.from({ length: size }, (_, i) => ({
+    lobbyId: `x${i}`, ticket: 1, region: 'eu-west', queuedAt: iso(NOW - Math.floor(r() * 60_000)),
+    players: [{ id: `x${i}-p`, state: { mmr: (i * 7919) % size } }],
+  }));
+  const queue = new MatchQueue(KEY, exact);
+  for (const ticket of q) queue.add(ticket);
+  if (queue.step(iso(NOW), ids).length !== 0) throw new Error('the explain queue matched');
+  const now = iso(NOW + 500);
+  const pick = () => q[Math.floor(r() * size)];
+
+  explainTicket(exact, q[0], q, now); // warm-up
+  const linear = [];
+  for (let k = 0; k < (size >= 100_000 ? 50 : 200); k++) {
+    const t = pick();
+    const t0 = process.hrtime.bigint();
+    explainTicket(exact, t, q, now);
+    linear.push(us(t0));
+  }
+
+  let t0 = process.hrtime.bigint();
+  const first = queue.explain(q[0].lobbyId, now);
+  const build = us(t0) / 1000;
+  const expected = explainTicket(exact, q[0], q, now);
+  if (JSON.stringify(first) !== JSON.stringify(expected)) throw new Error(`explain differs: ${JSON.stringify(first)} vs ${JSON.stringify(expected)}`);
+  for (let k = 0; k < 2000; k++) queue.explain(pick().lobbyId, now); // warm-up
+  const indexed = [];
+  for (let k = 0; k < 20_000; k++) {
+    const id = pick().lobbyId;
+    t0 = process.hrtime.bigint();
+    queue.explain(id, now);
+    indexed.push(us(t0));
+  }
+
+  // Keeping the index: an add and a remove (new lobbies, outside the distinct ratings so nothing matches).
+  const kept = [];
+  for (let k = 0; k < 2000; k++) {
+    const ticket = { lobbyId: `y${k}`, ticket: 1, region: 'eu-west', queuedAt: now, players: [{ id: `y${k}-p`, state: { mmr: size + 0.5 + k } }] };
+    t0 = process.hrtime.bigint();
+    queue.add(ticket);
+    queue.remove(ticket.lobbyId);
+    kept.push(us(t0));
+  }
+
+  console.log(`${key}.explain_linear_p50_us ${pct(linear, 50).toFixed(0)}`);
+  console.log(`${key}.explain_linear_p99_us ${pct(linear, 99).toFixed(0)}`);
+  console.log(`${key}.explain_index_build_ms ${build.toFixed(1)}`);
+  console.log(`${key}.explain_p50_us ${pct(indexed, 50).toFixed(1)}`);
+  console.log(`${key}.explain_p99_us ${pct(indexed, 99).toFixed(1)}`);
+  console.log(`${key}.explain_kept_add_remove_us ${pct(kept, 50).toFixed(1)}`);
+  console.log(`${key}.target.explain_p99_lt_1ms ${pct(indexed, 99) < 1000 ? 'PASS' : 'MISS'}`);
 }

@@ -3,8 +3,12 @@
 // when it grows next, how many lobbies it could match now, the nearest rating gap, and machine-readable
 // `blockedBy` reasons with the figures behind them out. It applies the engine's own tests (rating.ts,
 // region.ts), so what it says agrees with what the matcher does.
+//
+// Two ways in, one answer: explainTicket scans every ticket it is given; MatchQueue.explain (queue.ts)
+// shows ExplainScan only the lobbies that can change the answer (the nearest ratings and those within the
+// window), read from its rating-sorted index. Both go through ExplainScan, so they agree to the bit.
 import { MatchmakingMode } from './mode';
-import { allowedDifference, DEFAULT_RATING, DifferenceRule, lobbyRating, mutuallyInWindow, nextExpansionAt } from './rating';
+import { allowedDifference, DEFAULT_RATING, DifferenceRule, lobbyRating, mutuallyInWindow, nextExpansionAt, Rated } from './rating';
 import { equalRulesHold, lobbyRegions } from './region';
 import type { Ticket } from './engine';
 
@@ -28,53 +32,98 @@ export interface Explanation {
   blockedBy: BlockedBy[];
 }
 
-export function explainTicket(mode: MatchmakingMode, mine: Ticket, others: Ticket[], now: string): Explanation {
-  const nowMs = Date.parse(now);
-  const rule = mode.rules.find((r): r is DifferenceRule => r.type === 'difference') ?? null;
-  const latency = mode.rules.find((r) => r.type === 'latency');
-  const waited = (t: Ticket) => Math.max(0, nowMs - Date.parse(t.queuedAt));
-  const rated = (t: Ticket) => ({ rating: rule ? lobbyRating(t.players, rule.field) : DEFAULT_RATING, waitedMs: waited(t) });
-  const me = rated(mine);
-  const grows = rule ? nextExpansionAt(rule, me.waitedMs) : null;
-  const currentRule = rule
-    ? { field: rule.field, maxDifference: allowedDifference(rule, me.waitedMs), nextExpansionAt: grows === null ? null : new Date(Date.parse(mine.queuedAt) + grows).toISOString() }
-    : null;
-  const blockedBy: BlockedBy[] = [];
-  const size = mine.players.length;
-  if (mode.roles) blockedBy.push({ code: 'mode_not_supported', reason: 'role modes are not matched yet' });
-  if (size > mode.maxPartySize || size > mode.playersPerTeam) blockedBy.push({ code: 'party_too_large', partySize: size, maxPartySize: Math.min(mode.maxPartySize, mode.playersPerTeam) });
+/**
+ * One explanation being worked out: what the lobby itself says (its rating, window, regions), then each
+ * other lobby of its queue it is shown (`consider`, each at most once), then `result`. A lobby not shown
+ * must not be able to change the answer: only the nearest gap and the lobbies within the window count.
+ * The tallies are public so a caller that knows them in bulk (MatchQueue without a difference rule) may
+ * set them directly.
+ */
+export class ExplainScan {
+  readonly nowMs: number;
+  readonly rule: DifferenceRule | null;
+  readonly latency: Extract<MatchmakingMode['rules'][number], { type: 'latency' }> | null;
+  /** The lobby's rating and time in queue. */
+  readonly me: Rated;
+  /** Its current allowed difference (+∞ without a difference rule). */
+  readonly window: number;
+  readonly currentRule: Explanation['currentRule'];
+  /** The regions it can play in (lobbyRegions). */
+  readonly regions: string[];
+  nearestGap: number | null = null;
+  candidates = 0;
+  available: number;
+  equalBlocked = false;
 
-  const myRegions = lobbyRegions(mode, mine);
-  if (latency && latency.type === 'latency' && myRegions.length === 0) blockedBy.push({ code: 'latency_above_max', maxMs: latency.maxMs });
-  // The lobbies it shares a queue with: its region, or (latency rule) a region all can play in.
-  const sameQueue = others.filter((t) => t.lobbyId !== mine.lobbyId && (latency ? lobbyRegions(mode, t).some((r) => myRegions.includes(r)) : t.region === mine.region));
-  if (latency && others.length > 0 && sameQueue.length === 0 && myRegions.length > 0) blockedBy.push({ code: 'no_common_region', regions: myRegions });
+  constructor(readonly mode: MatchmakingMode, readonly mine: Ticket, now: string) {
+    this.nowMs = Date.parse(now);
+    const rule = mode.rules.find((r): r is DifferenceRule => r.type === 'difference') ?? null;
+    const latency = mode.rules.find((r) => r.type === 'latency');
+    this.rule = rule;
+    this.latency = latency && latency.type === 'latency' ? latency : null;
+    this.me = { rating: rule ? lobbyRating(mine.players, rule.field) : DEFAULT_RATING, waitedMs: Math.max(0, this.nowMs - Date.parse(mine.queuedAt)) };
+    this.window = rule ? allowedDifference(rule, this.me.waitedMs) : Number.POSITIVE_INFINITY;
+    const grows = rule ? nextExpansionAt(rule, this.me.waitedMs) : null;
+    this.currentRule = rule
+      ? { field: rule.field, maxDifference: this.window, nextExpansionAt: grows === null ? null : new Date(Date.parse(mine.queuedAt) + grows).toISOString() }
+      : null;
+    this.regions = lobbyRegions(mode, mine);
+    this.available = mine.players.length;
+  }
 
-  let nearestGap: number | null = null;
-  let candidates = 0;
-  let available = size;
-  let equalBlocked = false;
-  for (const t of sameQueue) {
-    const them = rated(t);
-    const gap = Math.abs(them.rating - me.rating);
-    if (nearestGap === null || gap < nearestGap) nearestGap = gap;
-    if (t.players.length > mode.maxPartySize || t.players.length > mode.playersPerTeam) continue;
-    if (rule && !mutuallyInWindow(rule, me, them)) continue;
-    if (!equalRulesHold(mode, [...mine.players, ...t.players])) {
-      equalBlocked = true;
-      continue;
+  /** Another lobby of its queue (its region; with a latency rule, one sharing a region), `queuedMs` Date.parse of its queuedAt. */
+  consider(t: Ticket, rating: number, queuedMs: number): void {
+    const { mode, rule } = this;
+    const them = { rating, waitedMs: Math.max(0, this.nowMs - queuedMs) };
+    const gap = Math.abs(them.rating - this.me.rating);
+    if (this.nearestGap === null || gap < this.nearestGap) this.nearestGap = gap;
+    const size = t.players.length;
+    if (size > mode.maxPartySize || size > mode.playersPerTeam) return;
+    if (rule && !mutuallyInWindow(rule, this.me, them)) return;
+    if (!equalRulesHold(mode, [...this.mine.players, ...t.players])) {
+      this.equalBlocked = true;
+      return;
     }
-    candidates++;
-    available += t.players.length;
+    this.candidates++;
+    this.available += size;
   }
-  const needed = mode.teams * (rule && currentRule && currentRule.maxDifference > rule.maxDifference ? mode.minPlayersPerTeam : mode.playersPerTeam);
-  if (rule && candidates === 0 && sameQueue.length > 0) {
-    blockedBy.push({ code: 'no_candidate_in_window', rating: me.rating, maxDifference: currentRule!.maxDifference, nearestGap, nextExpansionAt: currentRule!.nextExpansionAt });
+
+  /**
+   * The answer. `shared`: some other lobby shares its queue (region, or a region with a latency rule);
+   * `othersExist`: the queue holds any ticket at all (its own included).
+   */
+  result(shared: boolean, othersExist: boolean): Explanation {
+    const { mode, rule, currentRule, latency, mine } = this;
+    const blockedBy: BlockedBy[] = [];
+    const size = mine.players.length;
+    if (mode.roles) blockedBy.push({ code: 'mode_not_supported', reason: 'role modes are not matched yet' });
+    if (size > mode.maxPartySize || size > mode.playersPerTeam) blockedBy.push({ code: 'party_too_large', partySize: size, maxPartySize: Math.min(mode.maxPartySize, mode.playersPerTeam) });
+    if (latency && this.regions.length === 0) blockedBy.push({ code: 'latency_above_max', maxMs: latency.maxMs });
+    if (latency && othersExist && !shared && this.regions.length > 0) blockedBy.push({ code: 'no_common_region', regions: this.regions });
+    const needed = mode.teams * (rule && currentRule && currentRule.maxDifference > rule.maxDifference ? mode.minPlayersPerTeam : mode.playersPerTeam);
+    if (rule && this.candidates === 0 && shared) {
+      blockedBy.push({ code: 'no_candidate_in_window', rating: this.me.rating, maxDifference: currentRule!.maxDifference, nearestGap: this.nearestGap, nextExpansionAt: currentRule!.nextExpansionAt });
+    }
+    if (this.equalBlocked && this.candidates === 0) {
+      const equal = mode.rules.find((r) => r.type === 'equal');
+      if (equal && equal.type === 'equal') blockedBy.push({ code: 'equal_rule', field: equal.field });
+    }
+    if (this.available < needed) blockedBy.push({ code: 'not_enough_players', playersAvailable: this.available, playersNeeded: needed });
+    return { currentRule, rating: this.me.rating, candidates: this.candidates, nearestGap: this.nearestGap, blockedBy };
   }
-  if (equalBlocked && candidates === 0) {
-    const equal = mode.rules.find((r) => r.type === 'equal');
-    if (equal && equal.type === 'equal') blockedBy.push({ code: 'equal_rule', field: equal.field });
+}
+
+/** Explains `mine` against `others` (the tickets of its queue; its own may be among them), looking at every one. */
+export function explainTicket(mode: MatchmakingMode, mine: Ticket, others: Ticket[], now: string): Explanation {
+  const scan = new ExplainScan(mode, mine, now);
+  const { rule, latency, regions } = scan;
+  // The lobbies it shares a queue with: its region, or (latency rule) a region all can play in.
+  let shared = false;
+  for (const t of others) {
+    if (t.lobbyId === mine.lobbyId) continue;
+    if (latency ? !lobbyRegions(mode, t).some((r) => regions.includes(r)) : t.region !== mine.region) continue;
+    shared = true;
+    scan.consider(t, rule ? lobbyRating(t.players, rule.field) : DEFAULT_RATING, Date.parse(t.queuedAt));
   }
-  if (available < needed) blockedBy.push({ code: 'not_enough_players', playersAvailable: available, playersNeeded: needed });
-  return { currentRule, rating: me.rating, candidates, nearestGap, blockedBy };
+  return scan.result(shared, others.length > 0);
 }

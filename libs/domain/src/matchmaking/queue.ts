@@ -12,9 +12,15 @@
 //     is queued again, taken or not (a reservation at the old revision cannot hold).
 // step() gives exactly what formMatches gives for tickets() at that moment (the queued tickets that are
 // not taken, in the order they were first added).
+//
+// explain(lobbyId, now) answers as explainTicket over every ticket held (taken ones and parties the mode
+// never matches included), from an index of its own (ExplainIndex below: the step's arrays leave out what
+// is taken or pending), built at the first explain() and kept by add and remove from then on.
 import { MatchmakingMode } from './mode';
 import type { MatchProposal } from './match';
-import { byAge, byRating, Entry, eligible, entryOf, formInGroup, MatchIdOf, prepare, Prepared, QueueKey, Scratch, sortByAge, sortByRating, Ticket } from './step';
+import { allowedDifference } from './rating';
+import { ExplainScan, explainTicket, Explanation } from './explain';
+import { byAge, byRating, cmp, Entry, eligible, entryOf, formInGroup, MatchIdOf, prepare, Prepared, QueueKey, Scratch, sortByAge, sortByRating, Ticket } from './step';
 
 const QUEUED = 0; // in its group's sorted arrays
 const PENDING = 1; // to be merged in at the next step
@@ -49,9 +55,204 @@ function compact(entries: Entry[]): Entry[] {
   return entries;
 }
 
+/** Entries in one order (a comparator giving a total order on them), as blocks of at most 128. */
+class Blocks {
+  private static readonly B = 64;
+  blocks: Entry[][] = [];
+  size = 0;
+
+  constructor(private readonly order: (a: Entry, b: Entry) => number) {}
+
+  /** Entries already in order. */
+  fill(sorted: Entry[]): void {
+    this.blocks = [];
+    for (let i = 0; i < sorted.length; i += Blocks.B) this.blocks.push(sorted.slice(i, i + Blocks.B));
+    this.size = sorted.length;
+  }
+
+  /** The last block whose first entry is not after e (0 when e comes first; -1 when empty). */
+  private blockOf(e: Entry): number {
+    let l = 0;
+    let h = this.blocks.length - 1;
+    while (l < h) {
+      const m = (l + h + 1) >>> 1;
+      if (this.order(this.blocks[m][0], e) <= 0) l = m;
+      else h = m - 1;
+    }
+    return h;
+  }
+
+  /** The first place in `block` not before e. */
+  private lower(block: Entry[], e: Entry): number {
+    let l = 0;
+    let h = block.length;
+    while (l < h) {
+      const m = (l + h) >>> 1;
+      if (this.order(block[m], e) < 0) l = m + 1;
+      else h = m;
+    }
+    return l;
+  }
+
+  insert(e: Entry): void {
+    this.size++;
+    if (this.blocks.length === 0) {
+      this.blocks.push([e]);
+      return;
+    }
+    const b = this.blockOf(e);
+    const block = this.blocks[b];
+    block.splice(this.lower(block, e), 0, e);
+    if (block.length > 2 * Blocks.B) this.blocks.splice(b + 1, 0, block.splice(Blocks.B));
+  }
+
+  /** Where e is (block, index), or null. */
+  find(e: Entry): [number, number] | null {
+    if (this.blocks.length === 0) return null;
+    const b = this.blockOf(e);
+    const i = this.lower(this.blocks[b], e);
+    return this.blocks[b][i] === e ? [b, i] : null;
+  }
+
+  delete(e: Entry): boolean {
+    const at = this.find(e);
+    if (!at) return false;
+    const block = this.blocks[at[0]];
+    block.splice(at[1], 1);
+    if (block.length === 0) this.blocks.splice(at[0], 1);
+    this.size--;
+    return true;
+  }
+
+  first(k: number): Entry[] {
+    const out: Entry[] = [];
+    for (const block of this.blocks) {
+      for (const e of block) {
+        if (out.length === k) return out;
+        out.push(e);
+      }
+    }
+    return out;
+  }
+}
+
+/** Oldest first by Date.parse of queuedAt (unreadable times last), then lobby id: a total order. */
+const byQueueTime = (a: Entry, b: Entry) => {
+  const x = Number.isNaN(a.queuedMs) ? Number.POSITIVE_INFINITY : a.queuedMs;
+  const y = Number.isNaN(b.queuedMs) ? Number.POSITIVE_INFINITY : b.queuedMs;
+  return x < y ? -1 : x > y ? 1 : cmp(a.id, b.id);
+};
+
+/** Lobbies explain looks at together: a region's (with a latency rule: those that can play in that region). */
+interface ExplainGroup {
+  /** By rating, then lobby id. */
+  members: Blocks;
+  // Without a difference rule nor a latency rule (every member a candidate but for party size and the
+  // `equal` rules), tallies of the members of a party size the mode takes ("ok"): explain reads them, not
+  // the members. zero: of no players; none: whose players disagree on an `equal` field; byEq: the others
+  // by their `equal` values.
+  ok: number;
+  okPlayers: number;
+  zero: number;
+  none: number;
+  nonePlayers: number;
+  byEq: Map<string, { lobbies: number; players: number }>;
+}
+
+/**
+ * Every ticket the queue holds (whatever its state), as explain reads them: by group, by rating; and
+ * (difference rule) the whole queue oldest first, whose oldest lobby has the widest window of all.
+ */
+class ExplainIndex {
+  readonly groups = new Map<string, ExplainGroup>();
+  readonly ages: Blocks | null;
+  readonly tallied: boolean;
+  /** Lobbies whose rating is ±∞ (the sum of the players' ratings overflowed): explain scans them all. */
+  nonFinite = 0;
+
+  constructor(private readonly p: Prepared, entries: Iterable<Entry>) {
+    this.ages = p.rule ? new Blocks(byQueueTime) : null;
+    this.tallied = !p.rule && !p.latency;
+    const all = [...entries];
+    const by = new Map<string, Entry[]>();
+    for (const e of all) {
+      if (!Number.isFinite(e.rating)) this.nonFinite++;
+      for (const g of this.keys(e)) {
+        const list = by.get(g);
+        if (list) list.push(e);
+        else by.set(g, [e]);
+      }
+    }
+    for (const [g, list] of by) {
+      const group = this.group(g);
+      group.members.fill(sortByRating(list));
+      if (this.tallied) for (const e of list) this.tally(group, e, 1);
+    }
+    if (this.ages) this.ages.fill(all.every((e) => e.canon) ? sortByAge(all) : all.sort(byQueueTime));
+  }
+
+  keys(e: Entry): string[] {
+    return this.p.latency ? e.regions! : [e.t.region];
+  }
+
+  private group(g: string): ExplainGroup {
+    let group = this.groups.get(g);
+    if (!group) {
+      group = { members: new Blocks(byRating), ok: 0, okPlayers: 0, zero: 0, none: 0, nonePlayers: 0, byEq: new Map() };
+      this.groups.set(g, group);
+    }
+    return group;
+  }
+
+  /** A party size the mode takes (explainTicket's test: no lower bound). */
+  ok(size: number): boolean {
+    return size <= this.p.mode.maxPartySize && size <= this.p.mode.playersPerTeam;
+  }
+
+  private tally(group: ExplainGroup, e: Entry, by: 1 | -1): void {
+    if (!this.ok(e.size)) return;
+    group.ok += by;
+    group.okPlayers += by * e.size;
+    if (this.p.equalFields.length === 0) return;
+    if (e.size === 0) group.zero += by;
+    else if (e.eq === null) {
+      group.none += by;
+      group.nonePlayers += by * e.size;
+    } else {
+      let bucket = group.byEq.get(e.eq);
+      if (!bucket) group.byEq.set(e.eq, (bucket = { lobbies: 0, players: 0 }));
+      bucket.lobbies += by;
+      bucket.players += by * e.size;
+      if (bucket.lobbies === 0) group.byEq.delete(e.eq);
+    }
+  }
+
+  put(e: Entry): void {
+    if (!Number.isFinite(e.rating)) this.nonFinite++;
+    this.ages?.insert(e);
+    for (const g of this.keys(e)) {
+      const group = this.group(g);
+      group.members.insert(e);
+      if (this.tallied) this.tally(group, e, 1);
+    }
+  }
+
+  drop(e: Entry): void {
+    if (!Number.isFinite(e.rating)) this.nonFinite--;
+    this.ages?.delete(e);
+    for (const g of this.keys(e)) {
+      const group = this.groups.get(g)!;
+      group.members.delete(e);
+      if (this.tallied) this.tally(group, e, -1);
+      if (group.members.size === 0) this.groups.delete(g);
+    }
+  }
+}
+
 export class MatchQueue {
   private readonly p: Prepared;
   private readonly entries = new Map<string, Entry>();
+  private ex: ExplainIndex | null = null;
   private readonly groups = new Map<string, Group>();
   private readonly scratch = new Scratch();
   private seq = 0;
@@ -80,6 +281,10 @@ export class MatchQueue {
     const e = entryOf(this.p, ticket, old ? old.seq : this.seq++);
     if (old) old.state = DEAD;
     this.entries.set(ticket.lobbyId, e); // a replaced lobby keeps its place in the queue order
+    if (this.ex) {
+      if (old) this.ex.drop(old);
+      this.ex.put(e);
+    }
     this.enqueue(e);
   }
 
@@ -94,6 +299,7 @@ export class MatchQueue {
     if (!e) return false;
     e.state = DEAD;
     this.entries.delete(lobbyId);
+    this.ex?.drop(e);
     return true;
   }
 
@@ -110,6 +316,103 @@ export class MatchQueue {
     const out: Ticket[] = [];
     for (const e of this.entries.values()) if (e.state !== TAKEN) out.push(e.t);
     return out;
+  }
+
+  /**
+   * Why the lobby has not matched yet: exactly what explainTicket(mode, its ticket, every ticket held —
+   * taken ones and parties the mode never takes included —, now) gives, or null when the lobby is not
+   * held. It looks at the lobbies that can change the answer only: the nearest rating on each side in its
+   * group (region; with a latency rule, each region it can play in), and those within both its window and
+   * the widest window in the queue (the oldest other lobby's: windows only grow with time in queue), so a
+   * call costs O(log n + k), k the lobbies within that window. Without a difference rule every lobby is in
+   * window: without a latency rule either, the group's tallies answer (O(1)); with one (a lobby may share
+   * several regions with this one, and counts over regions would count it twice) every lobby sharing a
+   * region is looked at, as explainTicket does. So is the whole queue while some lobby's rating is ±∞.
+   * The first call builds the index (O(n log n)); add and remove keep it from then on (O(log n) and a
+   * hundred array moves each).
+   */
+  explain(lobbyId: string, now: string): Explanation | null {
+    const mine = this.entries.get(lobbyId);
+    if (!mine) return null;
+    const ex = (this.ex ??= new ExplainIndex(this.p, this.entries.values()));
+    if (ex.nonFinite > 0) return explainTicket(this.mode, mine.t, Array.from(this.entries.values(), (e) => e.t), now);
+    const scan = new ExplainScan(this.mode, mine.t, now);
+    const { rule } = this.p;
+    const keys = this.p.latency ? scan.regions : [mine.t.region];
+    let shared = false;
+    for (const g of keys) if (ex.groups.get(g)!.members.size > 1) shared = true;
+    if (ex.tallied) {
+      // Every other lobby of the region is a candidate but for its party size and the `equal` rules.
+      const group = ex.groups.get(mine.t.region)!;
+      const okMine = ex.ok(mine.size) ? 1 : 0;
+      const mineOk = okMine * mine.size;
+      let candidates: number;
+      let players: number;
+      if (this.p.equalFields.length === 0) {
+        candidates = group.ok - okMine;
+        players = group.okPlayers - mineOk;
+      } else if (mine.size === 0) {
+        // Its players (none) agree with any lobby whose own players agree.
+        candidates = group.ok - group.none - okMine;
+        players = group.okPlayers - group.nonePlayers;
+      } else if (mine.eq === null) {
+        candidates = 0;
+        players = 0;
+      } else {
+        const same = group.byEq.get(mine.eq);
+        candidates = group.zero + (same ? same.lobbies : 0) - okMine;
+        players = (same ? same.players : 0) - mineOk;
+      }
+      scan.candidates = candidates;
+      scan.available += players;
+      scan.equalBlocked = group.ok - okMine - candidates > 0;
+      scan.nearestGap = shared ? 0 : null;
+      return scan.result(shared, true);
+    }
+    // How far a candidate can be: within its window and this lobby's (+∞ without a difference rule).
+    let reach = scan.window;
+    if (rule && ex.ages) {
+      const oldest = ex.ages.first(2).find((e) => e !== mine);
+      if (oldest) reach = Math.min(reach, allowedDifference(rule, Math.max(0, scan.nowMs - oldest.queuedMs)));
+    }
+    const seen = keys.length > 1 ? new Set<Entry>() : null;
+    const visit = (e: Entry) => {
+      if (seen) {
+        if (seen.has(e)) return;
+        seen.add(e);
+      }
+      scan.consider(e.t, e.rating, e.queuedMs);
+    };
+    const r = mine.rating;
+    for (const g of keys) {
+      const { blocks } = ex.groups.get(g)!.members;
+      const at = ex.groups.get(g)!.members.find(mine)!;
+      // Down, then up: the nearest on each side always (the nearest gap), then while within reach (a NaN
+      // reach, from a time Date.parse cannot read, reaches nothing: no window holds then).
+      let b = at[0];
+      let i = at[1] - 1;
+      for (let first = true; ; first = false, i--) {
+        if (i < 0) {
+          if (--b < 0) break;
+          i = blocks[b].length - 1;
+        }
+        const e = blocks[b][i];
+        if (!first && !(r - e.rating <= reach)) break;
+        visit(e);
+      }
+      b = at[0];
+      i = at[1] + 1;
+      for (let first = true; ; first = false, i++) {
+        if (i >= blocks[b].length) {
+          if (++b >= blocks.length) break;
+          i = 0;
+        }
+        const e = blocks[b][i];
+        if (!first && !(e.rating - r <= reach)) break;
+        visit(e);
+      }
+    }
+    return scan.result(shared, true);
   }
 
   /**
