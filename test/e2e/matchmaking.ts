@@ -60,6 +60,19 @@ export function describeMatchmaking(mode: string, start: () => Promise<Platform>
       expect((await api.get('/v3/lobbies/ranked/me', as('mm-rita'))).body).toMatchObject({ status: 'waiting', matchmaking: null });
     });
 
+    it('one active search per player per project: a member searching in another config is 409 until that search ends', async () => {
+      expect((await api.post('/v3/lobbies/ranked', { region: 'eu-uk', state: { mmr: 9000 } }, as('mm-s1'))).status).toBe(201);
+      expect((await api.post('/v3/lobbies/ranked/me/matchmaking', { mode: 'duel' }, as('mm-s1'))).status).toBe(200);
+      expect((await api.post('/v3/lobbies/broken', { region: 'eu-uk' }, as('mm-s1'))).status).toBe(201);
+      const twice = await api.post('/v3/lobbies/broken/me/matchmaking', { mode: 'duel' }, as('mm-s1'));
+      expect(twice.status).toBe(409);
+      expect(twice.body.error).toMatch(/already searching/);
+      expect((await api.get('/v3/lobbies/broken/me', as('mm-s1'))).body).toMatchObject({ status: 'waiting', matchmaking: null });
+      expect((await api.delete('/v3/lobbies/ranked/me/matchmaking', as('mm-s1'))).status).toBe(200);
+      expect((await api.post('/v3/lobbies/broken/me/matchmaking', { mode: 'duel' }, as('mm-s1'))).status).toBe(200);
+      expect((await api.delete('/v3/lobbies/broken/me/matchmaking', as('mm-s1'))).status).toBe(200);
+    });
+
     it('matches two lobbies within the window into one game on one server; end-match by each; the server stops with the last', async () => {
       const ann = await api.post('/v3/lobbies/ranked', { region: 'eu-west', state: { mmr: 1200 } }, as('mm-ann'));
       const bob = await api.post('/v3/lobbies/ranked', { region: 'eu-west', state: { mmr: 1260 } }, as('mm-bob'));
@@ -247,14 +260,14 @@ export function describeMatchmaking(mode: string, start: () => Promise<Platform>
         env: { ...process.env, DATABASE_URL: p.databaseUrl }, encoding: 'utf8',
       }));
       const current = run();
-      // recorded: ann and bob matched, far searched alone and left
-      expect(current.actual).toMatchObject({ searches: 3, matched: 2, unmatched: 1, matches: 1 });
+      // recorded: ann and bob matched; far, and s1 (one search test), searched alone and left
+      expect(current.actual).toMatchObject({ searches: 4, matched: 2, unmatched: 2, matches: 1 });
       expect(current.actual.meanRatingSpread).toBe(60);
-      expect(current.simulated).toMatchObject({ searches: 3, matched: 2, unmatched: 1, matches: 1, meanRatingSpread: 60 });
+      expect(current.simulated).toMatchObject({ searches: 4, matched: 2, unmatched: 2, matches: 1, meanRatingSpread: 60 });
       // a proposed window of 10 would have matched nobody
       const dir = mkdtempSync(path.join(os.tmpdir(), 'sp-replay-'));
       writeFileSync(path.join(dir, 'tight.json'), JSON.stringify({ teams: 2, playersPerTeam: 1, rules: [{ type: 'difference', field: 'mmr', maxDifference: 10 }] }));
-      expect(run('--rules', path.join(dir, 'tight.json')).simulated).toMatchObject({ searches: 3, matched: 0, unmatched: 3 });
+      expect(run('--rules', path.join(dir, 'tight.json')).simulated).toMatchObject({ searches: 4, matched: 0, unmatched: 4 });
     });
   });
 }

@@ -2,7 +2,7 @@
 // own (claim.ts in the domain), so any number of replicas stay exact. A claim whose holder is gone (the
 // lobby deleted, the player not in it past a grace period) is taken over at the revision read.
 import { Inject, Injectable } from '@nestjs/common';
-import { ClaimCommand, ClaimState, DomainError, LobbyConfig, lobbyCodeStream, lobbyMemberStream } from '@spawnpoint/domain';
+import { ClaimCommand, ClaimState, DomainError, LobbyConfig, lobbyCodeStream, lobbyMemberStream, lobbySearchStream, SEARCHING } from '@spawnpoint/domain';
 import { Platform, PLATFORM } from '@spawnpoint/platform';
 import { inviteCode } from './invite-code';
 import { isLive, LobbyStates } from './lobby-states';
@@ -22,6 +22,24 @@ export class LobbyClaims {
       if (isLive(state) && state.players.some((p) => p.id === playerId)) return false;
       return this.graceOver(since);
     }, () => new DomainError('conflict', `player is already in a lobby of config ${config}`));
+  }
+
+  /**
+   * Claims the player's one search in the project for `lobbyId` (409 while the player searches in another
+   * lobby: in_queue, match_found or matched there, or held by a match). A claim of a lobby that does not
+   * search (any more), or no longer has the player, is taken over. Two starts racing in two lobbies may
+   * both take it; the one that finds it taken from it after its start (`stillSearching`) gives way.
+   */
+  search(projectId: string, playerId: string, lobbyId: string): Promise<boolean> {
+    return this.claim(lobbySearchStream(projectId, playerId), lobbyId, async (holder) => {
+      const { state } = await this.states.load(holder);
+      return !isLive(state) || !state.players.some((p) => p.id === playerId) || (!SEARCHING.has(state.status) && !state.matchmaking);
+    }, () => new DomainError('conflict', `player ${playerId} is already searching for a match in another lobby`));
+  }
+
+  /** The player's search claim is still `lobbyId`'s (read again, after the start). */
+  async searching(projectId: string, playerId: string, lobbyId: string): Promise<boolean> {
+    return (await this.states.claims.load(lobbySearchStream(projectId, playerId))).state.holder === lobbyId;
   }
 
   async freeCode(projectId: string, config: LobbyConfig, lobbyId: string): Promise<string> {

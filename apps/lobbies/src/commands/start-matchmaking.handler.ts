@@ -1,31 +1,48 @@
 import { Injectable } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { invalid, LobbyView } from '@spawnpoint/domain';
+import { DomainError, invalid, lobbySearchStream, LobbyView } from '@spawnpoint/domain';
 import { BusCommand, LobbyConfigs } from '@spawnpoint/platform';
 import { StartMatchmakingRequest } from '@spawnpoint/proto';
+import { LobbyClaims } from '../lobby-claims';
 import { LobbyStates } from '../lobby-states';
 import { lobbyView } from '../lobby-views';
 import { LobbyWrites } from '../lobby-writes';
 
 export class StartMatchmaking extends BusCommand<StartMatchmakingRequest, LobbyView> {}
 
-/** The host queues the lobby in a mode of its configuration (decisions.md "Matchmaking"). */
+/** The host queues the lobby in a mode of its configuration (decisions.md "Matchmaking"); a member searching elsewhere in the project: 409. */
 @Injectable()
 @CommandHandler(StartMatchmaking)
 export class StartMatchmakingHandler implements ICommandHandler<StartMatchmaking> {
-  constructor(private readonly configs: LobbyConfigs, private readonly states: LobbyStates, private readonly writes: LobbyWrites) {}
+  constructor(private readonly configs: LobbyConfigs, private readonly states: LobbyStates, private readonly writes: LobbyWrites, private readonly claims: LobbyClaims) {}
 
   async execute({ request: r }: StartMatchmaking): Promise<LobbyView> {
     const config = await this.configs.get(r.projectId, r.config);
-    const { lobbyId } = await this.states.mine(r, false);
+    const { lobbyId, state } = await this.states.mine(r, false);
     const mode = config.modes[r.mode];
     if (!mode) {
       const known = Object.keys(config.modes);
       throw invalid(`lobby configuration ${config.name} has no matchmaking mode ${r.mode}${known.length ? ` (modes: ${known.join(', ')})` : ' (it has no matchmaking modes)'}`, ['body', 'mode']);
     }
-    const ran = await this.writes.run(r.projectId, lobbyId, {
-      type: 'StartMatchmaking', playerId: r.playerId, mode: mode.name, maxPartySize: mode.maxPartySize, timeoutMs: mode.timeout * 1000, now: this.writes.now(),
-    });
-    return lobbyView(ran.state);
+    // One active search per player per project (decisions.md): every member's search claimed first.
+    const members = state.players.map((p) => p.id).sort();
+    const claimed: string[] = [];
+    try {
+      for (const p of members) if (await this.claims.search(r.projectId, p, lobbyId)) claimed.push(p);
+      const ran = await this.writes.run(r.projectId, lobbyId, {
+        type: 'StartMatchmaking', playerId: r.playerId, mode: mode.name, maxPartySize: mode.maxPartySize, timeoutMs: mode.timeout * 1000, now: this.writes.now(),
+      });
+      // A start racing this one in another lobby took a member's claim over: this one gives way.
+      for (const p of members) {
+        if (await this.claims.searching(r.projectId, p, lobbyId)) continue;
+        await this.writes.run(r.projectId, lobbyId, { type: 'CancelMatchmaking', playerId: r.playerId, now: this.writes.now() }).catch(() => undefined);
+        throw new DomainError('conflict', `player ${p} is already searching for a match in another lobby`);
+      }
+      return lobbyView(ran.state);
+    } catch (err) {
+      // Not searching after all: the claims taken here are let go (a lost release is healed by the next claim).
+      await Promise.all(claimed.map((p) => this.claims.release(lobbySearchStream(r.projectId, p), lobbyId)));
+      throw err;
+    }
   }
 }

@@ -28,7 +28,10 @@ export class ExplainMatchmakingHandler implements IQueryHandler<ExplainMatchmaki
     const mode = config.modes[m.mode];
     if (held && mode) {
       const { queue, ticket, proposedFor } = held;
-      const why = explainTicket(mode, ticket, [...queue.tickets.values()], this.platform.clock().toISOString());
+      const now = this.platform.clock().toISOString();
+      // The queue's matching index answers in O(log n + k) when it was built for this mode; else a scan.
+      const indexed = queue.engine?.mode === JSON.stringify(mode) ? queue.engine.index.explain(ticket.lobbyId, now) : null;
+      const why = indexed ?? explainTicket(mode, ticket, [...queue.tickets.values()], now);
       return {
         mode: mode.name, startedAt: m.startedAt, status: lobby.status, queueStats: { ...this.figures.of(r.projectId, config.name, mode.name, ticket.region) },
         currentRule: why.currentRule, rating: why.rating, candidates: why.candidates, nearestGap: why.nearestGap,

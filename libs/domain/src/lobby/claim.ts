@@ -1,5 +1,6 @@
 // One holder per key, decided on the key's own stream: "a player is in at most one lobby of a config"
-// (key: project/config/player) and "an invite code belongs to one live lobby" (key: project/code).
+// (key: project/config/player), "an invite code belongs to one live lobby" (key: project/code) and "a
+// player searches in at most one lobby of the project" (key: project/player).
 // The lobby stream decides capacity; the claim stream decides uniqueness, whichever replica writes.
 import { conflict, Decider, DomainEvent } from '../kit';
 
@@ -39,3 +40,5 @@ export const lobbyMemberStream = (projectId: string, config: string, playerId: s
   `lobbyMember-${projectId}:${encodeURIComponent(config)}:${encodeURIComponent(playerId)}`;
 /** Stream of "which live lobby of the project has this invite code". */
 export const lobbyCodeStream = (projectId: string, code: string) => `lobbyCode-${projectId}:${encodeURIComponent(code)}`;
+/** Stream of "which lobby of the project is this player searching in" (one active search per player per project). */
+export const lobbySearchStream = (projectId: string, playerId: string) => `lobbySearch-${projectId}:${encodeURIComponent(playerId)}`;
