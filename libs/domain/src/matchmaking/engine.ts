@@ -4,6 +4,9 @@
 // and takes the nearest ratings that every chosen lobby's window covers (windows are mutual), that share a
 // region with the others and keep the `equal` rules, until the match is full, or, once the anchor's window
 // has grown at least once, as full as minPlayersPerTeam allows. Teams are balanced by rating sums.
+// Role modes (roles.ts) take the same steps, with role slots in place of team sizes: every team exactly
+// `count` players of each role, full matches only; a lobby whose players lack a role of the mode, or ask
+// for more of one than a team holds, never matches in it.
 // Candidates come from a rating-sorted index, walked outward from the anchor over unused lobbies only
 // (skip links), at most MAX_LOOKED_AT per anchor, so a step costs about n log n, not n². How the walk is
 // made cheap (precomputed entries, the party fit, jumping over party sizes that cannot join) is in
@@ -16,11 +19,10 @@ export type { MatchIdOf, QueueKey, Ticket } from './step';
 
 /**
  * Matches formed from the queue now. `matchId` names a match from its lobbies (deterministic, so a retried
- * step proposes the same match). Role modes are not matched here yet. Proposals come region by region, in
+ * step proposes the same match). Proposals come region by region, in
  * the order each region first appears among the tickets.
  */
 export function formMatches(key: QueueKey, mode: MatchmakingMode, tickets: Ticket[], now: string, matchId: MatchIdOf): MatchProposal[] {
-  if (mode.roles) return [];
   const p = prepare(mode);
   const nowMs = Date.parse(now);
   // Without a latency rule only lobbies of one region match: each region is its own queue.
@@ -29,6 +31,7 @@ export function formMatches(key: QueueKey, mode: MatchmakingMode, tickets: Ticke
     const t = tickets[i];
     if (!eligible(p, t.players.length)) continue;
     const e = entryOf(p, t, i);
+    if (!e.roleOk) continue;
     const g = p.latency ? '' : t.region;
     const group = groups.get(g);
     if (group) group.push(e);

@@ -1,5 +1,6 @@
 // The matching step: given these queued lobbies at this time, then these matches.
 import { formMatches, Ticket } from './engine';
+import { explainTicket } from './explain';
 import { resolveMode } from './mode';
 import { referenceFormMatches } from './testing';
 
@@ -104,5 +105,84 @@ describe('formMatches', () => {
       expect(expected.length).toBeGreaterThan(100);
       expect(formMatches(key, mode, q, at(40_000), ids)).toEqual(expected);
     }
+  });
+});
+
+describe('formMatches in role modes (1 tank + 2 dps per team, two teams)', () => {
+  const roles = resolveMode('roles', { teams: 2, roles: { tank: { count: 1 }, dps: { count: 2 } }, rules: [{ ...difference, maxDifference: 500 }] });
+  /** A lobby whose players have these roles (and ratings). */
+  const party = (lobbyId: string, players: [string | null, number][], extra: Partial<Ticket> = {}): Ticket => ({
+    lobbyId, ticket: 1, region: 'eu-west', queuedAt: at(n++),
+    players: players.map(([role, mmr], i) => ({ id: `${lobbyId}-p${i}`, state: role === null ? { mmr } : { role, mmr } })), ...extra,
+  });
+  const roleOf = (q: Ticket[]) => new Map(q.flatMap((t) => t.players.map((p) => [p.id, p.state.role as string])));
+  const mmrOf = (q: Ticket[]) => new Map(q.flatMap((t) => t.players.map((p) => [p.id, p.state.mmr as number])));
+  const roleCounts = (q: Ticket[], team: string[]) => team.map((id) => roleOf(q).get(id)).sort();
+  const sortedLobbies = (ms: ReturnType<typeof formMatches>) => lobbiesOf(ms).map((l) => l.sort());
+
+  it('fills two teams of 1 tank + 2 dps from solo players, each team exactly its role slots, sums balanced', () => {
+    const q = [party('t1', [['tank', 1500]]), party('d1', [['dps', 1400]]), party('d2', [['dps', 1300]]), party('d3', [['dps', 1200]]), party('t2', [['tank', 1000]]), party('d4', [['dps', 1100]])];
+    const ms = formMatches(key, roles, q, at(100), ids);
+    expect(ms).toHaveLength(1);
+    const [m] = ms;
+    expect(m.lobbies.map((l) => l.lobbyId).sort()).toEqual(['d1', 'd2', 'd3', 'd4', 't1', 't2']);
+    for (const team of m.teams) expect(roleCounts(q, team)).toEqual(['dps', 'dps', 'tank']);
+    const sums = m.teams.map((t) => t.reduce((s, id) => s + mmrOf(q).get(id)!, 0));
+    expect(Math.abs(sums[0] - sums[1])).toBe(100); // 7,500 in all: 3,800 vs 3,700 is the best the roles allow
+  });
+
+  it('a duo (tank + dps) stays on one team; the solos fill the free slots', () => {
+    const q = [party('duo', [['tank', 1200], ['dps', 1200]]), party('t', [['tank', 1000]]), party('d1', [['dps', 1100]]), party('d2', [['dps', 1000]]), party('d3', [['dps', 1300]])];
+    const [m] = formMatches(key, roles, q, at(100), ids);
+    const duoTeam = m.teams.find((t) => t.includes('duo-p0'))!;
+    expect(duoTeam).toContain('duo-p1');
+    for (const team of m.teams) expect(roleCounts(q, team)).toEqual(['dps', 'dps', 'tank']);
+    expect(m.teams.find((t) => t !== duoTeam)).toContain('t-p0');
+  });
+
+  it('a party that fits no team\'s free slots waits: (tank, dps) twice, then (dps, dps) cannot join; two solo dps can', () => {
+    const q = [party('a', [['tank', 1000], ['dps', 1000]]), party('b', [['tank', 1000], ['dps', 1000]]), party('c', [['dps', 1000], ['dps', 1000]]), party('x', [['dps', 1010]]), party('y', [['dps', 1020]])];
+    expect(sortedLobbies(formMatches(key, roles, q, at(100), ids))).toEqual([['a', 'b', 'x', 'y']]);
+  });
+
+  it('only full matches: without a second tank nothing forms, even after expansions with minPlayersPerTeam below the slots', () => {
+    const short = resolveMode('roles', { teams: 2, minPlayersPerTeam: 1, roles: { tank: { count: 1 }, dps: { count: 2 } }, rules: [difference] });
+    const q = [party('t', [['tank', 1000]], { queuedAt: at(0) }), ...['d1', 'd2', 'd3', 'd4', 'd5'].map((id) => party(id, [['dps', 1000]], { queuedAt: at(0) }))];
+    expect(formMatches(key, short, q, at(60_000), ids)).toEqual([]);
+    expect(explainTicket(short, q[0], q, at(60_000)).blockedBy).toEqual([{ code: 'not_enough_players', role: 'tank', playersAvailable: 1, playersNeeded: 2 }]);
+    expect(lobbiesOf(formMatches(key, short, [...q, party('t2', [['tank', 1000]], { queuedAt: at(0) })], at(60_000), ids))).toHaveLength(1);
+  });
+
+  it('a lobby whose player has no role (or one the mode does not have) never matches; explain says role_missing', () => {
+    const q = [party('none', [[null, 1000]]), party('odd', [['healer', 1000]]), party('t1', [['tank', 1000]]), party('t2', [['tank', 1000]]), ...['d1', 'd2', 'd3', 'd4'].map((id) => party(id, [['dps', 1000]]))];
+    expect(sortedLobbies(formMatches(key, roles, q, at(100), ids))).toEqual([['d1', 'd2', 'd3', 'd4', 't1', 't2']]);
+    expect(formMatches(key, roles, [party('t', [['tank', 1000], [null, 1000]]), party('x', [['tank', 1000]]), ...['d1', 'd2', 'd3'].map((id) => party(id, [['dps', 1000]]))], at(100), ids)).toEqual([]);
+    expect(explainTicket(roles, q[0], q, at(100)).blockedBy).toContainEqual({ code: 'role_missing', playerId: 'none-p0' });
+    expect(explainTicket(roles, q[1], q, at(100)).blockedBy).toContainEqual({ code: 'role_missing', playerId: 'odd-p0' });
+    expect(explainTicket(roles, q[2], q, at(100)).blockedBy).toEqual([]); // 5 role-eligible candidates; the others do not count
+    expect(explainTicket(roles, q[2], q, at(100)).candidates).toBe(5);
+  });
+
+  it('a lobby asking for more of a role than a team holds never matches; explain says role_full', () => {
+    const q = [party('tanks', [['tank', 1000], ['tank', 1000]]), party('t', [['tank', 1000]]), ...['d1', 'd2', 'd3', 'd4'].map((id) => party(id, [['dps', 1000]]))];
+    expect(formMatches(key, roles, q, at(100), ids)).toEqual([]);
+    expect(explainTicket(roles, q[0], q, at(100)).blockedBy).toContainEqual({ code: 'role_full', role: 'tank', count: 1 });
+    const trio = party('trio', [['dps', 1000], ['dps', 1000], ['dps', 1000]]);
+    expect(explainTicket(roles, trio, [trio], at(100)).blockedBy.slice(0, 1)).toEqual([{ code: 'role_full', role: 'dps', count: 2 }]);
+  });
+
+  it('windows stay mutual: an old tank with a wide window does not take a new dps with a narrow one far away', () => {
+    const mode = resolveMode('roles', { teams: 1, roles: { tank: { count: 1 }, dps: { count: 1 } }, rules: [difference] });
+    const q = [party('old', [['tank', 1000]], { queuedAt: at(0) }), party('new', [['dps', 1400]], { queuedAt: at(9_000) })];
+    expect(formMatches(key, mode, q, at(10_000), ids)).toEqual([]); // old's window 600, new's 100
+    expect(lobbiesOf(formMatches(key, mode, q, at(15_000), ids))).toEqual([['old', 'new']]); // new's window 400
+  });
+
+  it('reads each role from its slot\'s field, and keeps region and equal rules', () => {
+    const raid = resolveMode('raid', { teams: 1, roles: { tank: { count: 1 }, dps: { count: 2, field: 'class' } }, rules: [{ type: 'equal', field: 'map' }] });
+    const p = (lobbyId: string, state: Record<string, unknown>, region = 'eu-west'): Ticket => ({ lobbyId, ticket: 1, region, queuedAt: at(n++), players: [{ id: lobbyId, state: { map: 'dust', ...state } }] });
+    const q = [p('t', { role: 'tank' }), p('far', { class: 'dps' }, 'us-east'), p('nuke', { class: 'dps', map: 'nuke' }), p('roleDps', { role: 'dps' }), p('d1', { class: 'dps' }), p('d2', { class: 'dps' })];
+    expect(sortedLobbies(formMatches(key, raid, q, at(100), ids))).toEqual([['d1', 'd2', 't']]);
+    expect(explainTicket(raid, q[3], q, at(100)).blockedBy).toContainEqual({ code: 'role_missing', playerId: 'roleDps' });
   });
 });

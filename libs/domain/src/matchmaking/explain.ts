@@ -10,13 +10,18 @@
 import { MatchmakingMode } from './mode';
 import { allowedDifference, DEFAULT_RATING, DifferenceRule, lobbyRating, mutuallyInWindow, nextExpansionAt, Rated } from './rating';
 import { equalRulesHold, lobbyRegions } from './region';
+import { RoleTable, roleTable, roleProblems, roleVector } from './roles';
 import type { Ticket } from './engine';
 
 export type BlockedBy =
   | { code: 'party_too_large'; partySize: number; maxPartySize: number }
-  | { code: 'mode_not_supported'; reason: string }
+  /** Role modes: a player without a role the mode has (state[field] of no role slot names it). */
+  | { code: 'role_missing'; playerId: string }
+  /** Role modes: the lobby's players ask for more of a role than a team holds (a lobby is one party, on one team). */
+  | { code: 'role_full'; role: string; count: number }
   | { code: 'no_candidate_in_window'; rating: number; maxDifference: number; nearestGap: number | null; nextExpansionAt: string | null }
-  | { code: 'not_enough_players'; playersAvailable: number; playersNeeded: number }
+  /** With `role` (role modes): players of that role among it and its candidates, and what a match needs of it. */
+  | { code: 'not_enough_players'; playersAvailable: number; playersNeeded: number; role?: string }
   | { code: 'no_common_region'; regions: string[] }
   | { code: 'latency_above_max'; maxMs: number }
   | { code: 'equal_rule'; field: string };
@@ -50,6 +55,13 @@ export class ExplainScan {
   readonly currentRule: Explanation['currentRule'];
   /** The regions it can play in (lobbyRegions). */
   readonly regions: string[];
+  /** Role modes: the roles (null otherwise). */
+  readonly roles: RoleTable | null;
+  /** Role modes: its own players per role (those with a role of the mode). */
+  readonly myRoles: Int32Array | null;
+  /** Role modes: players per role of it and its candidates (the role figures of `available`). */
+  availableRoles: Float64Array | null;
+  private readonly vec: Int32Array | null;
   nearestGap: number | null = null;
   candidates = 0;
   available: number;
@@ -68,17 +80,34 @@ export class ExplainScan {
       ? { field: rule.field, maxDifference: this.window, nextExpansionAt: grows === null ? null : new Date(Date.parse(mine.queuedAt) + grows).toISOString() }
       : null;
     this.regions = lobbyRegions(mode, mine);
+    this.roles = roleTable(mode);
+    this.vec = this.roles ? new Int32Array(this.roles.names.length) : null;
+    this.myRoles = this.roles ? new Int32Array(this.roles.names.length) : null;
+    if (this.roles) roleVector(this.roles, mine.players, this.myRoles!);
+    this.availableRoles = this.myRoles ? Float64Array.from(this.myRoles) : null;
     this.available = mine.players.length;
   }
 
-  /** Another lobby of its queue (its region; with a latency rule, one sharing a region), `queuedMs` Date.parse of its queuedAt. */
-  consider(t: Ticket, rating: number, queuedMs: number): void {
+  /**
+   * Another lobby of its queue (its region; with a latency rule, one sharing a region), `queuedMs` Date.parse
+   * of its queuedAt; role modes: `roles` its players per role and `roleOk` whether they fit a team (roleVector's
+   * answers: read from its players when not given).
+   */
+  consider(t: Ticket, rating: number, queuedMs: number, roles?: Int32Array | null, roleOk?: boolean): void {
     const { mode, rule } = this;
     const them = { rating, waitedMs: Math.max(0, this.nowMs - queuedMs) };
     const gap = Math.abs(them.rating - this.me.rating);
     if (this.nearestGap === null || gap < this.nearestGap) this.nearestGap = gap;
     const size = t.players.length;
     if (size > mode.maxPartySize || size > mode.playersPerTeam) return;
+    let vec = roles ?? null;
+    if (this.roles) {
+      if (!vec) {
+        vec = this.vec!;
+        roleOk = roleVector(this.roles, t.players, vec);
+      }
+      if (!roleOk) return;
+    }
     if (rule && !mutuallyInWindow(rule, this.me, them)) return;
     if (!equalRulesHold(mode, [...this.mine.players, ...t.players])) {
       this.equalBlocked = true;
@@ -86,6 +115,7 @@ export class ExplainScan {
     }
     this.candidates++;
     this.available += size;
+    if (vec) for (let r = 0; r < vec.length; r++) this.availableRoles![r] += vec[r];
   }
 
   /**
@@ -96,11 +126,16 @@ export class ExplainScan {
     const { mode, rule, currentRule, latency, mine } = this;
     const blockedBy: BlockedBy[] = [];
     const size = mine.players.length;
-    if (mode.roles) blockedBy.push({ code: 'mode_not_supported', reason: 'role modes are not matched yet' });
     if (size > mode.maxPartySize || size > mode.playersPerTeam) blockedBy.push({ code: 'party_too_large', partySize: size, maxPartySize: Math.min(mode.maxPartySize, mode.playersPerTeam) });
+    if (this.roles) {
+      const { missing, full } = roleProblems(this.roles, mine.players);
+      for (const playerId of missing) blockedBy.push({ code: 'role_missing', playerId });
+      for (const f of full) blockedBy.push({ code: 'role_full', role: f.role, count: f.count });
+    }
     if (latency && this.regions.length === 0) blockedBy.push({ code: 'latency_above_max', maxMs: latency.maxMs });
     if (latency && othersExist && !shared && this.regions.length > 0) blockedBy.push({ code: 'no_common_region', regions: this.regions });
-    const needed = mode.teams * (rule && currentRule && currentRule.maxDifference > rule.maxDifference ? mode.minPlayersPerTeam : mode.playersPerTeam);
+    // Role modes form full matches only (roles.ts).
+    const needed = mode.teams * (!this.roles && rule && currentRule && currentRule.maxDifference > rule.maxDifference ? mode.minPlayersPerTeam : mode.playersPerTeam);
     if (rule && this.candidates === 0 && shared) {
       blockedBy.push({ code: 'no_candidate_in_window', rating: this.me.rating, maxDifference: currentRule!.maxDifference, nearestGap: this.nearestGap, nextExpansionAt: currentRule!.nextExpansionAt });
     }
@@ -109,6 +144,13 @@ export class ExplainScan {
       if (equal && equal.type === 'equal') blockedBy.push({ code: 'equal_rule', field: equal.field });
     }
     if (this.available < needed) blockedBy.push({ code: 'not_enough_players', playersAvailable: this.available, playersNeeded: needed });
+    if (this.roles) {
+      const { names, counts } = this.roles;
+      for (let r = 0; r < names.length; r++) {
+        const want = mode.teams * counts[r];
+        if (this.availableRoles![r] < want) blockedBy.push({ code: 'not_enough_players', role: names[r], playersAvailable: this.availableRoles![r], playersNeeded: want });
+      }
+    }
     return { currentRule, rating: this.me.rating, candidates: this.candidates, nearestGap: this.nearestGap, blockedBy };
   }
 }

@@ -27,7 +27,15 @@ const REGIONS = ['eu-west', 'us-east', 'ap-south'];
 const SHAPES: [number, number][] = [[2, 1], [2, 1], [2, 2], [2, 3], [2, 5], [3, 2], [1, 4]];
 const SIZES = [0, 1, 2, 3, 8, 20, 60, 150, 300];
 
-function randomMode(r: () => number): MatchmakingMode {
+/** Role sets of the random role modes (one reads dps from `class`). */
+const ROLE_SETS: Record<string, { count: number; field?: string }>[] = [
+  { tank: { count: 1 }, dps: { count: 2 } },
+  { tank: { count: 1 }, healer: { count: 1 }, dps: { count: 2, field: 'class' } },
+  { any: { count: 1 } },
+];
+
+/** A random mode; `roles`: always a role mode (else one in twenty). */
+function randomMode(r: () => number, roles = false): MatchmakingMode {
   const pick = <T>(xs: T[]) => xs[Math.floor(r() * xs.length)];
   const rules: Record<string, unknown>[] = [];
   if (r() < 0.75) {
@@ -45,7 +53,7 @@ function randomMode(r: () => number): MatchmakingMode {
   const raw: Record<string, unknown> = { teams, playersPerTeam, rules };
   if (r() < 0.4) raw.minPlayersPerTeam = 1 + Math.floor(r() * playersPerTeam);
   if (r() < 0.3) raw.maxPartySize = 1 + Math.floor(r() * (playersPerTeam + 1));
-  if (r() < 0.05) raw.roles = { tank: { count: 1 }, dps: { count: 2 } };
+  if (roles || r() < 0.05) raw.roles = ROLE_SETS[Math.floor(r() * ROLE_SETS.length)];
   return resolveMode('m', raw);
 }
 
@@ -59,6 +67,14 @@ function randomTicket(r: () => number, mode: MatchmakingMode, nowMs: number, spa
     if (r() < 0.9) state.map = r() < 0.7 ? 'dust' : 'nuke';
     if (r() < 0.5) state.mode = r() < 0.8 ? 'ranked' : { casual: true };
     if (r() < 0.7) state.ping = Object.fromEntries(REGIONS.filter(() => r() < 0.6).map((x) => [x, Math.floor(r() * 150)]));
+    if (mode.roles) {
+      // Mostly a role of the mode (in its slot's field), sometimes none or one it does not have.
+      const names = Object.keys(mode.roles);
+      const role = names[Math.floor(r() * names.length)];
+      const x = r();
+      if (x < 0.85) state[mode.roles[role].field] = role;
+      else if (x < 0.93) state.role = 'healer2';
+    }
     return { id: `${lobbyId}-p${p}`, state };
   });
   let queuedAt = new Date(nowMs - Math.floor(r() * 30_000)).toISOString();
@@ -98,9 +114,11 @@ describe('MatchQueue.explain', () => {
     const codes = new Set<string>();
     let compared = 0;
     let candidates = 0;
-    for (let seed = 1; seed <= 160; seed++) {
+    let roleShort = 0;
+    for (let seed = 1; seed <= 200; seed++) {
       const r = prng(seed);
-      const mode = randomMode(r);
+      // Seeds past 160: role modes.
+      const mode = randomMode(r, seed > 160);
       const span = [300, 1000, 3000][Math.floor(r() * 3)];
       let nowMs = T0 + 30_000;
       const queue = new MatchQueue(key, mode);
@@ -121,7 +139,10 @@ describe('MatchQueue.explain', () => {
         const e = outcome(() => queue.explain(t.lobbyId, at(nowMs - T0))!);
         if (typeof e === 'string') continue;
         candidates += e.candidates;
-        for (const b of e.blockedBy) codes.add(b.code);
+        for (const b of e.blockedBy) {
+          codes.add(b.code);
+          if (b.code === 'not_enough_players' && b.role) roleShort++;
+        }
       }
       // Then kept: adds, updates (also of taken lobbies), removes, releases, another step.
       for (let round = 0; round < 2; round++) {
@@ -150,8 +171,9 @@ describe('MatchQueue.explain', () => {
     }
     expect(compared).toBeGreaterThan(15_000);
     expect(candidates).toBeGreaterThan(10_000); // the cases have candidates, not only misses
+    expect(roleShort).toBeGreaterThan(50); // role modes: a role short among the candidates
     expect([...codes].sort()).toEqual([
-      'equal_rule', 'latency_above_max', 'mode_not_supported', 'no_candidate_in_window', 'no_common_region', 'not_enough_players', 'party_too_large',
+      'equal_rule', 'latency_above_max', 'no_candidate_in_window', 'no_common_region', 'not_enough_players', 'party_too_large', 'role_full', 'role_missing',
     ]);
   });
 

@@ -20,13 +20,13 @@ import { MatchmakingMode } from './mode';
 import type { MatchProposal } from './match';
 import { allowedDifference } from './rating';
 import { ExplainScan, explainTicket, Explanation } from './explain';
-import { byAge, byRating, cmp, Entry, eligible, entryOf, formInGroup, MatchIdOf, prepare, Prepared, QueueKey, Scratch, sortByAge, sortByRating, Ticket } from './step';
+import { byAge, byRating, cmp, Entry, entryOf, formInGroup, MatchIdOf, prepare, Prepared, QueueKey, Scratch, sortByAge, sortByRating, takes, Ticket } from './step';
 
 const QUEUED = 0; // in its group's sorted arrays
 const PENDING = 1; // to be merged in at the next step
 const TAKEN = 2; // in a proposal, waiting for remove / release
 const DEAD = 3; // replaced or removed (still in the arrays until the next step drops it)
-const NEVER = 4; // a party size the mode never matches: held, never in a step
+const NEVER = 4; // a party the mode never matches (its size; role modes: its roles): held, never in a step
 
 interface Group {
   region: string | null;
@@ -156,7 +156,15 @@ interface ExplainGroup {
   zero: number;
   none: number;
   nonePlayers: number;
-  byEq: Map<string, { lobbies: number; players: number }>;
+  byEq: Map<string, { lobbies: number; players: number; roles: Float64Array | null }>;
+  /** Role modes: the players per role of the lobbies counted in okPlayers and nonePlayers (null otherwise). */
+  okRoles: Float64Array | null;
+  noneRoles: Float64Array | null;
+}
+
+/** to += by × v (role tallies; null without roles). */
+function addRoles(to: Float64Array | null, v: Int32Array | Float64Array | null, by: number): void {
+  if (to && v) for (let r = 0; r < v.length; r++) to[r] += by * v[r];
 }
 
 /**
@@ -198,31 +206,38 @@ class ExplainIndex {
   private group(g: string): ExplainGroup {
     let group = this.groups.get(g);
     if (!group) {
-      group = { members: new Blocks(byRating), ok: 0, okPlayers: 0, zero: 0, none: 0, nonePlayers: 0, byEq: new Map() };
+      const R = this.p.roles ? this.p.roles.names.length : -1;
+      group = {
+        members: new Blocks(byRating), ok: 0, okPlayers: 0, zero: 0, none: 0, nonePlayers: 0, byEq: new Map(),
+        okRoles: R < 0 ? null : new Float64Array(R), noneRoles: R < 0 ? null : new Float64Array(R),
+      };
       this.groups.set(g, group);
     }
     return group;
   }
 
-  /** A party size the mode takes (explainTicket's test: no lower bound). */
-  ok(size: number): boolean {
-    return size <= this.p.mode.maxPartySize && size <= this.p.mode.playersPerTeam;
+  /** A party the mode takes (explainTicket's test: no lower bound on the size; role modes: its roles fit a team). */
+  ok(e: Entry): boolean {
+    return e.roleOk && e.size <= this.p.mode.maxPartySize && e.size <= this.p.mode.playersPerTeam;
   }
 
   private tally(group: ExplainGroup, e: Entry, by: 1 | -1): void {
-    if (!this.ok(e.size)) return;
+    if (!this.ok(e)) return;
     group.ok += by;
     group.okPlayers += by * e.size;
+    addRoles(group.okRoles, e.roles, by);
     if (this.p.equalFields.length === 0) return;
     if (e.size === 0) group.zero += by;
     else if (e.eq === null) {
       group.none += by;
       group.nonePlayers += by * e.size;
+      addRoles(group.noneRoles, e.roles, by);
     } else {
       let bucket = group.byEq.get(e.eq);
-      if (!bucket) group.byEq.set(e.eq, (bucket = { lobbies: 0, players: 0 }));
+      if (!bucket) group.byEq.set(e.eq, (bucket = { lobbies: 0, players: 0, roles: e.roles ? new Float64Array(e.roles.length) : null }));
       bucket.lobbies += by;
       bucket.players += by * e.size;
+      addRoles(bucket.roles, e.roles, by);
       if (bucket.lobbies === 0) group.byEq.delete(e.eq);
     }
   }
@@ -344,17 +359,23 @@ export class MatchQueue {
     if (ex.tallied) {
       // Every other lobby of the region is a candidate but for its party size and the `equal` rules.
       const group = ex.groups.get(mine.t.region)!;
-      const okMine = ex.ok(mine.size) ? 1 : 0;
+      const okMine = ex.ok(mine) ? 1 : 0;
       const mineOk = okMine * mine.size;
       let candidates: number;
       let players: number;
+      // Role modes: the candidates' players per role, into scan.availableRoles.
+      const roles = scan.availableRoles;
       if (this.p.equalFields.length === 0) {
         candidates = group.ok - okMine;
         players = group.okPlayers - mineOk;
+        addRoles(roles, group.okRoles, 1);
+        addRoles(roles, mine.roles, -okMine);
       } else if (mine.size === 0) {
         // Its players (none) agree with any lobby whose own players agree.
         candidates = group.ok - group.none - okMine;
         players = group.okPlayers - group.nonePlayers;
+        addRoles(roles, group.okRoles, 1);
+        addRoles(roles, group.noneRoles, -1);
       } else if (mine.eq === null) {
         candidates = 0;
         players = 0;
@@ -362,6 +383,8 @@ export class MatchQueue {
         const same = group.byEq.get(mine.eq);
         candidates = group.zero + (same ? same.lobbies : 0) - okMine;
         players = (same ? same.players : 0) - mineOk;
+        if (same) addRoles(roles, same.roles, 1);
+        addRoles(roles, mine.roles, -okMine);
       }
       scan.candidates = candidates;
       scan.available += players;
@@ -381,7 +404,7 @@ export class MatchQueue {
         if (seen.has(e)) return;
         seen.add(e);
       }
-      scan.consider(e.t, e.rating, e.queuedMs);
+      scan.consider(e.t, e.rating, e.queuedMs, e.roles, e.roleOk);
     };
     const r = mine.rating;
     for (const g of keys) {
@@ -436,7 +459,6 @@ export class MatchQueue {
 
   /** The matches formed now (as formMatches over tickets()); their lobbies are taken. */
   step(now: string, matchId: MatchIdOf): MatchProposal[] {
-    if (this.mode.roles) return [];
     const nowMs = Date.parse(now);
     this.index();
     const order: { group: Group; first: number }[] = [];
@@ -464,7 +486,7 @@ export class MatchQueue {
   }
 
   private enqueue(e: Entry): void {
-    if (!eligible(this.p, e.size)) {
+    if (!takes(this.p, e)) {
       e.state = NEVER;
       return;
     }

@@ -3,7 +3,9 @@
 // lobbies it proposes until the caller removes or releases them.
 import { formMatches, Ticket } from './engine';
 import { MatchmakingMode, resolveMode } from './mode';
+import type { MatchProposal } from './match';
 import { MatchQueue } from './queue';
+import { allowedDifference } from './rating';
 import { referenceFormMatches } from './testing';
 
 const T0 = Date.parse('2026-11-24T10:00:00.000Z');
@@ -27,7 +29,16 @@ function prng(seed: number): () => number {
 const REGIONS = ['eu-west', 'us-east', 'ap-south'];
 const SHAPES: [number, number][] = [[2, 1], [2, 2], [2, 3], [2, 5], [3, 2], [4, 1], [2, 7], [1, 4], [5, 3]];
 
-function randomMode(r: () => number): MatchmakingMode {
+/** Role sets of the random role modes (one reads dps from `class`). */
+const ROLE_SETS: Record<string, { count: number; field?: string }>[] = [
+  { tank: { count: 1 }, dps: { count: 2 } },
+  { tank: { count: 1 }, healer: { count: 1 }, dps: { count: 2, field: 'class' } },
+  { any: { count: 1 } },
+  { tank: { count: 1 }, dps: { count: 3 }, support: { count: 1 } },
+];
+
+/** A random mode; `roles`: a role mode (its team count from SHAPES, its slots from ROLE_SETS). */
+function randomMode(r: () => number, roles = false): MatchmakingMode {
   const pick = <T>(xs: T[]) => xs[Math.floor(r() * xs.length)];
   const rules: Record<string, unknown>[] = [];
   if (r() < 0.85) {
@@ -42,6 +53,7 @@ function randomMode(r: () => number): MatchmakingMode {
   const raw: Record<string, unknown> = { teams, playersPerTeam, rules, regions: r() < 0.3 ? 'host' : 'vote' };
   if (r() < 0.4) raw.minPlayersPerTeam = 1 + Math.floor(r() * playersPerTeam);
   if (r() < 0.3) raw.maxPartySize = 1 + Math.floor(r() * (playersPerTeam + 1));
+  if (roles) raw.roles = pick(ROLE_SETS);
   return resolveMode('m', raw);
 }
 
@@ -53,12 +65,54 @@ function randomTicket(r: () => number, mode: MatchmakingMode, nowMs: number, spa
     if (r() < 0.95) state.mmr = r() < 0.05 ? -200 : Math.round(r() * span) + (r() < 0.2 ? 0.5 : 0);
     if (r() < 0.9) state.map = r() < 0.7 ? 'dust' : 'nuke';
     if (r() < 0.7) state.ping = Object.fromEntries(REGIONS.filter(() => r() < 0.8).map((x) => [x, Math.floor(r() * 150)]));
+    if (mode.roles) {
+      // Mostly a role of the mode (in its slot's field), sometimes none or one it does not have.
+      const names = Object.keys(mode.roles);
+      const role = names[Math.floor(r() * names.length)];
+      const x = r();
+      if (x < 0.9) state[mode.roles[role].field] = role;
+      else if (x < 0.95) state.role = 'healer2';
+    }
     return { id: `${lobbyId}-p${p}-${serial++}`, state };
   });
   let queuedAt = new Date(nowMs - Math.floor(r() * 30_000)).toISOString();
   if (r() < 0.03) queuedAt = queuedAt.replace('.000Z', 'Z').replace(/\.(\d\d\d)Z$/, '.$1000Z'); // other ISO forms: string order
   if (r() < 0.01) queuedAt = '2026-11-24T10:00:03+00:00';
   return { lobbyId, ticket: 1 + Math.floor(r() * 3), region: REGIONS[Math.floor(r() * REGIONS.length)], queuedAt, players };
+}
+
+/** Role modes: the rules a proposal must keep (the reference step does not match roles; this checks them). */
+function expectRoleMatches(mode: MatchmakingMode, tickets: Ticket[], nowMs: number, proposals: MatchProposal[]): void {
+  const roles = mode.roles!;
+  const byId = new Map(tickets.map((t) => [t.lobbyId, t]));
+  const roleOf = (state: Record<string, unknown>) => Object.keys(roles).find((role) => state[roles[role].field] === role);
+  const rule = mode.rules.find((x) => x.type === 'difference');
+  const used = new Set<string>();
+  for (const m of proposals) {
+    expect(m.teams).toHaveLength(mode.teams);
+    const team = new Map(m.teams.flatMap((players, i) => players.map((id) => [id, i])));
+    const lobbies = m.lobbies.map((l) => byId.get(l.lobbyId)!);
+    for (const t of lobbies) {
+      expect(used.has(t.lobbyId)).toBe(false);
+      used.add(t.lobbyId);
+      expect(t.players.length).toBeLessThanOrEqual(mode.maxPartySize);
+      expect(new Set(t.players.map((p) => team.get(p.id))).size).toBe(1); // the party on one team
+      if (!mode.rules.some((x) => x.type === 'latency')) expect(t.region).toBe(m.region);
+    }
+    for (let i = 0; i < mode.teams; i++) {
+      const counts: Record<string, number> = {};
+      for (const t of lobbies) for (const p of t.players) if (team.get(p.id) === i) counts[roleOf(p.state)!] = (counts[roleOf(p.state)!] ?? 0) + 1;
+      expect(counts).toEqual(Object.fromEntries(Object.entries(roles).map(([role, slot]) => [role, slot.count])));
+    }
+    if (rule && rule.type === 'difference') {
+      for (const a of m.lobbies) {
+        for (const b of m.lobbies) {
+          const waited = Math.max(0, nowMs - Date.parse(a.queuedAt));
+          expect(Math.abs(a.rating - b.rating)).toBeLessThanOrEqual(allowedDifference(rule, waited));
+        }
+      }
+    }
+  }
 }
 
 describe('MatchQueue', () => {
@@ -79,10 +133,29 @@ describe('MatchQueue', () => {
     expect(matches).toBeGreaterThan(1000); // the cases match, not only miss
   });
 
+  it('role modes: gives what formMatches gives, on 200 seeded random role queues, every proposal keeping the roles, parties and windows', () => {
+    let matches = 0;
+    for (let seed = 1; seed <= 200; seed++) {
+      const r = prng(5000 + seed);
+      const mode = randomMode(r, true);
+      const nowMs = T0 + 30_000 + Math.floor(r() * 20_000);
+      const tickets = Array.from({ length: [2, 6, 20, 100, 400][Math.floor(r() * 5)] }, () => randomTicket(r, mode, nowMs, r() < 0.5 ? 3000 : 300));
+      const queue = new MatchQueue(key, mode);
+      for (const t of tickets) queue.add(t);
+      const expected = formMatches(key, mode, tickets, at(nowMs - T0), ids);
+      expectRoleMatches(mode, tickets, nowMs, expected);
+      expect(queue.step(at(nowMs - T0), ids)).toEqual(expected);
+      matches += expected.length;
+    }
+    expect(matches).toBeGreaterThan(500);
+  });
+
   it('step after step (adds, updates, removes, releases, time passing) it gives what formMatches gives over tickets()', () => {
-    for (let seed = 1; seed <= 60; seed++) {
+    let roleMatches = 0;
+    for (let seed = 1; seed <= 100; seed++) {
       const r = prng(1000 + seed);
-      const mode = randomMode(r);
+      // Seeds past 60: role modes (the reference step does not match them: formMatches is the expectation).
+      const mode = randomMode(r, seed > 60);
       const queue = new MatchQueue(key, mode);
       let nowMs = T0 + 5_000;
       const held: string[] = [];
@@ -104,12 +177,19 @@ describe('MatchQueue', () => {
           if (r() < 0.5) queue.release(id);
           else queue.remove(id);
         }
-        const expected = referenceFormMatches(key, mode, queue.tickets(), at(nowMs - T0), ids);
+        const expected = mode.roles
+          ? formMatches(key, mode, queue.tickets(), at(nowMs - T0), ids)
+          : referenceFormMatches(key, mode, queue.tickets(), at(nowMs - T0), ids);
+        if (mode.roles) {
+          expectRoleMatches(mode, queue.tickets(), nowMs, expected);
+          roleMatches += expected.length;
+        }
         const got = queue.step(at(nowMs - T0), ids);
         expect(got).toEqual(expected);
         for (const m of got) for (const l of m.lobbies) taken.push(l.lobbyId);
       }
     }
+    expect(roleMatches).toBeGreaterThan(50);
   });
 
   it('takes the lobbies it proposes until they are removed or released; an update queues the new revision', () => {
