@@ -6,7 +6,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { client, eventually } from '../support/http';
-import { Platform } from '../support/processes';
+import { ADMIN_TOKEN, Platform } from '../support/processes';
 import { lobbyEvents } from '../support/sse';
 import { uploadSample } from './server-lifecycle';
 
@@ -71,6 +71,36 @@ export function describeMatchmaking(mode: string, start: () => Promise<Platform>
       expect((await api.delete('/v3/lobbies/ranked/me/matchmaking', as('mm-s1'))).status).toBe(200);
       expect((await api.post('/v3/lobbies/broken/me/matchmaking', { mode: 'duel' }, as('mm-s1'))).status).toBe(200);
       expect((await api.delete('/v3/lobbies/broken/me/matchmaking', as('mm-s1'))).status).toBe(200);
+    });
+
+    it("tenants are isolated: another project's lobbies never match this one's; its server key sees no backfill of this project's server", async () => {
+      const made = await fetch(`${p.baseUrl}/admin/projects`, {
+        method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'other', plan: 'pro' }),
+      });
+      expect(made.status).toBe(201);
+      const other = (await made.json()) as { server_key: string; client_key: string };
+      const otherServer = client(p.baseUrl, other.server_key);
+      const otherApi = client(p.baseUrl, other.client_key);
+      expect((await otherServer.post('/v3/projects/settings', { lobby_configs: [{ name: 'ranked', matchmaking: { modes: { duel: { teams: 2, playersPerTeam: 1 } } } }] })).status).toBe(200);
+      // one lobby in each project, same config, mode and region, same rating: never one match
+      await api.post('/v3/lobbies/ranked', { region: 'us-south', state: { mmr: 1000 } }, as('mm-t1'));
+      await otherApi.post('/v3/lobbies/ranked', { region: 'us-south', state: { mmr: 1000 } }, as('mm-t2'));
+      expect((await api.post('/v3/lobbies/ranked/me/matchmaking', { mode: 'duel' }, as('mm-t1'))).status).toBe(200);
+      expect((await otherApi.post('/v3/lobbies/ranked/me/matchmaking', { mode: 'duel' }, as('mm-t2'))).status).toBe(200);
+      await new Promise((r) => setTimeout(r, 1500));
+      expect((await api.get('/v3/lobbies/ranked/me', as('mm-t1'))).body.status).toBe('in_queue');
+      expect((await otherApi.get('/v3/lobbies/ranked/me', as('mm-t2'))).body.status).toBe('in_queue');
+      // and each project's explain counts only its own queue
+      expect((await api.get('/v3/lobbies/ranked/me/matchmaking', as('mm-t1'))).body).toMatchObject({ candidates: 0 });
+      expect((await api.delete('/v3/lobbies/ranked/me/matchmaking', as('mm-t1'))).status).toBe(200);
+      expect((await otherApi.delete('/v3/lobbies/ranked/me/matchmaking', as('mm-t2'))).status).toBe(200);
+      // a server of this project: the other project's server key gets 404 for its backfill
+      const started = await server.post('/v3/servers/start', { region: 'us-south' });
+      expect(started.status).toBe(201);
+      expect((await otherServer.get(`/v3/servers/${started.body.instance_id}/backfill`)).status).toBe(404);
+      expect((await otherServer.patch(`/v3/servers/${started.body.instance_id}/backfill`, { accepting: true })).status).toBe(404);
+      expect((await server.get(`/v3/servers/${started.body.instance_id}/backfill`)).body).toMatchObject({ match_id: started.body.match_id, status: 'in_game', roster: [] });
+      await server.delete(`/v3/servers/${started.body.instance_id}`);
     });
 
     it('matches two lobbies within the window into one game on one server; end-match by each; the server stops with the last', async () => {

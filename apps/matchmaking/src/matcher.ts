@@ -26,8 +26,11 @@ export interface MatcherDeps {
   clock: Clock;
   /** The lobby configuration (with its modes) of a project, or null when it is gone. */
   config(projectId: string, config: string): Promise<LobbyConfig | null>;
-  /** Records the proposal on `match-<id>` (idempotent for the same proposal). */
-  propose(proposal: MatchProposal, now: string): Promise<void>;
+  /**
+   * Records the proposal on `match-<id>` (idempotent for the same proposal); resolves whether the match is
+   * over already (the same proposal made earlier, and finished: no event will let its lobbies go).
+   */
+  propose(proposal: MatchProposal, now: string): Promise<{ over: boolean }>;
   /** Records a fill of a game's freed slots on its match stream. */
   proposeFill(matchId: string, lobby: MatchLobby, team: number, now: string): Promise<void>;
 }
@@ -105,8 +108,8 @@ export class Matcher {
       if (mode.allowBackfill) await this.fill(queue, mode, now);
       for (const proposal of this.deps.book.step(queue, mode, now, matchIdOf)) {
         try {
-          await this.deps.propose(proposal, now);
-          this.proposals++;
+          if ((await this.deps.propose(proposal, now)).over) this.deps.book.matchOver(proposal.matchId);
+          else this.proposals++;
         } catch (err) {
           // Not recorded (or not known to be): its lobbies are free again; a retry proposes the same id.
           this.deps.book.matchOver(proposal.matchId);

@@ -3,7 +3,7 @@
 // match-formation workflow that carries each proposal out through the lobbies and servers services
 // (MatchIntents). Its routes (explain) are in routes.ts.
 import { Inject, Injectable } from '@nestjs/common';
-import { matchFormationWorkflow, matchStream } from '@spawnpoint/domain';
+import { isMatchOver, matchFormationWorkflow, matchStream } from '@spawnpoint/domain';
 import { Unsubscribe } from '@spawnpoint/messaging';
 import { LiveQueueStats, LobbyConfigs, Platform, PLATFORM, ServiceHost } from '@spawnpoint/platform';
 import { QueueStatsBroadcast, SUBJECTS } from '@spawnpoint/proto';
@@ -54,7 +54,8 @@ export class MatchmakingHost extends ServiceHost {
       clock: this.clock,
       config: (projectId, config) => this.configs.get(projectId, config),
       propose: async (proposal, now) => {
-        await this.intents.matches.execute(matchStream(proposal.matchId), { type: 'ProposeMatch', proposal, now }, { projectId: proposal.projectId });
+        const ran = await this.intents.matches.execute(matchStream(proposal.matchId), { type: 'ProposeMatch', proposal, now }, { projectId: proposal.projectId });
+        return { over: isMatchOver(ran.state) };
       },
       proposeFill: async (matchId, lobby, team, now) => {
         await this.intents.matches.execute(matchStream(matchId), { type: 'ProposeFill', lobby, team, now });

@@ -33,18 +33,19 @@ export class QueueBook {
     const before = this.where.get(lobbyId);
     if (before !== undefined) {
       const held = this.queues.get(before)?.tickets.get(lobbyId);
-      if (held && held.ticket > q.ticket) return;
+      // An older ticket, or this one heard again: nothing changes (a proposed lobby stays proposed).
+      if (held && (held.ticket > q.ticket || (held.ticket === q.ticket && before === key))) return;
       if (before !== key) this.remove(lobbyId);
     }
-    const old = before === key ? this.queues.get(key)?.tickets.get(lobbyId) : undefined;
+    const old = this.queues.get(key)?.tickets.get(lobbyId);
     if (old) for (const p of old.players) this.byPlayer.delete(playerKey(q.projectId, q.config, p.id));
     for (const p of q.players) this.byPlayer.set(playerKey(q.projectId, q.config, p.id), lobbyId);
     let queue = this.queues.get(key);
     if (!queue) this.queues.set(key, (queue = { projectId: q.projectId, config: q.config, mode: q.mode, tickets: new Map(), engine: null }));
     const ticket: Ticket = { lobbyId, ticket: q.ticket, region: q.region, queuedAt: q.queuedAt, players: q.players };
     queue.tickets.set(lobbyId, ticket);
-    // The same ticket heard twice changes nothing (a taken lobby stays taken); a new one is queued again.
-    if (queue.engine && old?.ticket !== q.ticket) queue.engine.index.update(ticket);
+    // A new ticket is queued again (taken or not: a reservation at the old one cannot hold).
+    queue.engine?.index.update(ticket);
     this.where.set(lobbyId, key);
     this.proposed.delete(lobbyId);
   }

@@ -46,3 +46,18 @@ describe('QueueBook', () => {
     expect(step(book, trio)).toEqual(['m:a+b+c']);
   });
 });
+
+describe('QueueBook: events heard twice', () => {
+  it('the same ticket again leaves a proposed lobby proposed; its match over, it is matched again', () => {
+    const book = new QueueBook();
+    book.put('a', ticket('ann'));
+    book.put('b', ticket('bob'));
+    expect(step(book)).toEqual(['m:a+b']);
+    book.put('a', ticket('ann'));
+    book.put('b', ticket('bob'));
+    expect(book.ticketOf('a')?.proposedFor).toBe('m:a+b');
+    expect(step(book)).toEqual([]);
+    book.matchOver('m:a+b');
+    expect(step(book)).toEqual(['m:a+b']);
+  });
+});
