@@ -95,7 +95,7 @@ export function describeMatchmaking(mode: string, start: () => Promise<Platform>
       expect((await api.delete('/v3/lobbies/ranked/me/matchmaking', as('mm-t1'))).status).toBe(200);
       expect((await otherApi.delete('/v3/lobbies/ranked/me/matchmaking', as('mm-t2'))).status).toBe(200);
       // a server of this project: the other project's server key gets 404 for its backfill
-      const started = await server.post('/v3/servers/start', { region: 'us-south' });
+      const started = await server.post('/v3/servers/start', { name: 'tenant-check', region: 'us-south' });
       expect(started.status).toBe(201);
       expect((await otherServer.get(`/v3/servers/${started.body.instance_id}/backfill`)).status).toBe(404);
       expect((await otherServer.patch(`/v3/servers/${started.body.instance_id}/backfill`, { accepting: true })).status).toBe(404);
@@ -290,14 +290,14 @@ export function describeMatchmaking(mode: string, start: () => Promise<Platform>
         env: { ...process.env, DATABASE_URL: p.databaseUrl }, encoding: 'utf8',
       }));
       const current = run();
-      // recorded: ann and bob matched; far, and s1 (one search test), searched alone and left
-      expect(current.actual).toMatchObject({ searches: 4, matched: 2, unmatched: 2, matches: 1 });
+      // recorded: ann and bob matched; far, s1 (one search) and t1 (tenants) searched alone and left
+      expect(current.actual).toMatchObject({ searches: 5, matched: 2, unmatched: 3, matches: 1 });
       expect(current.actual.meanRatingSpread).toBe(60);
-      expect(current.simulated).toMatchObject({ searches: 4, matched: 2, unmatched: 2, matches: 1, meanRatingSpread: 60 });
+      expect(current.simulated).toMatchObject({ searches: 5, matched: 2, unmatched: 3, matches: 1, meanRatingSpread: 60 });
       // a proposed window of 10 would have matched nobody
       const dir = mkdtempSync(path.join(os.tmpdir(), 'sp-replay-'));
       writeFileSync(path.join(dir, 'tight.json'), JSON.stringify({ teams: 2, playersPerTeam: 1, rules: [{ type: 'difference', field: 'mmr', maxDifference: 10 }] }));
-      expect(run('--rules', path.join(dir, 'tight.json')).simulated).toMatchObject({ searches: 4, matched: 0, unmatched: 4 });
+      expect(run('--rules', path.join(dir, 'tight.json')).simulated).toMatchObject({ searches: 5, matched: 0, unmatched: 5 });
     });
   });
 }
