@@ -46,6 +46,6 @@ export class MatchmakingExplanation {
   @Num({ description: "The lobby's rating: the mean of its players' state[field] (missing: 1000)" }) rating!: number;
   @Int({ description: 'Queued lobbies this one could share a match with now' }) candidates!: number;
   @Num({ nullable: true, description: 'The smallest rating gap to another lobby of its queue' }) nearestGap!: number | null;
-  @Json({ description: 'Why it has not matched: [{code, ...figures}]; codes: no_candidate_in_window, not_enough_players, party_too_large, latency_above_max, no_common_region, equal_rule, mode_not_supported, awaiting_confirmation, match_forming, server_start_retry' })
+  @Json({ description: 'Why it has not matched: [{code, ...figures}]; codes: no_candidate_in_window, not_enough_players (with role for a short role), party_too_large, role_missing, role_full, latency_above_max, no_common_region, equal_rule, match_forming, awaiting_confirmation, server_starting' })
   blockedBy!: Record<string, unknown>[];
 }

@@ -7,7 +7,8 @@ import { allowedDifference, DifferenceRule, lobbyRating, MatchLobby, Matchmaking
 import { OpenGame } from './open-matches';
 
 export function fillOpen(game: OpenGame, mode: MatchmakingMode, nowMs: number): boolean {
-  if (!mode.allowBackfill) return false;
+  // A freed slot is a player count, not a role: role modes are not filled by the engine (yet).
+  if (!mode.allowBackfill || mode.roles) return false;
   if (game.override && !game.override.accepting) return false;
   const deadline = game.override?.deadline ?? new Date(Date.parse(game.startedAt) + mode.backfillWindow * 1000).toISOString();
   return nowMs <= Date.parse(deadline);

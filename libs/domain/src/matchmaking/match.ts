@@ -30,7 +30,7 @@ export interface MatchProposal {
   mode: string;
   region: string;
   lobbies: MatchLobby[];
-  /** Player ids per team (roles: one team per role). */
+  /** Player ids per team (role modes: each team holds its role slots). */
   teams: string[][];
   requireConfirmation: boolean;
   /** How long the lobbies have to confirm, from formation (ms). */
