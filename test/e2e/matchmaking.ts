@@ -31,6 +31,7 @@ export function describeMatchmaking(mode: string, start: () => Promise<Platform>
           brief: { teams: 2, playersPerTeam: 1, timeout: 2 },
           confirmed: { teams: 2, playersPerTeam: 1, requireConfirmation: true, confirmationTimeout: 3 },
           refill: { teams: 2, playersPerTeam: 1, allowBackfill: true, backfillWindow: 60 },
+          squads: { teams: 2, roles: { tank: { count: 1 }, healer: { count: 1 } } },
           shortfill: { teams: 2, playersPerTeam: 1, allowBackfill: true, backfillWindow: 1 },
         } } },
         // no build has this tag: every server start is refused
@@ -270,6 +271,25 @@ export function describeMatchmaking(mode: string, start: () => Promise<Platform>
       expect((await server.get(`/v3/servers/${w1.body.server.instance_id}/backfill`)).body).toMatchObject({ backfill_open: false, roster_version: 1 });
       await api.delete('/v3/lobbies/ranked/me/matchmaking', as('mm-w3'));
       await api.post('/v3/lobbies/ranked/me/end-match', undefined, as('mm-w1'));
+    });
+
+    it('role modes: each team gets its roles; a player without a role is told why', async () => {
+      const roles: [string, string][] = [['mm-r1', 'tank'], ['mm-r2', 'healer'], ['mm-r3', 'tank'], ['mm-r4', 'healer']];
+      for (const [who, role] of roles) expect((await api.post('/v3/lobbies/ranked', { region: 'eu-north', state: { role } }, as(who))).status).toBe(201);
+      expect((await api.post('/v3/lobbies/ranked', { region: 'eu-north', state: {} }, as('mm-r0'))).status).toBe(201);
+      expect((await api.post('/v3/lobbies/ranked/me/matchmaking', { mode: 'squads' }, as('mm-r0'))).status).toBe(200);
+      for (const [who] of roles) expect((await api.post('/v3/lobbies/ranked/me/matchmaking', { mode: 'squads' }, as(who))).status).toBe(200);
+      const games = await Promise.all(roles.map(([who]) => eventually(() => api.get('/v3/lobbies/ranked/me', as(who)), (r) => r.body.status === 'in_game', 60_000, `${who} in_game`)));
+      const serverId = games[0].body.server.instance_id;
+      expect(games.every((g) => g.body.server.instance_id === serverId)).toBe(true);
+      const teams: string[][] = (await server.get(`/v3/servers/${serverId}`)).body.custom_data.match.teams;
+      const roleOf = Object.fromEntries(roles);
+      expect(teams.map((t) => t.map((id) => roleOf[id]).sort())).toEqual([['healer', 'tank'], ['healer', 'tank']]);
+      // the lobby without a role never matches, and explain says so
+      expect((await api.get('/v3/lobbies/ranked/me', as('mm-r0'))).body.status).toBe('in_queue');
+      expect((await api.get('/v3/lobbies/ranked/me/matchmaking', as('mm-r0'))).body.blockedBy).toContainEqual({ code: 'role_missing', playerId: 'mm-r0' });
+      expect((await api.delete('/v3/lobbies/ranked/me/matchmaking', as('mm-r0'))).status).toBe(200);
+      for (const [who] of roles) await api.post('/v3/lobbies/ranked/me/end-match', undefined, as(who));
     });
 
     it('a search past its mode timeout returns to waiting with matchmakingError "timeout"', async () => {
