@@ -24,8 +24,10 @@ export class StartMatchmakingHandler implements ICommandHandler<StartMatchmaking
       const known = Object.keys(config.modes);
       throw invalid(`lobby configuration ${config.name} has no matchmaking mode ${r.mode}${known.length ? ` (modes: ${known.join(', ')})` : ' (it has no matchmaking modes)'}`, ['body', 'mode']);
     }
-    // One active search per player per project (decisions.md): every member's search claimed first.
-    const members = state.players.map((p) => p.id).sort();
+    // One active search per player per project (decisions.md): every member's search claimed first. With
+    // one config of the project that matches, one lobby per player per config already holds it.
+    const searchable = await this.configs.withModes(r.projectId);
+    const members = searchable.some((c) => c !== config.name) ? state.players.map((p) => p.id).sort() : [];
     const claimed: string[] = [];
     try {
       for (const p of members) if (await this.claims.search(r.projectId, p, lobbyId)) claimed.push(p);

@@ -2,7 +2,7 @@
 // few seconds: every lobby request names its config. A project event that changes them drops the entry
 // at once (the host's consumer); a config not found in a cached entry is looked up again before a 404.
 import { Inject, Injectable } from '@nestjs/common';
-import { LobbyConfig, resolveLobbyConfig } from '@spawnpoint/domain';
+import { LobbyConfig, resolveLobbyConfig, resolveModes } from '@spawnpoint/domain';
 import { Platform } from '../nest/service-host';
 import { PLATFORM } from '../nest/tokens';
 import { Unsubscribe } from '@spawnpoint/messaging';
@@ -19,7 +19,7 @@ export class LobbyConfigs {
 
   async get(projectId: string, nameOrId: string): Promise<LobbyConfig> {
     const cached = this.cache.get(projectId);
-    const project = cached && this.nowMs() - cached.at < SETTINGS_TTL_MS ? await cached.value : await this.project(projectId);
+    const project = await this.current(projectId);
     try {
       return resolveLobbyConfig(project.settings.lobby_configs, nameOrId);
     } catch (err) {
@@ -27,6 +27,19 @@ export class LobbyConfigs {
       // A config added a moment ago: read the settings again before saying it does not exist.
       return resolveLobbyConfig((await this.project(projectId)).settings.lobby_configs, nameOrId);
     }
+  }
+
+  /** Names of the project's enabled lobby configs that have matchmaking modes. */
+  async withModes(projectId: string): Promise<string[]> {
+    const project = await this.current(projectId);
+    return (project.settings.lobby_configs ?? [])
+      .filter((c) => c.enabled !== false && Object.keys(resolveModes(c.matchmaking)).length > 0)
+      .map((c) => String(c.name));
+  }
+
+  private current(projectId: string): Promise<ProjectView> {
+    const cached = this.cache.get(projectId);
+    return cached && this.nowMs() - cached.at < SETTINGS_TTL_MS ? cached.value : this.project(projectId);
   }
 
   /** The project as the projects service shows it now (its plan, for a server start); cached for `get`. */
