@@ -2,6 +2,7 @@
 // lobbies queue at once, the active matcher is killed -9 while matches form, and the standby takes over.
 // Every lobby ends in exactly one game, each match has exactly one server, and custom_data.match of each
 // server names exactly the lobbies that play on it.
+import { Client } from 'pg';
 import { client, eventually } from '../support/http';
 import { Platform, startDistributed } from '../support/processes';
 import { uploadSample } from './server-lifecycle';
@@ -43,7 +44,12 @@ describe('matchmaking: concurrent queueing, a matcher killed -9 (distributed, tw
     const leaders = () => [...p.output().matchAll(/pid (\d+)\) is the active matcher/g)].map((m) => Number(m[1]));
     const first = leaders()[0];
     expect(first).toEqual(expect.any(Number));
+    const killedAt = Date.now();
     process.kill(first, 'SIGKILL');
+    // the standby takes the lead within 2 s (its lock connection tries every tick)
+    while (leaders().filter((pid) => pid !== first).length === 0 && Date.now() - killedAt < 10_000) await new Promise((r) => setTimeout(r, 20));
+    const takeoverMs = Date.now() - killedAt;
+    expect(takeoverMs).toBeLessThan(2_000);
 
     // some lobbies cancel while matches form: each either cancels (waiting) or is already in a match (409)
     const cancelled = await Promise.all(players.slice(0, CANCELLING).map((who) => api.delete('/v3/lobbies/arena/me/matchmaking', as(who))));
@@ -65,6 +71,23 @@ describe('matchmaking: concurrent queueing, a matcher killed -9 (distributed, tw
       settled = await statuses();
     }
     const show = (rs: typeof settled) => rs.map((r) => `${r.body.host}:${r.body.status}${r.body.matchmakingError ? `(${r.body.matchmakingError})` : ''}`).join(' ');
+    if (unsettled(settled).length > 0) {
+      // what each stuck lobby waits for: its explain, and the events naming it (then the test fails below)
+      const db = new Client({ connectionString: p.databaseUrl });
+      await db.connect();
+      for (const r of unsettled(settled)) {
+        const why = await api.get('/v3/lobbies/arena/me/matchmaking', as(r.body.host));
+        const { rows } = await db.query("SELECT stream_id, type, data->>'matchId' AS match FROM events WHERE data->>'lobbyId' = $1 OR data::text LIKE $2 ORDER BY position", [r.body.id, `%${r.body.id}%`]);
+        console.error(`stuck ${r.body.host} (${r.body.id}): ${JSON.stringify(why.body)}\n${rows.map((e) => `  ${e.stream_id} ${e.type} ${e.match ?? ''}`).join('\n')}`);
+      }
+      const intents = await db.query("SELECT workflow, intent_key, attempts, last_error, failed_at FROM workflow_intents WHERE workflow = 'match-formation' ORDER BY id LIMIT 20");
+      const checkpoints = await db.query("SELECT name, position::text FROM checkpoints WHERE name LIKE '%match%'");
+      const head = await db.query('SELECT max(position)::text AS head FROM events');
+      const states = await db.query("SELECT key, state FROM workflow_states WHERE workflow = 'match-formation' AND state->>'status' <> 'over' LIMIT 10");
+      console.error(`intents ${JSON.stringify(intents.rows)}\ncheckpoints ${JSON.stringify(checkpoints.rows)} head ${head.rows[0].head}\nlive match states ${JSON.stringify(states.rows)}`);
+      await db.end();
+      console.error(p.output().split('\n').filter((l) => /matcher|workflow|matchmaking/i.test(l)).slice(-40).join('\n'));
+    }
     expect(show(unsettled(settled))).toBe('');
     // only the lobbies that cancelled wait; none is stuck reserved, found, matched or starting
     const waiting = settled.filter((r) => r.body.status === 'waiting');

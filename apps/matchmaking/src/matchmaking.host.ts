@@ -3,7 +3,7 @@
 // match-formation workflow that carries each proposal out through the lobbies and servers services
 // (MatchIntents). Its routes (explain) are in routes.ts.
 import { Inject, Injectable } from '@nestjs/common';
-import { isMatchOver, matchFormationWorkflow, matchStream } from '@spawnpoint/domain';
+import { DomainError, isMatchOver, matchFormationWorkflow, matchStream } from '@spawnpoint/domain';
 import { Unsubscribe } from '@spawnpoint/messaging';
 import { LiveQueueStats, LobbyConfigs, Platform, PLATFORM, ServiceHost } from '@spawnpoint/platform';
 import { QueueStatsBroadcast, SUBJECTS } from '@spawnpoint/proto';
@@ -54,8 +54,16 @@ export class MatchmakingHost extends ServiceHost {
       clock: this.clock,
       config: (projectId, config) => this.configs.get(projectId, config),
       propose: async (proposal, now) => {
-        const ran = await this.intents.matches.execute(matchStream(proposal.matchId), { type: 'ProposeMatch', proposal, now }, { projectId: proposal.projectId });
-        return { over: isMatchOver(ran.state) };
+        const stream = matchStream(proposal.matchId);
+        try {
+          const ran = await this.intents.matches.execute(stream, { type: 'ProposeMatch', proposal, now }, { projectId: proposal.projectId });
+          return { over: isMatchOver(ran.state) };
+        } catch (err) {
+          // The same id proposed otherwise (another matcher, another mode version): that match decides for
+          // these lobbies while it lives; once it is over they are free.
+          if (!(err instanceof DomainError && err.code === 'conflict')) throw err;
+          return { over: isMatchOver((await this.intents.matches.load(stream)).state) };
+        }
       },
       proposeFill: async (matchId, lobby, team, now) => {
         await this.intents.matches.execute(matchStream(matchId), { type: 'ProposeFill', lobby, team, now });

@@ -86,6 +86,11 @@ export type MatchLobbyLeft = DomainEvent<'MatchLobbyLeft', Id & { lobbyId: strin
 /** `stopServer`: the last lobby left a running match (its server is to stop); false when the server stopped. */
 export type MatchCompleted = DomainEvent<'MatchCompleted', Id & { reason: 'server_stopped' | 'all_left'; serverId: string; remaining: string[]; stopServer: boolean }>;
 
+/**
+ * A lobby's reservation that landed after the match fell through (its refusal by another lobby raced it),
+ * or after its fill was given up: the lobby is to be let go (back in the queue).
+ */
+export type MatchReservationReturned = DomainEvent<'MatchReservationReturned', Id & { lobbyId: string }>;
 /** A queued lobby proposed to fill free slots of a team (one fill in flight per match). */
 export type MatchFillProposed = DomainEvent<'MatchFillProposed', Id & { lobby: MatchLobby; team: number }>;
 /** The fill's lobby is reserved: it joins the game in `team` (the match's lobbies and teams now include it). */
@@ -96,7 +101,7 @@ export type MatchFillAborted = DomainEvent<'MatchFillAborted', Id & { lobbyId: s
 export type MatchEvent =
   | MatchProposed | MatchLobbyReserved | MatchFormed | MatchAborted | MatchLobbyConfirmed | MatchConfirmed | MatchDissolved
   | MatchServerRequested | MatchServerStartFailed | MatchFailed | MatchServerAssigned | MatchRunning | MatchLobbyLeft | MatchCompleted
-  | MatchFillProposed | MatchFilled | MatchFillAborted;
+  | MatchFillProposed | MatchFilled | MatchFillAborted | MatchReservationReturned;
 
 type Base = MatchProposal & { proposedAt: string };
 export type MatchState =
@@ -139,7 +144,9 @@ function checkProposal(p: MatchProposal): void {
   }
 }
 
-const sameProposal = (s: Base, p: MatchProposal) => JSON.stringify(pick(s)) === JSON.stringify(pick({ ...p, proposedAt: s.proposedAt }));
+/** JSON with object keys sorted: a state read back from the store (PostgreSQL's jsonb reorders keys) compares equal. */
+const canonical = (v: unknown): string => JSON.stringify(v, (_, x) => (x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : x));
+const sameProposal = (s: Base, p: MatchProposal) => canonical(pick(s)) === canonical(pick({ ...p, proposedAt: s.proposedAt }));
 const CONFIRMED = new Set(['confirmed', 'server_requested', 'assigned', 'running']);
 
 function decide(command: MatchCommand, state: MatchState): MatchEvent[] {
@@ -162,9 +169,13 @@ function decide(command: MatchCommand, state: MatchState): MatchEvent[] {
         const { lobby, team } = s.fill;
         return [{ type: 'MatchFilled', data: { matchId, lobbyId: lobby.lobbyId, team, players: lobby.players, serverId: s.serverId, at } }];
       }
+      const returned: MatchEvent[] = [{ type: 'MatchReservationReturned', data: { matchId, lobbyId: command.lobbyId, at } }];
+      // A fill's lobby reserved after the fill was given up (not a member of the game): let it go.
+      if ((s.status === 'assigned' || s.status === 'running') && !s.lobbies.some((l) => l.lobbyId === command.lobbyId)) return returned;
       member(s, command.lobbyId);
       if (s.status !== 'proposed') {
-        if (s.status === 'aborted') throw conflict(`match ${matchId} was aborted`);
+        // Reserved after the match fell through (a refusal raced this reservation): the lobby goes back.
+        if (isMatchOver(s)) return returned;
         return []; // formed already: every lobby was reserved
       }
       if (s.reserved.includes(command.lobbyId)) return [];
@@ -318,6 +329,8 @@ function evolve(state: MatchState, event: MatchEvent): MatchState {
       };
     case 'MatchFillAborted':
       return state.status === 'assigned' || state.status === 'running' ? { ...state, fill: null } : state;
+    case 'MatchReservationReturned':
+      return state;
     case 'MatchAborted':
       return { ...base, status: 'aborted', reason: event.data.reason };
     case 'MatchDissolved':

@@ -52,9 +52,9 @@ describe('Match: formation (each lobby reserved on its own stream)', () => {
     const s = given(matchDecider, [proposed, reserved('a'), reserved('c')]).when({ type: 'RefuseReservation', lobbyId: 'b', reason: 'ticket_changed', now: t1 })
       .then([{ type: 'MatchAborted', data: { matchId: M, reason: 'ticket_changed', release: ['a', 'c'], at: t1 } }]);
     expect(s).toMatchObject({ status: 'aborted', reason: 'ticket_changed' });
-    // a reservation racing the abort: exactly one outcome
+    // a reservation racing the abort: exactly one outcome (the lobby reserved too late is let go)
     const aborted = [proposed, reserved('a'), { type: 'MatchAborted', data: { matchId: M, reason: 'ticket_changed', release: ['a'], at: t1 } } as MatchEvent];
-    given(matchDecider, aborted).when({ type: 'ReserveLobby', lobbyId: 'c', now: t1 }).thenError('conflict', /aborted/);
+    given(matchDecider, aborted).when({ type: 'ReserveLobby', lobbyId: 'c', now: t1 }).then([{ type: 'MatchReservationReturned', data: { matchId: M, lobbyId: 'c', at: t1 } }]);
     given(matchDecider, aborted).when({ type: 'RefuseReservation', lobbyId: 'c', reason: 'left', now: t1 }).thenNothing();
     given(matchDecider, formed).when({ type: 'RefuseReservation', lobbyId: 'c', reason: 'left', now: t1 }).thenError('conflict', /not proposed/);
   });
@@ -192,5 +192,27 @@ describe('Match: engine-managed backfill (one fill in flight; only freed slots)'
     given(matchDecider, [...game, left, proposedFill]).when({ type: 'ProposeFill', lobby: cid, team: 1, now: t2 }).thenNothing();
     const noBackfill = game.map((e) => (e.type === 'MatchProposed' ? { ...e, data: { ...e.data, allowBackfill: false } } : e)) as MatchEvent[];
     given(matchDecider, [...noBackfill, left]).when({ type: 'ProposeFill', lobby: cid, team: 1, now: t2 }).thenError('conflict', /no engine-managed backfill/);
+  });
+});
+
+describe('Match: a proposal read back from the store', () => {
+  it('is the same proposal whatever order its keys come back in (jsonb reorders them): a repeat is a no-op', () => {
+    const reordered = JSON.parse(JSON.stringify({ ...proposal, at: t0 }, Object.keys({ ...proposal, at: t0 }).sort()));
+    reordered.lobbies = proposal.lobbies.map((l) => ({ queuedAt: l.queuedAt, rating: l.rating, players: l.players, ticket: l.ticket, lobbyId: l.lobbyId }));
+    given(matchDecider, [{ type: 'MatchProposed', data: reordered }]).when({ type: 'ProposeMatch', proposal, now: t1 }).thenNothing();
+  });
+});
+
+describe('Match: reservations landing late', () => {
+  it("a fill's lobby reserved after the fill was given up is returned (it is not in the game)", () => {
+    const duo = { ...proposal, lobbies: [lobby('a', ['ann']), lobby('b', ['bob'])], teams: [['ann'], ['bob']], allowBackfill: true, playersPerTeam: 1 };
+    const game: MatchEvent[] = [
+      { type: 'MatchProposed', data: { ...duo, at: t0 } }, reserved('a'), reserved('b'), { type: 'MatchFormed', data: { matchId: M, confirmationDeadline: null, at: t1 } },
+      requested(1), { type: 'MatchServerAssigned', data: { matchId: M, serverId: 's1', at: t1 } },
+      { type: 'MatchLobbyLeft', data: { matchId: M, lobbyId: 'b', at: t1 } },
+      { type: 'MatchFillProposed', data: { matchId: M, lobby: lobby('c', ['cid']), team: 1, at: t1 } },
+      { type: 'MatchFillAborted', data: { matchId: M, lobbyId: 'c', reason: 'x', at: t1 } },
+    ];
+    given(matchDecider, game).when({ type: 'ReserveLobby', lobbyId: 'c', now: t2 }).then([{ type: 'MatchReservationReturned', data: { matchId: M, lobbyId: 'c', at: t2 } }]);
   });
 });

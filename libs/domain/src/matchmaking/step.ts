@@ -312,9 +312,23 @@ function lastOf(ids: string[], n: number, i: number): number {
   for (let c = n - 1; ; c--) if (ids[c] === ids[i]) return c;
 }
 
-function playerIds(players: Ticket['players'], into: string[]): string[] {
-  for (let i = 0; i < players.length; i++) into.push(players[i].id);
-  return into;
+/**
+ * The players' ids, in an array of exactly their number (an empty array grown by push holds 17 slots: the
+ * proposals of a step all live until it returns, so every slot is copied by the young-generation GC).
+ */
+function playerIds(players: Ticket['players']): string[] {
+  const n = players.length;
+  if (n === 1) return [players[0].id];
+  if (n === 2) return [players[0].id, players[1].id];
+  const out = new Array<string>(n);
+  for (let i = 0; i < n; i++) out[i] = players[i].id;
+  return out;
+}
+
+/** Copies the players' ids into `into` from `at`; where the next ones go. */
+function copyPlayerIds(players: Ticket['players'], into: string[], at: number): number {
+  for (let i = 0; i < players.length; i++) into[at++] = players[i].id;
+  return at;
 }
 
 /** Where the links from `from` end (an unused entry or a sentinel), every link on the way pointed there. */
@@ -487,6 +501,9 @@ export function formInGroup(
   const teamSums = new Float64Array(teams);
   // Per party size, for the lobbies chosen so far: -1 not known yet, 1 it cannot join, 0 it may.
   const rejected = new Int8Array(ppt + 1);
+  // Per match: the chosen party of each team member (lastOf), and the players per team.
+  const partyOf = new Int32Array((full + 1) * teams);
+  const teamCount = new Int32Array(teams);
   const splitMask = teams === 2 && ppt <= 29 ? (1 << (ppt + 1)) - 1 : 0;
 
   for (const anchor of ages) {
@@ -607,19 +624,25 @@ export function formInGroup(
     let short = false;
     for (let t = 0; t < teams; t++) {
       let players = 0;
-      for (let j = 0; j < work.count[t]; j++) players += partySizes[lastOf(partyIds, cn, work.members[t * cn + j])];
+      for (let j = 0; j < work.count[t]; j++) {
+        const c = lastOf(partyIds, cn, work.members[t * cn + j]);
+        partyOf[t * cn + j] = c;
+        players += partySizes[c];
+      }
+      teamCount[t] = players;
       if (players < min) short = true;
     }
     if (short) continue;
     const lobbies: MatchLobby[] = new Array(cn);
     for (let c = 0; c < cn; c++) {
       const x = ratings[chosen[c]];
-      lobbies[c] = { lobbyId: x.id, ticket: x.t.ticket, players: playerIds(x.t.players, []), rating: x.rating, queuedAt: x.t.queuedAt };
+      lobbies[c] = { lobbyId: x.id, ticket: x.t.ticket, players: playerIds(x.t.players), rating: x.rating, queuedAt: x.t.queuedAt };
     }
     const teamPlayers: string[][] = new Array(teams);
     for (let t = 0; t < teams; t++) {
-      const list: string[] = [];
-      for (let j = 0; j < work.count[t]; j++) playerIds(ratings[chosen[lastOf(partyIds, cn, work.members[t * cn + j])]].t.players, list);
+      const list = new Array<string>(teamCount[t]);
+      let at = 0;
+      for (let j = 0; j < work.count[t]; j++) at = copyPlayerIds(ratings[chosen[partyOf[t * cn + j]]].t.players, list, at);
       teamPlayers[t] = list;
     }
     for (let c = 0; c < cn; c++) {
@@ -748,6 +771,7 @@ function formRoleGroup(
   const weights = new Float64Array(full + 1);
   const ids = new Array<string>(full + 1).fill('');
   const work = new RoleWork(table, teams);
+  const teamCount = new Int32Array(teams);
   const fill = (c: number, i: number) => {
     const x = ratings[i];
     vecs[c] = x.roles!;
@@ -845,11 +869,18 @@ function formRoleGroup(
     const where = latency ? chooseRegion(mode, Array.from(chosen.subarray(0, cn), (i) => ratings[i].t)) : region;
     if (!where) continue;
     const lobbies: MatchLobby[] = new Array(cn);
-    const teamPlayers: string[][] = Array.from({ length: teams }, () => []);
+    for (let t = 0; t < teams; t++) teamCount[t] = 0;
+    for (let c = 0; c < cn; c++) teamCount[work.team[c]] += ratings[chosen[c]].size;
+    const teamPlayers: string[][] = new Array(teams);
+    for (let t = 0; t < teams; t++) {
+      teamPlayers[t] = new Array<string>(teamCount[t]);
+      teamCount[t] = 0;
+    }
     for (let c = 0; c < cn; c++) {
       const x = ratings[chosen[c]];
-      lobbies[c] = { lobbyId: x.id, ticket: x.t.ticket, players: playerIds(x.t.players, []), rating: x.rating, queuedAt: x.t.queuedAt };
-      playerIds(x.t.players, teamPlayers[work.team[c]]);
+      lobbies[c] = { lobbyId: x.id, ticket: x.t.ticket, players: playerIds(x.t.players), rating: x.rating, queuedAt: x.t.queuedAt };
+      const t = work.team[c];
+      teamCount[t] = copyPlayerIds(x.t.players, teamPlayers[t], teamCount[t]);
     }
     for (let c = 0; c < cn; c++) {
       const x = ratings[chosen[c]];

@@ -70,7 +70,7 @@ const matchOf = (event: LobbyEvent): string | null => {
 const MATCH_EVENTS = new Set<string>([
   'MatchProposed', 'MatchLobbyReserved', 'MatchFormed', 'MatchAborted', 'MatchLobbyConfirmed', 'MatchConfirmed', 'MatchDissolved', 'MatchServerRequested',
   'MatchServerStartFailed', 'MatchFailed', 'MatchServerAssigned', 'MatchRunning', 'MatchLobbyLeft', 'MatchCompleted', 'MatchConfirmationDue',
-  'MatchFillProposed', 'MatchFilled', 'MatchFillAborted',
+  'MatchFillProposed', 'MatchFilled', 'MatchFillAborted', 'MatchReservationReturned',
 ]);
 const isMatchEvent = (e: MatchFormationEvent): e is MatchEvent | MatchConfirmationDue => MATCH_EVENTS.has(e.type);
 
@@ -179,6 +179,8 @@ export const matchFormationWorkflow: Workflow<MatchFormationEvent, MatchFormatio
         return event.data.lobbies.map((l) => toLobby(state, matchId, l, { type: 'ReleaseFromMatch', matchId, requeue: false, reason: 'failed', error: event.data.error, now: at }, 'release'));
       case 'MatchCompleted':
         return event.data.stopServer ? [request(matchId, { type: 'StopMatchServer', matchId, serverId: event.data.serverId, now: at }, 'stop')] : [];
+      case 'MatchReservationReturned':
+        return [toLobby(state, matchId, event.data.lobbyId, { type: 'ReleaseFromMatch', matchId, requeue: true, reason: 'declined', error: null, now: at }, 'release')];
       case 'MatchFillProposed': {
         const l = event.data.lobby;
         return [request(matchId, { type: 'ReserveMatchLobby', matchId, lobbyId: l.lobbyId, ticket: l.ticket, now: at }, `fill:${l.lobbyId}:${l.ticket}:reserve`)];

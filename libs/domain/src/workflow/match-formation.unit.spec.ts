@@ -37,6 +37,12 @@ describe('Match formation workflow', () => {
     ]);
   });
 
+  it('a reservation returned by the match (it landed after the match fell through) sends the lobby back to the queue', () => {
+    givenWorkflow<MatchFormationEvent, any, any>(wf, [proposed]).when({ type: 'MatchReservationReturned', data: { matchId: M, lobbyId: 'a', at: t1 } }).then([
+      { kind: 'command', target: lobbyTarget('a'), command: { type: 'ReleaseFromMatch', matchId: M, requeue: true, reason: 'declined', error: null, now: t1 }, key: 'match:m1:a:release' },
+    ]);
+  });
+
   it('formed without confirmation: every lobby is told and the first server requested', () => {
     givenWorkflow<MatchFormationEvent, any, any>(wf, [proposed]).when(formed).then([
       { kind: 'command', target: lobbyTarget('a'), command: { type: 'MatchFound', matchId: M, confirmationDeadline: null, now: t1 }, key: 'match:m1:a:found' },
