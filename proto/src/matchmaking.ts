@@ -2,7 +2,7 @@
 // broadcasts for lobby views and event streams.
 import { SUBJECTS } from './subjects';
 import { BusEvent, BusRequest } from './contracts';
-import { Int, Json, NestedArray, Num, Str } from './validation/fields';
+import { Bool, Int, Json, NestedArray, Num, Str } from './validation/fields';
 import { PlayerLobbyRequest } from './lobbies';
 
 const M = SUBJECTS.matchmaking;
@@ -29,6 +29,10 @@ export class QueueStatsBroadcast { @NestedArray(() => QueueStatsEntry) queues!: 
 
 @BusRequest(M.explain)
 export class ExplainMatchmakingRequest extends PlayerLobbyRequest {}
+
+/** The game opened (true) or locked (false) its match's roster: a lock gives up a fill in flight. Replies `{}`. */
+@BusRequest(M.setBackfillAccepting)
+export class SetBackfillAcceptingRequest { @Str() projectId!: string; @Str() matchId!: string; @Bool() accepting!: boolean }
 
 export class CurrentRuleView {
   @Str() field!: string;

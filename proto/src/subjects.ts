@@ -69,6 +69,8 @@ export const SUBJECTS = {
   matchmaking: {
     /** Why the caller's lobby has not matched yet (GET …/me/matchmaking). */
     explain: 'matchmaking.explain',
+    /** Internal (backfill service): the game opened or locked its roster; the match hears it before the backfill record. */
+    setBackfillAccepting: 'matchmaking.setBackfillAccepting',
     /** Broadcast: live queue figures per (project, config, mode, region). */
     queueStats: 'matchmaking.queueStats',
   },

@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Client } from 'pg';
 import { client, eventually } from '../support/http';
 import { ADMIN_TOKEN, Platform } from '../support/processes';
 import { lobbyEvents } from '../support/sse';
@@ -156,11 +157,11 @@ export function describeMatchmaking(mode: string, start: () => Promise<Platform>
         expect(opened.status).toBe(200);
         expect(opened.body).toMatchObject({ status: 'in_game', backfill_open: true, skill_band: band, roster_version: 1, backfill_deadline: expect.any(String) });
         // concurrent overrides: each its own roster_version, none lost or repeated
-        const many = await Promise.all(Array.from({ length: 20 }, (_, i) => server.patch(`/v3/servers/${serverId}/backfill`, { accepting: i % 2 === 0 })));
+        const many = await Promise.all(Array.from({ length: 100 }, (_, i) => server.patch(`/v3/servers/${serverId}/backfill`, { accepting: i % 2 === 0 })));
         expect(many.map((r) => r.status)).toEqual(many.map(() => 200));
-        expect(many.map((r) => r.body.roster_version).sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i + 2));
+        expect(many.map((r) => r.body.roster_version).sort((a, b) => a - b)).toEqual(Array.from({ length: 100 }, (_, i) => i + 2));
         const locked = await server.patch(`/v3/servers/${serverId}/backfill`, { accepting: false });
-        expect(locked.body).toMatchObject({ status: 'locked', backfill_open: false, skill_band: band, roster_version: 22 });
+        expect(locked.body).toMatchObject({ status: 'locked', backfill_open: false, skill_band: band, roster_version: 102 });
 
         // one lobby of the match ends it: only that lobby leaves; the server keeps running for the other
         const annEnded = await api.post('/v3/lobbies/ranked/me/end-match', undefined, as('mm-ann'));
@@ -170,8 +171,8 @@ export function describeMatchmaking(mode: string, start: () => Promise<Platform>
         expect((await api.get('/v3/lobbies/ranked/me', as('mm-bob'))).body.status).toBe('in_game');
         expect((await api.post('/v3/lobbies/ranked/me/end-match', undefined, as('mm-bob'))).body.status).toBe('waiting');
         await eventually(() => server.get(`/v3/servers/${serverId}`), (r) => r.body.status === 'stopped', 30_000, 'match server stopped');
-        // the two lobbies leaving were roster changes too (22 overrides + 2)
-        const done = await eventually(() => server.get(`/v3/servers/${serverId}/backfill`), (r) => r.body.roster_version === 24, 15_000, 'roster changes counted');
+        // the two lobbies leaving were roster changes too (102 overrides + 2)
+        const done = await eventually(() => server.get(`/v3/servers/${serverId}/backfill`), (r) => r.body.roster_version === 104, 15_000, 'roster changes counted');
         expect(done.body).toMatchObject({ status: 'completed', backfill_open: false, backfill_deadline: null });
         expect((await server.patch(`/v3/servers/${serverId}/backfill`, { accepting: true })).status).toBe(409);
         // the far lobby leaves the queue
@@ -271,6 +272,61 @@ export function describeMatchmaking(mode: string, start: () => Promise<Platform>
       expect((await server.get(`/v3/servers/${w1.body.server.instance_id}/backfill`)).body).toMatchObject({ backfill_open: false, roster_version: 1 });
       await api.delete('/v3/lobbies/ranked/me/matchmaking', as('mm-w3'));
       await api.post('/v3/lobbies/ranked/me/end-match', undefined, as('mm-w1'));
+    });
+
+    it('engine-managed backfill: a lock racing a fill gives one outcome (filled before the lock, or not at all); nothing fills while locked', async () => {
+      for (const who of ['mm-k1', 'mm-k2']) expect((await api.post('/v3/lobbies/ranked', { region: 'sa-east' }, as(who))).status).toBe(201);
+      await api.post('/v3/lobbies/ranked/me/matchmaking', { mode: 'refill' }, as('mm-k1'));
+      await api.post('/v3/lobbies/ranked/me/matchmaking', { mode: 'refill' }, as('mm-k2'));
+      const k1 = await eventually(() => api.get('/v3/lobbies/ranked/me', as('mm-k1')), (r) => r.body.status === 'in_game', 60_000, 'k1 in_game');
+      const serverId: string = k1.body.server.instance_id;
+      await api.post('/v3/lobbies/ranked/me/end-match', undefined, as('mm-k2')); // a slot frees
+      const outcomes = { filled: 0, notFilled: 0 };
+      for (let i = 0; i < 6; i++) {
+        const x = `mm-kx${i}`;
+        expect((await api.post('/v3/lobbies/ranked', { region: 'sa-east' }, as(x))).status).toBe(201);
+        expect((await server.patch(`/v3/servers/${serverId}/backfill`, { accepting: true })).status).toBe(200);
+        // x queues while the game locks its roster, a few ms apart either way
+        const [queued, lock] = await Promise.all([
+          api.post('/v3/lobbies/ranked/me/matchmaking', { mode: 'refill' }, as(x)),
+          new Promise((r) => setTimeout(r, i * 7)).then(() => server.patch(`/v3/servers/${serverId}/backfill`, { accepting: false })),
+        ]);
+        expect(queued.status).toBe(200);
+        expect(lock.status).toBe(200);
+        expect(lock.body).toMatchObject({ status: 'locked', backfill_open: false });
+        await new Promise((r) => setTimeout(r, 1500));
+        // x settles in exactly one place: in the game, or still queued (never held reserved, never filled while locked)
+        const xs = await eventually(() => api.get('/v3/lobbies/ranked/me', as(x)), (r) => r.body.status === 'in_game' || r.body.status === 'in_queue', 15_000, `${x} settled`);
+        if (xs.body.status === 'in_game') {
+          outcomes.filled++;
+          expect(xs.body.server.instance_id).toBe(serverId);
+          await eventually(() => server.get(`/v3/servers/${serverId}/backfill`), (r) => r.body.roster.flat().includes(x), 15_000, `${x} in the roster`);
+          await api.post('/v3/lobbies/ranked/me/end-match', undefined, as(x)); // its slot frees again
+        } else {
+          outcomes.notFilled++;
+          expect((await server.get(`/v3/servers/${serverId}/backfill`)).body.roster.flat()).not.toContain(x);
+          expect((await api.delete('/v3/lobbies/ranked/me/matchmaking', as(x))).status).toBe(200);
+        }
+      }
+      expect(outcomes.filled + outcomes.notFilled).toBe(6);
+      if (p.databaseUrl) {
+        // on the match's own stream: no lobby joined while the game was locked
+        const db = new Client({ connectionString: p.databaseUrl });
+        await db.connect();
+        try {
+          const matchId = (await server.get(`/v3/servers/${serverId}`)).body.match_id;
+          const { rows } = await db.query<{ type: string; data: any }>('SELECT type, data FROM events WHERE stream_id = $1 ORDER BY revision', [`match-${matchId}`]);
+          let locked = false;
+          for (const e of rows) {
+            if (e.type === 'MatchBackfillAccepting') locked = !e.data.accepting;
+            if (e.type === 'MatchFilled') expect({ filledWhileLocked: locked, lobby: e.data.lobbyId }).toEqual({ filledWhileLocked: false, lobby: e.data.lobbyId });
+          }
+          expect(rows.filter((e) => e.type === 'MatchBackfillAccepting' && !e.data.accepting)).toHaveLength(6);
+        } finally {
+          await db.end();
+        }
+      }
+      await api.post('/v3/lobbies/ranked/me/end-match', undefined, as('mm-k1'));
     });
 
     it('role modes: each team gets its roles; a player without a role is told why', async () => {

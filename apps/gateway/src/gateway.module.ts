@@ -5,6 +5,7 @@ import { BuildsController } from './controllers/builds.controller';
 import { DocsController } from './controllers/docs.controller';
 import { HealthController } from './controllers/health.controller';
 import { LobbiesController } from './controllers/lobbies.controller';
+import { LobbyMatchmakingController } from './controllers/lobby-matchmaking.controller';
 import { ParkedEventsController } from './controllers/parked-events.controller';
 import { ProjectsController } from './controllers/projects.controller';
 import { ServerLogsController } from './controllers/server-logs.controller';
@@ -18,7 +19,7 @@ import { LobbyStreams } from './lobby-streams';
 import { PlayerIdentity } from './players';
 
 @Module({
-  controllers: [HealthController, DocsController, AdminController, ProjectsController, BuildsController, ServersController, ServerLogsController, LobbiesController, V2Controller, ParkedEventsController],
+  controllers: [HealthController, DocsController, AdminController, ProjectsController, BuildsController, ServersController, ServerLogsController, LobbiesController, LobbyMatchmakingController, V2Controller, ParkedEventsController],
   providers: [KeyAuthenticator, RateLimits, AccessGuard, PlayerIdentity, LobbyStreams, { provide: APP_FILTER, useClass: ErrorFilter }],
 })
 export class GatewayModule {}

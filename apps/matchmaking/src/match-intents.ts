@@ -105,7 +105,7 @@ export class MatchIntents {
     await this.servers.stop(state.projectId, c.serverId);
   }
 
-  private now(): string {
+  now(): string {
     return this.platform.clock().toISOString();
   }
 }

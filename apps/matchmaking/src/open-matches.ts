@@ -44,11 +44,11 @@ export class OpenMatches {
     }
   }
 
-  /** Games of this queue (project, config, mode) with a free slot and no fill in flight. */
+  /** Games of this queue (project, config, mode) with a free slot, no fill in flight, not locked by the game. */
   *withFreeSlots(projectId: string, config: string, mode: string): Generator<OpenGame & { free: number[] }> {
     for (const game of this.games.values()) {
       const m = game.match;
-      if (m.projectId !== projectId || m.config !== config || m.mode !== mode || m.fill) continue;
+      if (m.projectId !== projectId || m.config !== config || m.mode !== mode || m.fill || m.locked) continue;
       const free = game.initial.map((n, i) => Math.max(0, n - (m.teams[i]?.length ?? 0)));
       if (free.some((n) => n > 0)) yield { ...game, free };
     }

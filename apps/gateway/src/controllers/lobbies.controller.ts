@@ -1,5 +1,6 @@
 // Lobbies (v3): player routes (x-player-id, client or server key, x-player-token when the project
 // verifies players) and the server-key admin routes. Player routes share the per-player rate limit.
+// The matchmaking routes of a lobby are in lobby-matchmaking.controller.ts.
 import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Patch, Post, Query, Req, Res, UseGuards, UseInterceptors } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { Bus } from '@spawnpoint/messaging';
@@ -12,22 +13,12 @@ import { Doc } from '../openapi/doc';
 import { PlayerIdentity, PLAYER_TOKEN_HEADER } from '../players';
 import {
   BrowseLobbiesQuery, CreateLobbyBody, DeletedLobby, ErrorBody, JoinLobbyBody, LeftLobby, Lobby, LobbyConfigParams, LobbyEventsQuery, LobbyEventStream,
-  LobbyIdParams, LobbyPage, LobbySettingsBody, MatchmakingExplanation, PlayerIdHeader, PlayerStateBody, StartMatchmakingBody, TargetPlayerBody,
+  LobbyIdParams, LobbyPage, LobbySettingsBody, PlayerStateBody, TargetPlayerBody,
 } from '../schemas';
 import { InputLimitsGuard } from '../http/input-limits.guard';
 import { IdempotencyInterceptor } from '../http/idempotency';
+import { errors, hostErrors, lobbyPlayer, LobbyPlayer, lobbyReply, playerHeaders } from './lobby-player';
 
-const playerHeaders = {
-  'x-player-id': { required: true, description: 'The player: 1-128 characters of [A-Za-z0-9_.:@-]' },
-  [PLAYER_TOKEN_HEADER]: { required: false, description: "Required when the project's auth_config has a provider: a token proving x-player-id" },
-};
-const errors = {
-  401: { description: 'Missing or unknown api-key, or the player token does not prove x-player-id', schema: ErrorBody },
-  404: { description: 'Unknown lobby configuration, or the player is not in a lobby of it', schema: ErrorBody },
-  422: { description: 'Invalid request', schema: ErrorBody },
-  429: { description: 'Rate limit (per player) exceeded', schema: ErrorBody },
-};
-const hostErrors = { ...errors, 403: { description: 'Only the host may do this', schema: ErrorBody } };
 const tooLarge = { 413: { description: 'Player state over 16 KiB or settings over 64 KiB', schema: ErrorBody } };
 const adminErrors = {
   401: errors[401],
@@ -35,23 +26,14 @@ const adminErrors = {
   404: { description: 'No such lobby in this project and configuration', schema: ErrorBody },
   422: errors[422],
 };
-const lobbyReply = { 200: { description: 'Lobby', schema: Lobby } };
-
-type Who = { projectId: string; config: string; playerId: string };
 
 @Controller('api/v3/lobbies')
 @UseGuards(AccessGuard, InputLimitsGuard)
 export class LobbiesController {
   constructor(@Inject(BUS) private readonly bus: Bus, private readonly identity: PlayerIdentity, private readonly streams: LobbyStreams) {}
 
-  /** The calling player, verified with the project's identity provider when it has one. */
-  private async player(req: AuthedRequest, headers: unknown, params: unknown): Promise<Who> {
-    const { 'x-player-id': playerId } = parse(PlayerIdHeader, headers, 'header');
-    const { config } = parse(LobbyConfigParams, params, 'path');
-    const projectId = req.principal!.projectId;
-    const token = (headers as Record<string, unknown>)[PLAYER_TOKEN_HEADER];
-    await this.identity.verify(projectId, playerId, typeof token === 'string' ? token : undefined);
-    return { projectId, config, playerId };
+  private player(req: AuthedRequest, headers: unknown, params: unknown): Promise<LobbyPlayer> {
+    return lobbyPlayer(this.identity, req, headers, params);
   }
 
   @UseInterceptors(IdempotencyInterceptor)
@@ -205,48 +187,6 @@ export class LobbiesController {
     params: LobbyConfigParams, headers: playerHeaders, responses: { ...lobbyReply, 409: { description: 'The lobby is not in_game', schema: ErrorBody }, ...hostErrors } })
   async endMatch(@Req() req: AuthedRequest, @Headers() headers: unknown, @Param() params: unknown) {
     return this.bus.request(SUBJECTS.lobbies.endMatch, await this.player(req, headers, params));
-  }
-
-  @UseInterceptors(IdempotencyInterceptor)
-  @Post(':config/me/matchmaking')
-  @HttpCode(200)
-  @Access({ auth: 'client', bucket: 'player' })
-  @Doc({ summary: "Put the lobby in the matchmaking queue of a mode of its configuration (host): in_queue, matchmaking set", tags: ['matchmaking'], auth: 'client',
-    params: LobbyConfigParams, headers: playerHeaders, body: StartMatchmakingBody,
-    responses: { ...lobbyReply, 409: { description: 'The lobby is not waiting, or a player is searching in another lobby', schema: ErrorBody }, ...hostErrors,
-      422: { description: "No such mode in the configuration's matchmaking.modes (loc body.mode), or the party is larger than the mode's maxPartySize", schema: ErrorBody } } })
-  async startMatchmaking(@Req() req: AuthedRequest, @Headers() headers: unknown, @Param() params: unknown, @Body() body: unknown) {
-    const who = await this.player(req, headers, params);
-    const { mode } = parse(StartMatchmakingBody, body ?? {}, 'body');
-    return this.bus.request(SUBJECTS.lobbies.startMatchmaking, { ...who, mode });
-  }
-
-  @Get(':config/me/matchmaking')
-  @Access({ auth: 'client', bucket: 'read' })
-  @Doc({ summary: "Why the caller's lobby has not matched yet: its window and when it grows, candidates, the nearest rating gap, blockedBy reasons with their figures",
-    tags: ['matchmaking'], auth: 'client', params: LobbyConfigParams, headers: playerHeaders,
-    responses: { 200: { description: 'Explanation', schema: MatchmakingExplanation }, 409: { description: 'The lobby is not searching', schema: ErrorBody }, ...errors } })
-  async explainMatchmaking(@Req() req: AuthedRequest, @Headers() headers: unknown, @Param() params: unknown) {
-    return this.bus.request(SUBJECTS.matchmaking.explain, await this.player(req, headers, params));
-  }
-
-  @UseInterceptors(IdempotencyInterceptor)
-  @Delete(':config/me/matchmaking')
-  @Access({ auth: 'client', bucket: 'player' })
-  @Doc({ summary: 'Leave the queue, or decline the match found (host): waiting', tags: ['matchmaking'], auth: 'client', params: LobbyConfigParams, headers: playerHeaders,
-    responses: { ...lobbyReply, 409: { description: 'The lobby is not searching', schema: ErrorBody }, ...hostErrors } })
-  async cancelMatchmaking(@Req() req: AuthedRequest, @Headers() headers: unknown, @Param() params: unknown) {
-    return this.bus.request(SUBJECTS.lobbies.cancelMatchmaking, await this.player(req, headers, params));
-  }
-
-  @UseInterceptors(IdempotencyInterceptor)
-  @Post(':config/me/confirm-match')
-  @HttpCode(200)
-  @Access({ auth: 'client', bucket: 'player' })
-  @Doc({ summary: 'Confirm the match found for the lobby (any member; again is a no-op)', tags: ['matchmaking'], auth: 'client', params: LobbyConfigParams,
-    headers: playerHeaders, responses: { ...lobbyReply, 409: { description: 'No match waiting for confirmation, or the deadline has passed', schema: ErrorBody }, ...errors } })
-  async confirmMatch(@Req() req: AuthedRequest, @Headers() headers: unknown, @Param() params: unknown) {
-    return this.bus.request(SUBJECTS.lobbies.confirmMatch, await this.player(req, headers, params));
   }
 
   @Get(':config/:id')

@@ -63,6 +63,12 @@ export type MatchCommand =
   | { type: 'ServerStopped'; serverId: string; now: string }
   /** Backfill (engine-managed): a queued lobby proposed for free slots of `team` in the running game. */
   | { type: 'ProposeFill'; lobby: MatchLobby; team: number; now: string }
+  /**
+   * The game opens (true) or locks (false) its roster (PATCH …/backfill), told to the match before the
+   * backfill record: a lock gives up a fill in flight, and no fill is proposed while locked, so a lock the
+   * game was answered is never followed by a lobby joining.
+   */
+  | { type: 'SetBackfillAccepting'; accepting: boolean; now: string }
   /** Recovery: a match that cannot be resumed ends cleanly (only before it has a server). */
   | { type: 'AbortMatch'; reason: string; now: string };
 
@@ -95,13 +101,16 @@ export type MatchReservationReturned = DomainEvent<'MatchReservationReturned', I
 export type MatchFillProposed = DomainEvent<'MatchFillProposed', Id & { lobby: MatchLobby; team: number }>;
 /** The fill's lobby is reserved: it joins the game in `team` (the match's lobbies and teams now include it). */
 export type MatchFilled = DomainEvent<'MatchFilled', Id & { lobbyId: string; team: number; players: string[]; serverId: string }>;
-/** The fill's lobby refused its reservation (its ticket changed, it left the queue). */
+/** The fill's lobby refused its reservation (its ticket changed, it left the queue), or the game locked its roster. */
 export type MatchFillAborted = DomainEvent<'MatchFillAborted', Id & { lobbyId: string; reason: string }>;
+
+/** The game locked (`accepting: false`) or reopened its roster. */
+export type MatchBackfillAccepting = DomainEvent<'MatchBackfillAccepting', Id & { accepting: boolean }>;
 
 export type MatchEvent =
   | MatchProposed | MatchLobbyReserved | MatchFormed | MatchAborted | MatchLobbyConfirmed | MatchConfirmed | MatchDissolved
   | MatchServerRequested | MatchServerStartFailed | MatchFailed | MatchServerAssigned | MatchRunning | MatchLobbyLeft | MatchCompleted
-  | MatchFillProposed | MatchFilled | MatchFillAborted | MatchReservationReturned;
+  | MatchFillProposed | MatchFilled | MatchFillAborted | MatchReservationReturned | MatchBackfillAccepting;
 
 type Base = MatchProposal & { proposedAt: string };
 export type MatchState =
@@ -111,8 +120,8 @@ export type MatchState =
   /** Ready for a server (again, after a failed start: `attempts` so far). */
   | (Base & { status: 'confirmed'; attempts: number; lastError: string | null })
   | (Base & { status: 'server_requested'; attempts: number })
-  /** `fill`: the lobby proposed for free slots, while its reservation is in flight. */
-  | (Base & { status: 'assigned' | 'running'; serverId: string; left: string[]; fill?: { lobby: MatchLobby; team: number } | null })
+  /** `fill`: the lobby proposed for free slots, while its reservation is in flight; `locked`: the game took no fills. */
+  | (Base & { status: 'assigned' | 'running'; serverId: string; left: string[]; fill?: { lobby: MatchLobby; team: number } | null; locked?: boolean })
   | (Base & { status: 'completed' | 'aborted' | 'dissolved' | 'failed'; reason: string });
 
 export type LiveMatchState = Exclude<MatchState, { status: 'none' }>;
@@ -265,6 +274,7 @@ function decide(command: MatchCommand, state: MatchState): MatchEvent[] {
     case 'ProposeFill': {
       if (s.status !== 'assigned' && s.status !== 'running') throw conflict(`match ${matchId} is ${s.status}, not in a game`);
       if (!s.allowBackfill) throw conflict(`match ${matchId}: its mode has no engine-managed backfill`);
+      if (s.locked) throw conflict(`match ${matchId}: the game locked its roster`);
       if (s.fill) {
         if (s.fill.lobby.lobbyId === command.lobby.lobbyId) return [];
         throw conflict(`match ${matchId} has a fill in flight`);
@@ -275,6 +285,15 @@ function decide(command: MatchCommand, state: MatchState): MatchEvent[] {
         throw conflict(`team ${command.team} of match ${matchId} has ${free[command.team] ?? 0} free slot(s), not ${command.lobby.players.length}`);
       }
       return [{ type: 'MatchFillProposed', data: { matchId, lobby: command.lobby, team: command.team, at } }];
+    }
+    case 'SetBackfillAccepting': {
+      // Outside a game there is nothing to lock (the backfill record answers for a stopped server).
+      if (s.status !== 'assigned' && s.status !== 'running') return [];
+      if (!s.locked === command.accepting) return [];
+      const events: MatchEvent[] = [];
+      if (!command.accepting && s.fill) events.push({ type: 'MatchFillAborted', data: { matchId, lobbyId: s.fill.lobby.lobbyId, reason: 'backfill_locked', at } });
+      events.push({ type: 'MatchBackfillAccepting', data: { matchId, accepting: command.accepting, at } });
+      return events;
     }
     case 'ServerStopped':
       if ((s.status !== 'assigned' && s.status !== 'running') || s.serverId !== command.serverId) return [];
@@ -331,6 +350,8 @@ function evolve(state: MatchState, event: MatchEvent): MatchState {
       return state.status === 'assigned' || state.status === 'running' ? { ...state, fill: null } : state;
     case 'MatchReservationReturned':
       return state;
+    case 'MatchBackfillAccepting':
+      return state.status === 'assigned' || state.status === 'running' ? { ...state, locked: !event.data.accepting } : state;
     case 'MatchAborted':
       return { ...base, status: 'aborted', reason: event.data.reason };
     case 'MatchDissolved':

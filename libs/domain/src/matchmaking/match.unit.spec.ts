@@ -193,6 +193,33 @@ describe('Match: engine-managed backfill (one fill in flight; only freed slots)'
     const noBackfill = game.map((e) => (e.type === 'MatchProposed' ? { ...e, data: { ...e.data, allowBackfill: false } } : e)) as MatchEvent[];
     given(matchDecider, [...noBackfill, left]).when({ type: 'ProposeFill', lobby: cid, team: 1, now: t2 }).thenError('conflict', /no engine-managed backfill/);
   });
+
+  it('a lock racing a fill: the lock gives up the fill in flight (its late reservation is returned); no fill while locked; reopened, fills again', () => {
+    const lock = { type: 'SetBackfillAccepting', accepting: false, now: t2 } as const;
+    const locked: MatchEvent = { type: 'MatchBackfillAccepting', data: { matchId: M, accepting: false, at: t2 } };
+    given(matchDecider, [...game, left, proposedFill]).when(lock)
+      .then([{ type: 'MatchFillAborted', data: { matchId: M, lobbyId: 'c', reason: 'backfill_locked', at: t2 } }, locked]);
+    given(matchDecider, [...game, left, proposedFill, { type: 'MatchFillAborted', data: { matchId: M, lobbyId: 'c', reason: 'backfill_locked', at: t2 } }, locked])
+      .when({ type: 'ReserveLobby', lobbyId: 'c', now: t2 }).then([{ type: 'MatchReservationReturned', data: { matchId: M, lobbyId: 'c', at: t2 } }]);
+    given(matchDecider, [...game, left, locked]).when({ type: 'ProposeFill', lobby: cid, team: 1, now: t2 }).thenError('conflict', /locked/);
+    // again: a no-op; reopened: fills are proposed again
+    given(matchDecider, [...game, left, locked]).when(lock).thenNothing();
+    const reopened: MatchEvent = { type: 'MatchBackfillAccepting', data: { matchId: M, accepting: true, at: t2 } };
+    given(matchDecider, [...game, left, locked]).when({ type: 'SetBackfillAccepting', accepting: true, now: t2 }).then([reopened]);
+    given(matchDecider, [...game, left, locked, reopened]).when({ type: 'ProposeFill', lobby: cid, team: 1, now: t2 }).then([proposedFill]);
+    given(matchDecider, [...game, left]).when({ type: 'SetBackfillAccepting', accepting: true, now: t2 }).thenNothing();
+  });
+
+  it('the fill joined before the lock: the lock only locks (the lobby stays in the game)', () => {
+    const filled: MatchEvent = { type: 'MatchFilled', data: { matchId: M, lobbyId: 'c', team: 1, players: ['cid'], serverId: 's1', at: t2 } };
+    const s = given(matchDecider, [...game, left, proposedFill, filled]).when({ type: 'SetBackfillAccepting', accepting: false, now: t2 })
+      .then([{ type: 'MatchBackfillAccepting', data: { matchId: M, accepting: false, at: t2 } }]);
+    expect(s).toMatchObject({ teams: [['ann'], ['cid']], locked: true });
+  });
+
+  it('outside a game a lock changes nothing', () => {
+    given(matchDecider, formed).when({ type: 'SetBackfillAccepting', accepting: false, now: t2 }).thenNothing();
+  });
 });
 
 describe('Match: a proposal read back from the store', () => {

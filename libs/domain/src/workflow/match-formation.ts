@@ -70,7 +70,7 @@ const matchOf = (event: LobbyEvent): string | null => {
 const MATCH_EVENTS = new Set<string>([
   'MatchProposed', 'MatchLobbyReserved', 'MatchFormed', 'MatchAborted', 'MatchLobbyConfirmed', 'MatchConfirmed', 'MatchDissolved', 'MatchServerRequested',
   'MatchServerStartFailed', 'MatchFailed', 'MatchServerAssigned', 'MatchRunning', 'MatchLobbyLeft', 'MatchCompleted', 'MatchConfirmationDue',
-  'MatchFillProposed', 'MatchFilled', 'MatchFillAborted', 'MatchReservationReturned',
+  'MatchFillProposed', 'MatchFilled', 'MatchFillAborted', 'MatchReservationReturned', 'MatchBackfillAccepting',
 ]);
 const isMatchEvent = (e: MatchFormationEvent): e is MatchEvent | MatchConfirmationDue => MATCH_EVENTS.has(e.type);
 
