@@ -34,6 +34,8 @@ export function describeMatchmaking(mode: string, start: () => Promise<Platform>
           refill: { teams: 2, playersPerTeam: 1, allowBackfill: true, backfillWindow: 60 },
           squads: { teams: 2, roles: { tank: { count: 1 }, healer: { count: 1 } } },
           shortfill: { teams: 2, playersPerTeam: 1, allowBackfill: true, backfillWindow: 1 },
+          open: { teams: 2, playersPerTeam: 1 },
+          widening: { teams: 2, playersPerTeam: 1, rules: [{ type: 'difference', field: 'mmr', maxDifference: 100, expandBy: 100, expandEvery: 2 }] },
         } } },
         // no build has this tag: every server start is refused
         { name: 'broken', serverSettings: { version_tag: 'no-such-tag' }, matchmaking: { modes: { duel: { teams: 2, playersPerTeam: 1 } } } },
@@ -275,7 +277,7 @@ export function describeMatchmaking(mode: string, start: () => Promise<Platform>
     });
 
     it('engine-managed backfill: a lock racing a fill gives one outcome (filled before the lock, or not at all); nothing fills while locked', async () => {
-      for (const who of ['mm-k1', 'mm-k2']) expect((await api.post('/v3/lobbies/ranked', { region: 'sa-east' }, as(who))).status).toBe(201);
+      for (const who of ['mm-k1', 'mm-k2']) expect((await api.post('/v3/lobbies/ranked', { region: 'south-america-chile' }, as(who))).status).toBe(201);
       await api.post('/v3/lobbies/ranked/me/matchmaking', { mode: 'refill' }, as('mm-k1'));
       await api.post('/v3/lobbies/ranked/me/matchmaking', { mode: 'refill' }, as('mm-k2'));
       const k1 = await eventually(() => api.get('/v3/lobbies/ranked/me', as('mm-k1')), (r) => r.body.status === 'in_game', 60_000, 'k1 in_game');
@@ -284,7 +286,7 @@ export function describeMatchmaking(mode: string, start: () => Promise<Platform>
       const outcomes = { filled: 0, notFilled: 0 };
       for (let i = 0; i < 6; i++) {
         const x = `mm-kx${i}`;
-        expect((await api.post('/v3/lobbies/ranked', { region: 'sa-east' }, as(x))).status).toBe(201);
+        expect((await api.post('/v3/lobbies/ranked', { region: 'south-america-chile' }, as(x))).status).toBe(201);
         expect((await server.patch(`/v3/servers/${serverId}/backfill`, { accepting: true })).status).toBe(200);
         // x queues while the game locks its roster, a few ms apart either way
         const [queued, lock] = await Promise.all([
@@ -329,6 +331,60 @@ export function describeMatchmaking(mode: string, start: () => Promise<Platform>
       await api.post('/v3/lobbies/ranked/me/end-match', undefined, as('mm-k1'));
     });
 
+    it('a match takes a warm pool server when its region has one; an empty pool means a cold start, not a failure', async () => {
+      // sea keeps one ready; ap-southeast is in the pool with none kept (always empty)
+      const pool = { enabled: true, regions: { sea: { min_ready: 1, max: 1 }, 'ap-southeast': { min_ready: 0, max: 1 } }, build_name: 'default' };
+      expect((await server.post('/v3/projects/settings', { pool_config: pool })).status).toBe(200);
+      await eventually(() => server.get('/v3/servers?region=sea&limit=100'), (r) => r.body.servers.some((x: any) => x.is_pool_server && !x.pool_claimed_at && x.status === 'running'), 60_000, 'sea pool ready');
+      const pairs: [string, string[]][] = [['sea', ['mm-pw1', 'mm-pw2']], ['ap-southeast', ['mm-pc1', 'mm-pc2']]];
+      const servers: Record<string, any> = {};
+      try {
+        for (const [region, who] of pairs) {
+          for (const w of who) expect((await api.post('/v3/lobbies/ranked', { region }, as(w))).status).toBe(201);
+          for (const w of who) expect((await api.post('/v3/lobbies/ranked/me/matchmaking', { mode: 'open' }, as(w))).status).toBe(200);
+          const games = await Promise.all(who.map((w) => eventually(() => api.get('/v3/lobbies/ranked/me', as(w)), (r) => r.body.status === 'in_game', 60_000, `${w} in_game`)));
+          expect(games[1].body.server.instance_id).toBe(games[0].body.server.instance_id);
+          servers[region] = (await server.get(`/v3/servers/${games[0].body.server.instance_id}`)).body;
+        }
+        expect(servers.sea).toMatchObject({ is_pool_server: true, pool_claimed_at: expect.any(String), status: 'running', match_id: expect.any(String) });
+        expect(servers['ap-southeast']).toMatchObject({ is_pool_server: false, status: 'running', region: 'ap-southeast', match_id: expect.any(String) });
+        expect(servers.sea.custom_data.match.teams.flat().sort()).toEqual(['mm-pw1', 'mm-pw2']);
+        expect(servers['ap-southeast'].custom_data.match.teams.flat().sort()).toEqual(['mm-pc1', 'mm-pc2']);
+      } finally {
+        expect((await server.post('/v3/projects/settings', { pool_config: { ...pool, enabled: false } })).status).toBe(200);
+        for (const [, who] of pairs) for (const w of who) await api.post('/v3/lobbies/ranked/me/end-match', undefined, as(w));
+      }
+    });
+
+    it('expansion: 1000 and 1450 under 100 +100 every 2 s match once both have waited 8 s, not before; explain says why meanwhile', async () => {
+      expect((await api.post('/v3/lobbies/ranked', { region: 'us-east', state: { mmr: 1000 } }, as('mm-e1'))).status).toBe(201);
+      expect((await api.post('/v3/lobbies/ranked', { region: 'us-east', state: { mmr: 1450 } }, as('mm-e2'))).status).toBe(201);
+      expect((await api.post('/v3/lobbies/ranked/me/matchmaking', { mode: 'widening' }, as('mm-e1'))).status).toBe(200);
+      const sent = Date.now(); // the later search's start is at or after this
+      expect((await api.post('/v3/lobbies/ranked/me/matchmaking', { mode: 'widening' }, as('mm-e2'))).status).toBe(200);
+      await new Promise((r) => setTimeout(r, 3000));
+      const why = await api.get('/v3/lobbies/ranked/me/matchmaking', as('mm-e1'));
+      expect(why.body).toMatchObject({ status: 'in_queue', rating: 1000, nearestGap: 450, currentRule: { field: 'mmr', nextExpansionAt: expect.any(String) } });
+      expect(why.body.currentRule.maxDifference).toBeLessThan(450);
+      expect(why.body.blockedBy).toContainEqual(expect.objectContaining({ code: 'no_candidate_in_window', rating: 1000, nearestGap: 450 }));
+      // explain agrees with what happens: blocked, so still queued
+      let found = 0;
+      while (Date.now() - sent < 30_000) {
+        const states = await Promise.all(['mm-e1', 'mm-e2'].map((w) => api.get('/v3/lobbies/ranked/me', as(w))));
+        if (states.every((r) => r.body.status !== 'in_queue')) {
+          found = Date.now() - sent;
+          break;
+        }
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      console.log(`expansion: matched ${found} ms after the later search's start (window reaches 500 at 8 s)`);
+      expect(found).toBeGreaterThanOrEqual(8_000);
+      expect(found).toBeLessThan(20_000);
+      const games = await Promise.all(['mm-e1', 'mm-e2'].map((w) => eventually(() => api.get('/v3/lobbies/ranked/me', as(w)), (r) => r.body.status === 'in_game', 60_000, `${w} in_game`)));
+      expect(games[1].body.server.instance_id).toBe(games[0].body.server.instance_id);
+      for (const w of ['mm-e1', 'mm-e2']) await api.post('/v3/lobbies/ranked/me/end-match', undefined, as(w));
+    });
+
     it('role modes: each team gets its roles; a player without a role is told why', async () => {
       const roles: [string, string][] = [['mm-r1', 'tank'], ['mm-r2', 'healer'], ['mm-r3', 'tank'], ['mm-r4', 'healer']];
       for (const [who, role] of roles) expect((await api.post('/v3/lobbies/ranked', { region: 'eu-north', state: { role } }, as(who))).status).toBe(201);
@@ -357,6 +413,19 @@ export function describeMatchmaking(mode: string, start: () => Promise<Platform>
       const again = await api.post('/v3/lobbies/ranked/me/matchmaking', { mode: 'brief' }, as('mm-lonely'));
       expect(again.body.matchmakingError).toBeUndefined();
       expect((await api.delete('/v3/lobbies/ranked/me/matchmaking', as('mm-lonely'))).status).toBe(200);
+    });
+
+    it('the queue timeout fires while the matchmaking service is down (the lobbies service owns it)', async () => {
+      if (!p.databaseUrl) return; // standalone: the matcher shares the one process
+      await api.post('/v3/lobbies/ranked', { region: 'ap-south' }, as('mm-down'));
+      await p.kill('matchmaking', 'SIGKILL');
+      try {
+        expect((await api.post('/v3/lobbies/ranked/me/matchmaking', { mode: 'brief' }, as('mm-down'))).status).toBe(200);
+        const back = await eventually(() => api.get('/v3/lobbies/ranked/me', as('mm-down')), (r) => r.body.status === 'waiting', 20_000, 'timed out without a matcher');
+        expect(back.body).toMatchObject({ matchmaking: null, matchmakingError: 'timeout' });
+      } finally {
+        await p.relaunch('matchmaking');
+      }
     });
 
     it('replays the recorded period from the event store under the current and a proposed mode (npm run matchmaking:replay)', () => {

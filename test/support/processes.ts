@@ -170,7 +170,9 @@ export async function startDistributed(portRange = '17500-17999', extraEnv: Node
     const ready = new RegExp(`spawnpoint ${app} service ready`, 'g');
     const before = (log.join('').match(ready) ?? []).length;
     const child = launch(app, env, log);
-    children[names.indexOf(app)] = child;
+    // With replicas of the app, the one that has died is started again.
+    const dead = names.findIndex((n, i) => n === app && (children[i].exitCode !== null || children[i].signalCode !== null));
+    children[dead >= 0 ? dead : names.indexOf(app)] = child;
     await waitFor(async () => (log.join('').match(ready) ?? []).length > before, `${app} ready again`, log, 60_000, [child]);
   }
   return {

@@ -9,7 +9,7 @@ import {
   DomainError, LobbyCommand, MatchCommand, matchDecider, MatchEvent, MatchState, matchStream, ReserveMatchLobby, StartMatchServer, StopMatchServer, UpdateMatchRoster,
 } from '@spawnpoint/domain';
 import { RemoteError } from '@spawnpoint/messaging';
-import { applyIntentOnce, GameServers, IntentDispatcher, LobbyConfigs, Platform, PLATFORM, StateCache } from '@spawnpoint/platform';
+import { applyIntentOnce, failpoint, GameServers, IntentDispatcher, LobbyConfigs, Platform, PLATFORM, StateCache } from '@spawnpoint/platform';
 import { MatchLobbyCommandRequest, ServerView, SUBJECTS } from '@spawnpoint/proto';
 import { matchCustomData, matchServerStart } from './match-server';
 
@@ -62,6 +62,7 @@ export class MatchIntents {
   private async reserve(c: ReserveMatchLobby, key: string): Promise<void> {
     try {
       await this.toLobby(c.lobbyId, { type: 'ReserveForMatch', matchId: c.matchId, ticket: c.ticket, now: c.now }, key);
+      failpoint('match.after-reservation');
     } catch (err) {
       if (!refused(err)) throw err;
       await this.onMatch(c.matchId, { type: 'RefuseReservation', lobbyId: c.lobbyId, reason: err.message, now: c.now }, `${key}:refused`);
@@ -77,6 +78,7 @@ export class MatchIntents {
       const project = await this.configs.project(state.projectId);
       const config = await this.configs.get(state.projectId, state.config);
       server = await this.servers.start(matchServerStart(state, project.plan, config), key);
+      failpoint('match.after-server-start');
     } catch (err) {
       if (!refused(err)) throw err;
       await this.onMatch(c.matchId, { type: 'FailServerStart', attempt: c.attempt, error: err.message, now: this.now() }, `${key}:failed`);

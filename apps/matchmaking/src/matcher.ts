@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { Client, ClientConfig, Pool } from 'pg';
 import { LobbyConfig, MatchLobby, MatchmakingMode, MatchProposal } from '@spawnpoint/domain';
-import { Clock } from '@spawnpoint/platform';
+import { Clock, failpoint } from '@spawnpoint/platform';
 import { fillCandidate, fillOpen } from './backfill-fill';
 import { OpenMatches } from './open-matches';
 import { Queue, QueueBook } from './queue-book';
@@ -110,6 +110,7 @@ export class Matcher {
         try {
           if ((await this.deps.propose(proposal, now)).over) this.deps.book.matchOver(proposal.matchId);
           else this.proposals++;
+          failpoint('matcher.after-propose');
         } catch (err) {
           // Not recorded (or not known to be): its lobbies are free again; a retry proposes the same id.
           this.deps.book.matchOver(proposal.matchId);

@@ -31,3 +31,4 @@ export * from './text';
 export * from './clients/lobby-configs';
 export * from './clients/game-servers';
 export * from './clients/live-queue-stats';
+export * from './failpoint';

@@ -1,0 +1,66 @@
+// kill -9 of the matchmaking service at the three points of a match's formation where a crash hurts most
+// (issue 13): right after the matcher recorded a proposal, after the first lobby was reserved, and after
+// the match's server started but before the match recorded it. Distributed, two matchmaking replicas: the
+// survivor takes over. Each time: both lobbies end in one game, on exactly one server of that match (no
+// duplicate, no orphan), nothing stuck; then the dead replica starts again for the next trial.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { gameProcesses } from '../support/game-processes';
+import { client, eventually } from '../support/http';
+import { Platform, startDistributed } from '../support/processes';
+import { uploadSample } from './server-lifecycle';
+
+const as = (playerId: string) => ({ 'x-player-id': playerId });
+const POINTS = ['matcher.after-propose', 'match.after-reservation', 'match.after-server-start'];
+
+describe('matchmaking: kill -9 mid-formation at each crash point (distributed, two matchmaking replicas)', () => {
+  jest.setTimeout(300_000);
+  let p: Platform;
+  const failpoints = mkdtempSync(path.join(os.tmpdir(), 'sp-failpoints-'));
+
+  beforeAll(async () => {
+    p = await startDistributed('28600-28799', { SPAWNPOINT_FAILPOINTS_DIR: failpoints }, { extraServices: ['matchmaking'] });
+    const server = client(p.baseUrl, p.serverKey);
+    expect((await server.post('/v3/projects/settings', { lobby_configs: [{ name: 'arena', matchmaking: { modes: { duel: { teams: 2, playersPerTeam: 1 } } } }] })).status).toBe(200);
+    await uploadSample(server);
+  });
+  afterAll(async () => {
+    await p?.stop();
+    rmSync(failpoints, { recursive: true, force: true });
+  });
+
+  it.each(POINTS)('%s: the match resumes on the survivor; one game, one server, nothing stuck', async (point) => {
+    const api = client(p.baseUrl, p.clientKey);
+    const server = client(p.baseUrl, p.serverKey);
+    const players = [`${point}-a`, `${point}-b`].map((x) => x.replace(/\./g, '-'));
+    for (const who of players) expect((await api.post('/v3/lobbies/arena', { region: 'eu-north' }, as(who))).status).toBe(201);
+    const killLine = new RegExp(`failpoint ${point.replace(/\./g, '\\.')}: kill -9 \\(pid (\\d+)\\)`);
+    writeFileSync(path.join(failpoints, point), '');
+    for (const who of players) expect((await api.post('/v3/lobbies/arena/me/matchmaking', { mode: 'duel' }, as(who))).status).toBe(200);
+
+    // the process that reached the point died there
+    await eventually(async () => killLine.exec(p.output()), (m) => m !== null, 30_000, `${point} reached`);
+    const killedAt = Date.now();
+
+    const games = await Promise.all(players.map((who) => eventually(() => api.get('/v3/lobbies/arena/me', as(who)), (r) => r.body.status === 'in_game', 60_000, `${who} in_game`)));
+    const resolvedMs = Date.now() - killedAt;
+    console.log(`${point}: kill -9 → every lobby of the match in_game in ${resolvedMs} ms`);
+    const serverId = games[0].body.server.instance_id;
+    expect(games[1].body.server.instance_id).toBe(serverId);
+    const match = (await server.get(`/v3/servers/${serverId}`)).body;
+    expect(match.custom_data.match.lobbies.sort()).toEqual(games.map((g) => g.body.id).sort());
+    // exactly one server for the match: a start repeated after the crash is the same start
+    const list: any[] = (await server.get('/v3/servers?limit=100')).body.servers;
+    expect(list.filter((s) => s.match_id === match.match_id).map((s) => s.instance_id)).toEqual([serverId]);
+
+    // the dead replica comes back (the next trial has two again); the game ends cleanly
+    await p.relaunch('matchmaking');
+    for (const who of players) expect((await api.post('/v3/lobbies/arena/me/end-match', undefined, as(who))).body.status).toBe('waiting');
+    await eventually(() => server.get(`/v3/servers/${serverId}`), (r) => r.body.status === 'stopped', 30_000, 'match server stopped');
+    // no game process of any server is left running but its own (no orphan from the crashed start)
+    const runningList: any[] = (await server.get('/v3/servers?limit=100')).body.servers;
+    expect(runningList.filter((s) => s.status !== 'stopped').map((s) => s.instance_id)).toEqual([]);
+    await eventually(async () => gameProcesses(p.dataDir), (ps) => ps.length === 0, 15_000, 'no game process left');
+  });
+});
