@@ -350,6 +350,12 @@ export function describeMatchmaking(mode: string, start: () => Promise<Platform>
         expect(servers['ap-southeast']).toMatchObject({ is_pool_server: false, status: 'running', region: 'ap-southeast', match_id: expect.any(String) });
         expect(servers.sea.custom_data.match.teams.flat().sort()).toEqual(['mm-pw1', 'mm-pw2']);
         expect(servers['ap-southeast'].custom_data.match.teams.flat().sort()).toEqual(['mm-pc1', 'mm-pc2']);
+        // the game's server stops on its own (here: stopped through the API): every lobby of the match is back to waiting
+        expect((await server.delete(`/v3/servers/${servers['ap-southeast'].instance_id}`)).status).toBeLessThan(300);
+        for (const w of ['mm-pc1', 'mm-pc2']) {
+          const back = await eventually(() => api.get('/v3/lobbies/ranked/me', as(w)), (r) => r.body.status === 'waiting', 30_000, `${w} back to waiting`);
+          expect(back.body).toMatchObject({ server: null, matchmaking: null });
+        }
       } finally {
         expect((await server.post('/v3/projects/settings', { pool_config: { ...pool, enabled: false } })).status).toBe(200);
         for (const [, who] of pairs) for (const w of who) await api.post('/v3/lobbies/ranked/me/end-match', undefined, as(w));
