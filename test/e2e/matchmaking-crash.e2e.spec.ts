@@ -20,7 +20,7 @@ describe('matchmaking: kill -9 mid-formation at each crash point (distributed, t
   const failpoints = mkdtempSync(path.join(os.tmpdir(), 'sp-failpoints-'));
 
   beforeAll(async () => {
-    p = await startDistributed('28600-28799', { SPAWNPOINT_FAILPOINTS_DIR: failpoints }, { extraServices: ['matchmaking'] });
+    p = await startDistributed('28800-28999', { SPAWNPOINT_FAILPOINTS_DIR: failpoints }, { extraServices: ['matchmaking'] });
     const server = client(p.baseUrl, p.serverKey);
     expect((await server.post('/v3/projects/settings', { lobby_configs: [{ name: 'arena', matchmaking: { modes: { duel: { teams: 2, playersPerTeam: 1 } } } }] })).status).toBe(200);
     await uploadSample(server);

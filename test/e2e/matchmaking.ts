@@ -344,7 +344,8 @@ export function describeMatchmaking(mode: string, start: () => Promise<Platform>
           for (const w of who) expect((await api.post('/v3/lobbies/ranked/me/matchmaking', { mode: 'open' }, as(w))).status).toBe(200);
           const games = await Promise.all(who.map((w) => eventually(() => api.get('/v3/lobbies/ranked/me', as(w)), (r) => r.body.status === 'in_game', 60_000, `${w} in_game`)));
           expect(games[1].body.server.instance_id).toBe(games[0].body.server.instance_id);
-          servers[region] = (await server.get(`/v3/servers/${games[0].body.server.instance_id}`)).body;
+          // (the servers read model may show the run a moment after the lobby is in_game)
+          servers[region] = (await eventually(() => server.get(`/v3/servers/${games[0].body.server.instance_id}`), (r) => r.body.status === 'running', 15_000, `${region} server running`)).body;
         }
         expect(servers.sea).toMatchObject({ is_pool_server: true, pool_claimed_at: expect.any(String), status: 'running', match_id: expect.any(String) });
         expect(servers['ap-southeast']).toMatchObject({ is_pool_server: false, status: 'running', region: 'ap-southeast', match_id: expect.any(String) });

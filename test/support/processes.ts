@@ -109,7 +109,11 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
   const legacyPort = await freePort();
   const log: string[] = [];
   const child = launch('standalone', { ...baseEnv(dataDir, port, options.portRange ?? '17000-17499', legacyPort), ...options.env }, log);
-  await waitFor(async () => /Client key:/.test(log.join('')), 'standalone start', log, 90_000, [child]);
+  await waitFor(async () => /Client key:/.test(log.join('')), 'standalone start', log, 90_000, [child]).catch(async (err) => {
+    await stopAll([child]);
+    if (!keep) rmSync(dataDir, { recursive: true, force: true });
+    throw err;
+  });
   const out = log.join('');
   const projectId = /Project:\s+(\S+)/.exec(out)![1];
   await raiseLimits(`http://127.0.0.1:${port}/api`, projectId);
@@ -145,6 +149,21 @@ export async function startDistributed(portRange = '17500-17999', extraEnv: Node
   // names[i]: the app of children[i] (for kill and relaunch).
   const names = ['projects', 'builds', 'servers', 'lobbies', 'matchmaking', 'backfill', ...(options.extraServices ?? [])];
   const children = names.map((app) => launch(app, env, log));
+  try {
+    return await bootDistributed(children, names, env, log, port, legacyPort, dataDir, db, options);
+  } catch (err) {
+    // A start that failed leaves nothing behind: its processes would hold connections the next suites need.
+    await stopAll(children);
+    await db.drop().catch(() => undefined);
+    rmSync(dataDir, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+async function bootDistributed(
+  children: ChildProcess[], names: string[], env: NodeJS.ProcessEnv, log: string[], port: number, legacyPort: number, dataDir: string, db: TestDatabase,
+  options: { gateways?: number },
+): Promise<Platform> {
   const services = children.length;
   await waitFor(async () => (log.join('').match(/service ready/g) ?? []).length === services, 'services ready', log, 60_000, children);
   children.push(launch('gateway', env, log));
