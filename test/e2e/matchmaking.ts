@@ -142,8 +142,20 @@ export function describeMatchmaking(mode: string, start: () => Promise<Platform>
         const counted = await eventually(() => api.get('/v3/lobbies/ranked/me', as('mm-far')), (r) => r.body.matchmaking?.queueStats?.lobbiesInQueue === 1, 15_000, 'queue figures');
         expect(counted.body.matchmaking.queueStats).toMatchObject({ playersSearching: 1, lobbiesInQueue: 1, avgWaitSeconds: expect.any(Number) });
         // bob's stream saw match_found, then the game
-        expect((await watch.next('match_found')).data.id).toBe(bob.body.id);
-        await watch.next('lobby_updated', (e) => e.data.status === 'in_game');
+        const found = await watch.next('match_found');
+        expect(found.data.id).toBe(bob.body.id);
+        const inGame = await watch.next('lobby_updated', (e) => e.data.status === 'in_game');
+        // a reconnect with the Last-Event-ID of an event before the match replays what it missed: match_found
+        // (at the revision that found the match: live, a coalesced update may carry it at the next one), then the game
+        const prior = watch.events.slice(0, watch.events.indexOf(found)).reverse().find((e) => e.type === 'lobby_updated' && e.id !== found.id);
+        expect(prior).toBeDefined();
+        const replay = lobbyEvents(p.baseUrl, p.clientKey, 'ranked', 'mm-bob', { lastEventId: prior!.id });
+        try {
+          expect((await replay.next('match_found')).data).toMatchObject({ id: bob.body.id, status: expect.stringMatching(/^(match_found|matched)$/) });
+          expect((await replay.next('lobby_updated', (e) => e.data.status === 'in_game')).id).toBe(inGame.id);
+        } finally {
+          replay.close();
+        }
 
         // the game server's match, as its backfill stands (server key only)
         expect((await api.get(`/v3/servers/${serverId}/backfill`)).status).toBe(403);
