@@ -15,6 +15,8 @@
 // Needs the build (npm run build).
 //   request_wait_p50_ms/p99_ms  what a request arriving at a random moment of those windows waited for the
 //                       loop (time-weighted: see sampled()).
+// Then explain_10000: 2,000 explains one after another over a 10,000-lobby queue that does not match,
+// MatchQueue.explain on the main thread vs QueueBookProxy.explain (the round trip to the worker), µs.
 // Usage: node --expose-gc bench/matchmaking-worker.js   (BENCH_SIZE, BENCH_ROUNDS override; with
 // --expose-gc a full collection runs before each window, so one side's garbage is not the other's)
 'use strict';
@@ -136,6 +138,38 @@ async function main() {
   report('worker', via);
   console.log(`matchmaking_worker.worker.load_ms ${median(loads).toFixed(1)}`);
   console.log(`matchmaking_worker.worker.load_loop_delay_max_ms ${worst(loadDelays, 'max')}`);
+
+  // Explain's cost through the worker: 2,000 explains one after another over a queue of 10,000 that does
+  // not match (the index built by a step first), answered on the main thread vs through the worker.
+  const exact = resolveMode('exact', { teams: 2, playersPerTeam: 1, rules: [{ type: 'difference', field: 'mmr', maxDifference: 0 }] });
+  const still = rows.slice(0, 10_000).map(([id, q], i) => [id, { ...q, players: [{ id: `${id}-p`, state: { mmr: (i * 7919) % 10_000 } }] }]);
+  const book = new QueueBook();
+  for (const [id, q] of still) book.put(id, q);
+  book.step(book.queue(QUEUE), exact, now, matchIdOf);
+  const later = new Date(NOW + 500).toISOString();
+  const explains = { direct: [], worker: [] };
+  const proxy2 = new QueueBookProxy();
+  try {
+    await proxy2.loadFrom(async () => still);
+    for await (const _ of proxy2.step(QUEUE, exact, now)) throw new Error('the explain queue matched');
+    for (let k = 0; k < 2000; k++) {
+      const id = still[(k * 7919) % still.length][0];
+      let t = process.hrtime.bigint();
+      const at = book.ticketOf(id);
+      at.queue.engine.index.explain(id, later);
+      explains.direct.push(ms(t) * 1000);
+      t = process.hrtime.bigint();
+      await proxy2.explain(id, exact, later);
+      explains.worker.push(ms(t) * 1000);
+    }
+  } finally {
+    await proxy2.close();
+  }
+  const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length * p) / 100)].toFixed(0);
+  for (const side of ['direct', 'worker']) console.log(`matchmaking_worker.explain_10000.${side}_us p50 ${pct(explains[side], 50)} p99 ${pct(explains[side], 99)}`);
+
+  const ratio = via.waits.percentile(99) / direct.waits.percentile(99);
+  console.log(`matchmaking_worker.target.request_wait_p99_lt_10pct_of_direct ${ratio < 0.1 ? 'PASS' : 'MISS'}`);
 }
 
 main().catch((err) => {

@@ -101,7 +101,7 @@ export type DeltaArgs<K extends keyof BookDeltas> = Rest<BookDeltas[K]>;
 export type QueryArgs<K extends keyof BookQueries> = Rest<BookQueries[K]>;
 export type QueryAnswer<K extends keyof BookQueries> = ReturnType<BookQueries[K]>;
 
-/** Main thread → worker: a delta, or a question with its correlation id. Worker → main: the answer. */
+/** Main thread → worker (in batches, in order): a delta, or a question with its correlation id. Worker → main: the answer. */
 export type ToWorker =
   | { delta: keyof BookDeltas; args: unknown[] }
   | { id: number; query: keyof BookQueries; args: unknown[] };

@@ -173,6 +173,14 @@ describe('QueueBookProxy: a worker that dies', () => {
       expect(await proxy.ticketOf('r')).toBeNull();
       expect((await all(proxy.step(queueOf, duel, iso(t0)))).map((p) => p.lobbies.map((l) => l.lobbyId).sort())).toEqual([['a', 'b'], ['c', 'd']]);
       expect(errors.mock.calls.map((c) => String(c[0])).join('\n')).toMatch(/queue worker failed: TypeError[\s\S]*queue worker exited \(code 1\)/);
+
+      // Dead again soon after: the next one waits a moment (a crash loop does not spin), then loads the table.
+      proxy.put('bad', { ...ticket('bad', 0), players: undefined } as never);
+      await until('a second new worker', () => proxy.restarts === 2);
+      const since = Date.now();
+      expect(await proxy.size()).toBe(3); // a, b, c: d was heard, never stored
+      expect(Date.now() - since).toBeGreaterThanOrEqual(900);
+      expect(errors.mock.calls.map((c) => String(c[0])).join('\n')).toMatch(/a new one starts in 1000 ms/);
     } finally {
       errors.mockRestore();
       logs.mockRestore();

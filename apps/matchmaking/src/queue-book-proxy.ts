@@ -17,6 +17,9 @@ import type { QueueId } from './queue-book';
 export type TicketRows = () => Promise<[string, QueueTicket][]>;
 
 const RELOAD_RETRY_MS = 1000;
+/** A worker that dies again this soon after the last start waits RESTART_DELAY_MS (a crash loop must not spin). */
+const CRASH_LOOP_MS = 10_000;
+const RESTART_DELAY_MS = 1000;
 /** Tickets per load message: the main thread yields between them (copying 100,000 at once blocks it). */
 const LOAD_CHUNK = 2000;
 
@@ -33,11 +36,15 @@ export class QueueBookProxy {
   private worker!: Worker;
   private readonly pending = new Map<number, { resolve: (v: never) => void; reject: (e: Error) => void }>();
   private nextId = 1;
+  /** Messages of this tick, sent as one batch (a projection batch's deltas cross in one message). */
+  private outbox: ToWorker[] = [];
   /** Messages held back while a new worker is reloaded: they follow its load. */
   private held: ToWorker[] | null = null;
   private rows: TicketRows | null = null;
   private generation = 0;
   private closed = false;
+  private lastStart = 0;
+  private restartTimer: NodeJS.Timeout | null = null;
   /** Workers started after one died. */
   restarts = 0;
 
@@ -86,6 +93,7 @@ export class QueueBookProxy {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    if (this.restartTimer) clearTimeout(this.restartTimer);
     this.failPending(new Error('matchmaking: the queue worker is stopped'));
     await this.worker.terminate();
   }
@@ -104,8 +112,16 @@ export class QueueBookProxy {
   }
 
   private dispatch(m: ToWorker): void {
-    if (this.held) this.held.push(m);
-    else this.worker.postMessage(m);
+    if (this.held) {
+      this.held.push(m);
+      return;
+    }
+    if (this.outbox.length === 0) queueMicrotask(() => this.post(this.outbox.splice(0)));
+    this.outbox.push(m);
+  }
+
+  private post(batch: ToWorker[]): void {
+    if (batch.length > 0 && !this.closed) this.worker.postMessage(batch);
   }
 
   private spawn(): void {
@@ -118,18 +134,29 @@ export class QueueBookProxy {
       else p.reject(new Error(`matchmaking queue worker: ${m.error}`));
     });
     worker.on('error', (err) => console.error(`matchmaking: the queue worker failed: ${err.stack ?? err.message}`));
+    worker.on('messageerror', (err) => console.error(`matchmaking: a message from the queue worker could not be read: ${err.message}`));
     worker.on('exit', (code) => {
       if (worker === this.worker && !this.closed) this.restart(code);
     });
     this.worker = worker;
+    this.lastStart = Date.now();
   }
 
   private restart(code: number): void {
-    console.error(`matchmaking: the queue worker exited (code ${code}); starting a new one, reloaded from match_tickets`);
+    const delay = Date.now() - this.lastStart < CRASH_LOOP_MS && this.restarts > 0 ? RESTART_DELAY_MS : 0;
+    console.error(`matchmaking: the queue worker exited (code ${code}); a new one starts${delay ? ` in ${delay} ms` : ''}, loaded from match_tickets`);
     this.failPending(new Error(`matchmaking: the queue worker exited (code ${code})`));
     this.restarts++;
-    this.spawn();
-    if (this.rows) void this.reload(this.rows, ++this.generation, true); // else the start's load fills it
+    const generation = ++this.generation; // a load still sending to the dead worker stops
+    this.held ??= []; // deltas and questions wait for the new worker's load
+    const start = () => {
+      this.restartTimer = null;
+      this.spawn();
+      if (this.rows) void this.reload(this.rows, generation, true);
+      else this.flush(); // not loaded yet: the start's load fills it
+    };
+    if (delay) this.restartTimer = setTimeout(start, delay);
+    else start();
   }
 
   /** Sends the table's rows to the worker; until then, deltas and questions wait (a delta heard now must follow the rows). */
@@ -141,7 +168,7 @@ export class QueueBookProxy {
         const loaded = await rows();
         for (let i = 0; i < loaded.length && current(); i += LOAD_CHUNK) {
           if (i > 0) await new Promise((r) => setImmediate(r));
-          if (current()) this.worker.postMessage({ delta: 'load', args: [loaded.slice(i, i + LOAD_CHUNK)] } satisfies ToWorker);
+          if (current()) this.post([{ delta: 'load', args: [loaded.slice(i, i + LOAD_CHUNK)] }]);
         }
         if (!current()) return;
         this.flush();
@@ -163,7 +190,7 @@ export class QueueBookProxy {
   private flush(): void {
     const held = this.held ?? [];
     this.held = null;
-    for (const m of held) this.worker.postMessage(m);
+    this.post(held);
   }
 
   private failPending(err: Error): void {

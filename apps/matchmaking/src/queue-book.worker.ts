@@ -9,7 +9,7 @@ import { QueueBook } from './queue-book';
 const book = new QueueBook();
 const port = parentPort!;
 
-port.on('message', (m: ToWorker) => {
+function handle(m: ToWorker): void {
   if ('delta' in m) {
     (BOOK_DELTAS[m.delta] as (b: QueueBook, ...a: unknown[]) => void)(book, ...m.args);
     return;
@@ -21,4 +21,9 @@ port.on('message', (m: ToWorker) => {
     reply = { id: m.id, ok: false, error: (err as Error).stack ?? String(err) };
   }
   port.postMessage(reply);
+}
+
+// The main thread sends what it heard in one tick as one batch, in order.
+port.on('message', (batch: ToWorker[]) => {
+  for (const m of batch) handle(m);
 });

@@ -1,7 +1,8 @@
 // The matchmaking service's read model: the queue (match_tickets) and the waits of matched lobbies
 // (match_waits), from the lobbies' events, which carry each ticket whole. Once committed, each event also
 // reaches the in-memory QueueBook (`applied`, sent to the queue worker), so the matcher never reads the
-// table on its hot path; a start, or a new queue worker, loads the book from the table. Idempotent: a ticket row is replaced only by a newer ticket.
+// table on its hot path; a start, or a new queue worker, loads the book from the table. Idempotent: a
+// ticket row is replaced only by a newer ticket.
 import type { BackfillEvent, LobbyEvent, MatchEvent, QueueTicket } from '@spawnpoint/domain';
 import { RecordedEvent } from '@spawnpoint/eventstore';
 import { Projection, SqlTx } from '@spawnpoint/platform';
