@@ -43,7 +43,15 @@ describe('matchmaking: kill -9 mid-formation at each crash point (distributed, t
     await eventually(async () => killLine.exec(p.output()), (m) => m !== null, 30_000, `${point} reached`);
     const killedAt = Date.now();
 
-    const games = await Promise.all(players.map((who) => eventually(() => api.get('/v3/lobbies/arena/me', as(who)), (r) => r.body.status === 'in_game', 60_000, `${who} in_game`)));
+    const games = await Promise.all(players.map((who) => eventually(() => api.get('/v3/lobbies/arena/me', as(who)), (r) => r.body.status === 'in_game', 60_000, `${who} in_game`)))
+      .catch(async (err: Error) => {
+        // what each lobby and its server show, and what the services said (then the test fails)
+        const now = await Promise.all(players.map((who) => api.get('/v3/lobbies/arena/me', as(who))));
+        const ids = [...new Set(now.map((r) => r.body.server?.instance_id).filter(Boolean))];
+        const srv = await Promise.all(ids.map((id) => server.get(`/v3/servers/${id}`)));
+        const said = p.output().split('\n').filter((l) => /error|warn|fail|refus|matchmaking|!\]/i.test(l)).slice(-60).join('\n');
+        throw new Error(`${err.message}\nlobbies: ${JSON.stringify(now.map((r) => [r.body.host, r.body.status]))}\nservers: ${JSON.stringify(srv.map((r) => [r.body.instance_id, r.body.status, r.body.match_id]))}\n${said}`);
+      });
     const resolvedMs = Date.now() - killedAt;
     console.log(`${point}: kill -9 → every lobby of the match in_game in ${resolvedMs} ms`);
     const serverId = games[0].body.server.instance_id;
