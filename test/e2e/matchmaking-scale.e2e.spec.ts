@@ -1,13 +1,27 @@
 // 1,000 lobbies queueing at once with two matchmaking replicas (distributed): no lobby is ever in two
-// matches (checked on the match streams themselves), every match forms, and every lobby ends where its
-// match sent it. The mode's servers are refused on purpose (no build has its version tag), so the test
-// exercises formation at scale, then the three failed starts, without 500 game processes on this machine.
+// matches (checked on the match streams themselves), every match forms and gets exactly one server, 500
+// real game processes (the benches' tiny Python game, ~10 MB each), and custom_data.match of each server
+// names exactly the lobbies and players on it.
+import fs from 'node:fs';
+import path from 'node:path';
 import { Client } from 'pg';
-import { client } from '../support/http';
+import * as yazl from 'yazl';
+import { client, eventually } from '../support/http';
 import { Platform, startDistributed } from '../support/processes';
 
 const as = (playerId: string) => ({ 'x-player-id': playerId });
 const LOBBIES = 1000;
+
+/** The tiny game as a build ZIP (an executable `server` at its root). */
+function tinyZip(): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const zip = new yazl.ZipFile();
+    zip.addFile(path.join(__dirname, '..', '..', 'bench', 'fixtures', 'tiny-game', 'server'), 'server', { mode: fs.constants.S_IFREG | 0o755 });
+    zip.end();
+    const chunks: Buffer[] = [];
+    zip.outputStream.on('data', (c: Buffer) => chunks.push(c)).on('end', () => resolve(Buffer.concat(chunks))).on('error', reject);
+  });
+}
 
 /** Runs `fn` over `items`, `concurrency` at a time. */
 async function pool<T, R>(items: T[], concurrency: number, fn: (item: T) => Promise<R>): Promise<R[]> {
@@ -27,53 +41,91 @@ describe('matchmaking at scale: 1,000 lobbies, two matcher replicas (distributed
   let p: Platform;
 
   beforeAll(async () => {
-    p = await startDistributed('28600-28699', { SPAWNPOINT_LOBBY_QUEUE_STATS_MS: '1000' }, { extraServices: ['matchmaking'] });
+    p = await startDistributed('22000-22999', { SPAWNPOINT_LOBBY_QUEUE_STATS_MS: '1000' }, { extraServices: ['matchmaking'] });
     const server = client(p.baseUrl, p.serverKey);
+    const ticket = await server.post('/v3/builds/upload-url?name=tiny');
+    expect(ticket.status).toBe(200);
+    expect((await server.put(ticket.body.upload_url, await tinyZip(), { 'content-type': 'application/zip' })).status).toBeLessThan(300);
+    await eventually(() => server.get(`/v3/builds/${ticket.body.build_id}`), (r) => r.body.status === 'ready', 20_000, 'tiny build ready');
     expect((await server.post('/v3/projects/settings', { lobby_configs: [
-      { name: 'crowd', serverSettings: { version_tag: 'no-build-here' }, matchmaking: { modes: { duel: { teams: 2, playersPerTeam: 1, rules: [{ type: 'difference', field: 'mmr', maxDifference: 50, expandEvery: 1, expandBy: 200 }] } } } },
+      { name: 'crowd', serverSettings: { version_tag: 'tiny' }, matchmaking: { modes: { duel: { teams: 2, playersPerTeam: 1, rules: [{ type: 'difference', field: 'mmr', maxDifference: 50, expandEvery: 1, expandBy: 200 }] } } } },
     ] })).status).toBe(200);
   });
   afterAll(async () => {
     await p?.stop();
   });
 
-  it('no lobby in two matches; every match formed; every lobby back to waiting with the start error', async () => {
+  it('no lobby in two matches; every match formed with exactly one server; custom_data.match of each names its lobbies and players', async () => {
     const api = client(p.baseUrl, p.clientKey);
+    const server = client(p.baseUrl, p.serverKey);
     const players = Array.from({ length: LOBBIES }, (_, i) => `crowd-${i}`);
     const created = await pool(players, 32, (who) => api.post('/v3/lobbies/crowd', { region: 'eu-west', state: { mmr: 1000 + ((players.indexOf(who) * 37) % 900) } }, as(who)));
     expect(created.filter((r) => r.status !== 201)).toEqual([]);
     const queued = await pool(players, 32, (who) => api.post('/v3/lobbies/crowd/me/matchmaking', { mode: 'duel' }, as(who)));
     expect(queued.filter((r) => r.status !== 200).map((r) => r.status)).toEqual([]);
 
-    // every lobby settles: waiting with the refusal of its match's server
+    // every lobby settles in a game
     const until = Date.now() + 240_000;
     let pending = players;
+    const games = new Map<string, { serverId: string; lobbyId: string }>();
     while (pending.length > 0 && Date.now() < until) {
       const states = await pool(pending, 16, (who) => api.get('/v3/lobbies/crowd/me', as(who)));
-      pending = pending.filter((_, i) => !(states[i].body.status === 'waiting' && states[i].body.matchmakingError));
+      states.forEach((r, i) => {
+        if (r.body.status === 'in_game') games.set(pending[i], { serverId: r.body.server.instance_id, lobbyId: r.body.id });
+      });
+      const stuck = states.filter((r) => r.body.status === 'waiting');
+      expect(stuck.map((r) => `${r.body.host}: ${r.body.matchmakingError}`)).toEqual([]);
+      pending = pending.filter((_, i) => states[i].body.status !== 'in_game');
       if (pending.length > 0) await new Promise((r) => setTimeout(r, 1000));
     }
     expect(pending).toEqual([]);
+
+    // exactly one server per match: 500 servers, two lobbies on each, and its custom_data.match names them
+    const byServer = new Map<string, { lobbies: string[]; players: string[] }>();
+    for (const [who, g] of games) {
+      const s = byServer.get(g.serverId) ?? { lobbies: [], players: [] };
+      s.lobbies.push(g.lobbyId);
+      s.players.push(who);
+      byServer.set(g.serverId, s);
+    }
+    expect(byServer.size).toBe(LOBBIES / 2);
+    const seen = await pool([...byServer], 16, async ([serverId, on]) => {
+      const r = await server.get(`/v3/servers/${serverId}`);
+      const match = r.body.custom_data?.match;
+      const ok = r.body.status === 'running' && on.lobbies.length === 2
+        && JSON.stringify([...match.lobbies].sort()) === JSON.stringify([...on.lobbies].sort())
+        && JSON.stringify(match.teams.flat().sort()) === JSON.stringify([...on.players].sort());
+      return ok ? null : `${serverId} ${r.body.status}: ${JSON.stringify(match)} vs ${JSON.stringify(on)}`;
+    });
+    expect(seen.filter((x) => x !== null)).toEqual([]);
+    // no other server was started (a retried start is the same start)
+    let listed = 0;
+    for (let page: string | null = '/v3/servers?limit=100'; page; ) {
+      const r: { body: { servers: unknown[]; next_token: string | null } } = await server.get(page);
+      listed += r.body.servers.length;
+      page = r.body.next_token ? `/v3/servers?limit=100&next_token=${encodeURIComponent(r.body.next_token)}` : null;
+    }
+    expect(listed).toBe(LOBBIES / 2);
 
     // the match streams: each lobby in exactly one formed match, and that match failed (its server refused)
     const db = new Client({ connectionString: p.databaseUrl });
     await db.connect();
     try {
       const { rows } = await db.query<{ stream_id: string; type: string; data: { lobbies?: { lobbyId: string }[] } }>(
-        "SELECT stream_id, type, data FROM events WHERE stream_id LIKE 'match-%' AND type IN ('MatchProposed', 'MatchFormed', 'MatchFailed') ORDER BY position",
+        "SELECT stream_id, type, data FROM events WHERE stream_id LIKE 'match-%' AND type IN ('MatchProposed', 'MatchFormed', 'MatchServerAssigned') ORDER BY position",
       );
       const proposedLobbies = new Map<string, string[]>();
       const formed = new Set<string>();
-      const failed = new Set<string>();
+      const assigned = new Map<string, number>();
       for (const r of rows) {
         if (r.type === 'MatchProposed') proposedLobbies.set(r.stream_id, r.data.lobbies!.map((l) => l.lobbyId));
         if (r.type === 'MatchFormed') formed.add(r.stream_id);
-        if (r.type === 'MatchFailed') failed.add(r.stream_id);
+        if (r.type === 'MatchServerAssigned') assigned.set(r.stream_id, (assigned.get(r.stream_id) ?? 0) + 1);
       }
       const inFormed = [...formed].flatMap((m) => proposedLobbies.get(m)!);
       expect(inFormed.length).toBe(LOBBIES);
       expect(new Set(inFormed).size).toBe(LOBBIES);
-      expect([...formed].every((m) => failed.has(m))).toBe(true);
+      expect([...formed].filter((m) => assigned.get(m) !== 1)).toEqual([]);
     } finally {
       await db.end();
     }

@@ -35,6 +35,7 @@ export function describeMatchmaking(mode: string, start: () => Promise<Platform>
           squads: { teams: 2, roles: { tank: { count: 1 }, healer: { count: 1 } } },
           shortfill: { teams: 2, playersPerTeam: 1, allowBackfill: true, backfillWindow: 1 },
           open: { teams: 2, playersPerTeam: 1 },
+          pairs: { teams: 2, playersPerTeam: 2 },
           widening: { teams: 2, playersPerTeam: 1, rules: [{ type: 'difference', field: 'mmr', maxDifference: 100, expandBy: 100, expandEvery: 2 }] },
         } } },
         // no build has this tag: every server start is refused
@@ -341,6 +342,110 @@ export function describeMatchmaking(mode: string, start: () => Promise<Platform>
         }
       }
       await api.post('/v3/lobbies/ranked/me/end-match', undefined, as('mm-k1'));
+    });
+
+    it('engine-managed backfill is served before new matches: of two lobbies queued together while a slot is open, one fills the game and the other waits', async () => {
+      for (const who of ['mm-f1', 'mm-f2', 'mm-f3', 'mm-f4']) expect((await api.post('/v3/lobbies/ranked', { region: 'south-america-brazil' }, as(who))).status).toBe(201);
+      await api.post('/v3/lobbies/ranked/me/matchmaking', { mode: 'refill' }, as('mm-f1'));
+      await api.post('/v3/lobbies/ranked/me/matchmaking', { mode: 'refill' }, as('mm-f2'));
+      const f1 = await eventually(() => api.get('/v3/lobbies/ranked/me', as('mm-f1')), (r) => r.body.status === 'in_game', 60_000, 'f1 in_game');
+      const serverId: string = f1.body.server.instance_id;
+      await eventually(() => server.get(`/v3/servers/${serverId}/backfill`), (r) => r.body.backfill_deadline !== null, 10_000, 'window');
+      await api.post('/v3/lobbies/ranked/me/end-match', undefined, as('mm-f2'));
+      await eventually(() => server.get(`/v3/servers/${serverId}/backfill`), (r) => r.body.backfill_open === true, 15_000, 'slot open');
+      // f3 and f4 could make a new 1v1 between them; the open slot comes first
+      const queued = await Promise.all(['mm-f3', 'mm-f4'].map((who) => api.post('/v3/lobbies/ranked/me/matchmaking', { mode: 'refill' }, as(who))));
+      expect(queued.map((r) => r.status)).toEqual([200, 200]);
+      const newcomers = () => Promise.all(['mm-f3', 'mm-f4'].map((who) => api.get('/v3/lobbies/ranked/me', as(who))));
+      await eventually(newcomers, (rs) => rs.some((r) => r.body.status === 'in_game'), 30_000, 'one newcomer in the game');
+      await new Promise((r) => setTimeout(r, 2000));
+      const [f3, f4] = await newcomers();
+      const filled = f3.body.status === 'in_game' ? f3 : f4;
+      const other = filled === f3 ? f4 : f3;
+      expect(filled.body.server.instance_id).toBe(serverId);
+      expect(other.body.status).toBe('in_queue');
+      // no second game was made for them
+      const all = await server.get('/v3/servers?limit=100');
+      const theirs = all.body.servers.filter((s: { custom_data?: { match?: { lobbies?: string[] } } }) => s.custom_data?.match?.lobbies?.some((l) => l === f3.body.id || l === f4.body.id));
+      expect(theirs.map((s: { instance_id: string }) => s.instance_id)).toEqual([serverId]);
+      expect((await api.delete('/v3/lobbies/ranked/me/matchmaking', as(other.body.host))).status).toBe(200);
+      for (const who of ['mm-f1', filled.body.host]) await api.post('/v3/lobbies/ranked/me/end-match', undefined, as(who));
+      await eventually(() => server.get(`/v3/servers/${serverId}`), (r) => r.body.status === 'stopped', 30_000, 'server stopped');
+    });
+
+    it('a leave, a kick or a state change racing formation gives one outcome per lobby: in the game or out of it, none stuck, no server left running', async () => {
+      // 2v2 of two lobbies of two; after the second lobby queues, a member of it leaves, is kicked or changes
+      // its state: at once, 25 ms later, as soon as the lobby shows the match found, or 40 ms after that (so
+      // the change lands in different phases: queued, reserved, found or matched, starting).
+      const kinds = ['leave', 'kick', 'state'] as const;
+      const phases = ['queued', 'queued+25ms', 'found', 'found+40ms'] as const;
+      const regions = ['us-east', 'us-south', 'us-west', 'eu-north', 'eu-west', 'eu-uk', 'ap-south', 'sea', 'ap-north', 'ap-southeast', 'south-africa', 'south-america-brazil'];
+      const trials = kinds.flatMap((kind, k) => phases.map((phase, i) => ({ kind, phase, region: regions[k * phases.length + i] })));
+      const settledStatus = new Set(['in_game', 'in_queue', 'waiting']);
+      const results = await Promise.all(trials.map(async ({ kind, phase, region }) => {
+        const [h1, g1, h2, g2] = ['h1', 'g1', 'h2', 'g2'].map((r) => `rc-${kind}-${phase.replace('+', '-')}-${r}`);
+        const ids: string[] = [];
+        for (const [host, guest] of [[h1, g1], [h2, g2]]) {
+          const created = await api.post('/v3/lobbies/ranked', { region }, as(host));
+          expect(created.status).toBe(201);
+          expect((await api.post('/v3/lobbies/ranked/join', { lobbyId: created.body.id }, as(guest))).status).toBe(200);
+          ids.push(created.body.id);
+        }
+        expect((await api.post('/v3/lobbies/ranked/me/matchmaking', { mode: 'pairs' }, as(h1))).status).toBe(200);
+        const second = api.post('/v3/lobbies/ranked/me/matchmaking', { mode: 'pairs' }, as(h2));
+        let seenBefore = 'in_queue';
+        if (phase === 'queued+25ms') await new Promise((r) => setTimeout(r, 25));
+        if (phase.startsWith('found')) {
+          await second;
+          const found = await eventually(() => api.get('/v3/lobbies/ranked/me', as(h2)), (r) => r.body.status !== 'in_queue', 30_000, `${kind} ${phase}: found`);
+          seenBefore = found.body.status;
+          if (phase === 'found+40ms') await new Promise((r) => setTimeout(r, 40));
+        }
+        const change = kind === 'leave' ? api.delete('/v3/lobbies/ranked/me', as(g2))
+          : kind === 'kick' ? api.post('/v3/lobbies/ranked/me/kick', { playerId: g2 }, as(h2))
+          : api.patch('/v3/lobbies/ranked/me', { state: { note: 'changed' } }, as(g2));
+        expect((await second).status).toBe(200);
+        expect((await change).status).toBe(200);
+        // settled: both out of match_found / matched / starting, and still so a moment later
+        const both = () => Promise.all([h1, h2].map((who) => api.get('/v3/lobbies/ranked/me', as(who))));
+        const isSettled = (rs: Awaited<ReturnType<typeof both>>) => rs.every((r) => settledStatus.has(r.body.status)) && (kind !== 'state' || rs.every((r) => r.body.status === 'in_game'));
+        let rs = await eventually(both, isSettled, 60_000, `${kind} ${phase} settled`);
+        await new Promise((r) => setTimeout(r, 1000));
+        rs = await eventually(both, isSettled, 30_000, `${kind} ${phase} still settled`);
+        const statuses = rs.map((r) => r.body.status);
+        if (kind !== 'state') expect((await api.get('/v3/lobbies/ranked/me', as(g2))).status).toBe(404);
+        if (statuses[0] === 'in_game' && statuses[1] !== 'in_game') {
+          // the change declined a match whose server was already assigned (the lobby had not heard it yet):
+          // that lobby left the match (waiting, no server); the other plays, and the game's roster drops the leaver's lobby
+          expect(kind).not.toBe('state');
+          expect(rs[1].body).toMatchObject({ status: 'waiting', server: null, matchmaking: null });
+          const serverId = rs[0].body.server.instance_id;
+          const srv = await eventually(() => server.get(`/v3/servers/${serverId}`), (r) => r.body.custom_data?.match?.lobbies?.length === 1, 15_000, 'roster without the leaver');
+          expect(srv.body.custom_data.match.lobbies).toEqual([ids[0]]);
+          expect(srv.body.custom_data.match.teams.flat().sort()).toEqual([g1, h1].sort());
+          await api.post('/v3/lobbies/ranked/me/end-match', undefined, as(h1));
+          await eventually(() => server.get(`/v3/servers/${serverId}`), (r) => r.body.status === 'stopped', 30_000, 'server stopped');
+        } else if (statuses.includes('in_game')) {
+          // one game: both on one server that names exactly these two lobbies
+          expect(statuses).toEqual(['in_game', 'in_game']);
+          const serverId = rs[0].body.server.instance_id;
+          expect(rs[1].body.server.instance_id).toBe(serverId);
+          const srv = await server.get(`/v3/servers/${serverId}`);
+          expect([...srv.body.custom_data.match.lobbies].sort()).toEqual([...ids].sort());
+          for (const who of [h1, h2]) await api.post('/v3/lobbies/ranked/me/end-match', undefined, as(who));
+          await eventually(() => server.get(`/v3/servers/${serverId}`), (r) => r.body.status === 'stopped', 30_000, 'server stopped');
+        } else {
+          // neither in a game: a server started for their match (a start racing the decline) is stopped
+          const all = await server.get('/v3/servers?limit=100');
+          for (const s of all.body.servers.filter((x: { custom_data?: { match?: { lobbies?: string[] } } }) => x.custom_data?.match?.lobbies?.some((l) => ids.includes(l)))) {
+            await eventually(() => server.get(`/v3/servers/${s.instance_id}`), (r) => r.body.status === 'stopped', 30_000, `orphan ${s.instance_id} stopped`);
+          }
+          for (const [who, r] of [[h1, rs[0]], [h2, rs[1]]] as const) if (r.body.status === 'in_queue') await api.delete('/v3/lobbies/ranked/me/matchmaking', as(who));
+        }
+        return `${kind}@${phase}(${seenBefore}):${statuses.join('/')}`;
+      }));
+      // what each trial came to (the phase a change lands in varies with timing; every outcome above is checked)
+      console.log(`formation races (${mode}): ${results.join(' ')}`);
     });
 
     it('a match takes a warm pool server when its region has one; an empty pool means a cold start, not a failure', async () => {

@@ -69,7 +69,7 @@ export type MatchCommand =
    * game was answered is never followed by a lobby joining.
    */
   | { type: 'SetBackfillAccepting'; accepting: boolean; now: string }
-  /** Recovery: a match that cannot be resumed ends cleanly (only before it has a server). */
+  /** A match that did not form in time (FORMATION_DEADLINE_MS of the workflow) ends cleanly; only before it has a server. */
   | { type: 'AbortMatch'; reason: string; now: string };
 
 type Id = { matchId: string; at: string };

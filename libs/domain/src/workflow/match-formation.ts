@@ -32,8 +32,23 @@ export type MatchRequest = ReserveMatchLobby | StartMatchServer | StopMatchServe
  */
 export const CONFIRMATION_GRACE_MS = 2_000;
 export type MatchConfirmationDue = DomainEvent<'MatchConfirmationDue', { matchId: string; at: string }>;
-export type MatchFormationEvent = MatchEvent | MatchConfirmationDue | LobbyEvent;
-export type MatchFormationIntent = Intent<MatchCommand | LobbyCommand | MatchRequest, MatchConfirmationDue>;
+/**
+ * Deadlines that keep a match from being stuck whatever happens to an intent (a service down past the
+ * runner's retries, a bug that parks an intent): a match still reserving its lobbies this long after its
+ * proposal is aborted (the lobbies reserved go back to the queue at their first queue time; a reservation
+ * landing later is let go at once); a server start not answered this long after it was requested counts
+ * as a failed attempt (the next attempt starts, the third fails the match; a late answer's server is
+ * stopped by the dispatcher, since the match no longer waits for it). Normal formation takes milliseconds
+ * and a start's answer (not the game's readiness) well under a second, so neither fires unless something
+ * is wrong.
+ */
+export const FORMATION_DEADLINE_MS = 30_000;
+export const SERVER_START_DEADLINE_MS = 60_000;
+export type MatchFormationDue = DomainEvent<'MatchFormationDue', { matchId: string; at: string }>;
+export type MatchServerStartDue = DomainEvent<'MatchServerStartDue', { matchId: string; attempt: number; at: string }>;
+type MatchDue = MatchConfirmationDue | MatchFormationDue | MatchServerStartDue;
+export type MatchFormationEvent = MatchEvent | MatchDue | LobbyEvent;
+export type MatchFormationIntent = Intent<MatchCommand | LobbyCommand | MatchRequest, MatchDue>;
 
 export interface MatchFormationState {
   projectId: string | null;
@@ -70,9 +85,13 @@ const matchOf = (event: LobbyEvent): string | null => {
 const MATCH_EVENTS = new Set<string>([
   'MatchProposed', 'MatchLobbyReserved', 'MatchFormed', 'MatchAborted', 'MatchLobbyConfirmed', 'MatchConfirmed', 'MatchDissolved', 'MatchServerRequested',
   'MatchServerStartFailed', 'MatchFailed', 'MatchServerAssigned', 'MatchRunning', 'MatchLobbyLeft', 'MatchCompleted', 'MatchConfirmationDue',
-  'MatchFillProposed', 'MatchFilled', 'MatchFillAborted', 'MatchReservationReturned', 'MatchBackfillAccepting',
+  'MatchFillProposed', 'MatchFilled', 'MatchFillAborted', 'MatchReservationReturned', 'MatchBackfillAccepting', 'MatchFormationDue', 'MatchServerStartDue',
 ]);
-const isMatchEvent = (e: MatchFormationEvent): e is MatchEvent | MatchConfirmationDue => MATCH_EVENTS.has(e.type);
+const isMatchEvent = (e: MatchFormationEvent): e is MatchEvent | MatchDue => MATCH_EVENTS.has(e.type);
+
+const formationTimer = (matchId: string) => `match-formation:${matchId}`;
+const serverTimer = (matchId: string) => `match-server:${matchId}`;
+const cancel = (id: string) => ({ kind: 'cancel-timer' as const, id });
 
 const toMatch = (matchId: string, command: MatchCommand, key: string): CommandIntent<MatchCommand> =>
   ({ kind: 'command', target: { aggregate: 'match', id: matchId, projectId: null }, command, key: `match:${matchId}:${key}` });
@@ -145,38 +164,60 @@ export const matchFormationWorkflow: Workflow<MatchFormationEvent, MatchFormatio
     }
     const matchId = event.data.matchId;
     switch (event.type) {
-      case 'MatchProposed':
-        return event.data.lobbies.map((l) => request(matchId, { type: 'ReserveMatchLobby', matchId, lobbyId: l.lobbyId, ticket: l.ticket, now: at }, `reserve:${l.lobbyId}`));
+      case 'MatchProposed': {
+        const due: MatchFormationDue = { type: 'MatchFormationDue', data: { matchId, at: timeAfter(at, FORMATION_DEADLINE_MS) } };
+        return [
+          ...event.data.lobbies.map((l) => request(matchId, { type: 'ReserveMatchLobby', matchId, lobbyId: l.lobbyId, ticket: l.ticket, now: at }, `reserve:${l.lobbyId}`)),
+          { kind: 'timer', id: formationTimer(matchId), at: due.data.at, then: due },
+        ];
+      }
+      case 'MatchFormationDue':
+        return state.status === 'proposed' ? [toMatch(matchId, { type: 'AbortMatch', reason: 'formation_timeout', now: at }, 'formation-timeout')] : [];
       case 'MatchFormed': {
         const deadline = event.data.confirmationDeadline;
         const found = state.lobbies.map((l) => toLobby(state, matchId, l, { type: 'MatchFound', matchId, confirmationDeadline: deadline, now: at }, 'found'));
-        if (!deadline) return [...found, toMatch(matchId, { type: 'RequestServer', now: at }, 'server:1')];
+        if (!deadline) return [cancel(formationTimer(matchId)), ...found, toMatch(matchId, { type: 'RequestServer', now: at }, 'server:1')];
         const due: MatchConfirmationDue = { type: 'MatchConfirmationDue', data: { matchId, at: timeAfter(deadline, CONFIRMATION_GRACE_MS) } };
-        return [...found, { kind: 'timer', id: `match-confirmation:${matchId}`, at: due.data.at, then: due }];
+        return [cancel(formationTimer(matchId)), ...found, { kind: 'timer', id: `match-confirmation:${matchId}`, at: due.data.at, then: due }];
       }
       case 'MatchConfirmationDue':
         return state.status === 'confirming' ? [toMatch(matchId, { type: 'ExpireConfirmation', now: at }, 'expire')] : [];
+      case 'MatchServerStartDue':
+        // The decider ignores it unless that attempt is still the one in flight.
+        return state.status === 'server_requested'
+          ? [toMatch(matchId, { type: 'FailServerStart', attempt: event.data.attempt, error: 'server_start_timeout', now: at }, `start-timeout:${event.data.attempt}`)]
+          : [];
       case 'MatchConfirmed':
         return [
           { kind: 'cancel-timer', id: `match-confirmation:${matchId}` },
           ...state.lobbies.map((l) => toLobby(state, matchId, l, { type: 'MatchReady', matchId, now: at }, 'ready')),
           toMatch(matchId, { type: 'RequestServer', now: at }, 'server:1'),
         ];
-      case 'MatchServerRequested':
-        return [request(matchId, { type: 'StartMatchServer', matchId, attempt: event.data.attempt, now: at }, `start:${event.data.attempt}`)];
+      case 'MatchServerRequested': {
+        const { attempt } = event.data;
+        const due: MatchServerStartDue = { type: 'MatchServerStartDue', data: { matchId, attempt, at: timeAfter(at, SERVER_START_DEADLINE_MS) } };
+        return [
+          request(matchId, { type: 'StartMatchServer', matchId, attempt, now: at }, `start:${attempt}`),
+          { kind: 'timer', id: serverTimer(matchId), at: due.data.at, then: due },
+        ];
+      }
       case 'MatchServerStartFailed':
-        return [toMatch(matchId, { type: 'RequestServer', now: at }, `server:${event.data.attempt + 1}`)];
+        return [cancel(serverTimer(matchId)), toMatch(matchId, { type: 'RequestServer', now: at }, `server:${event.data.attempt + 1}`)];
       case 'MatchServerAssigned':
-        return state.lobbies.map((l) => toLobby(state, matchId, l, { type: 'ServerAssigned', server: state.server as never, now: at }, 'server'));
+        return [cancel(serverTimer(matchId)), ...state.lobbies.map((l) => toLobby(state, matchId, l, { type: 'ServerAssigned', server: state.server as never, now: at }, 'server'))];
       case 'MatchAborted':
-        return event.data.release.map((l) => toLobby(state, matchId, l, { type: 'ReleaseFromMatch', matchId, requeue: true, reason: 'declined', error: null, now: at }, 'release'));
+        return [
+          cancel(formationTimer(matchId)),
+          cancel(serverTimer(matchId)),
+          ...event.data.release.map((l) => toLobby(state, matchId, l, { type: 'ReleaseFromMatch', matchId, requeue: true, reason: 'declined', error: null, now: at }, 'release')),
+        ];
       case 'MatchDissolved':
         return [
           ...event.data.requeue.map((l) => toLobby(state, matchId, l, { type: 'ReleaseFromMatch', matchId, requeue: true, reason: event.data.reason, error: null, now: at }, 'release')),
           ...event.data.release.map((l) => toLobby(state, matchId, l, { type: 'ReleaseFromMatch', matchId, requeue: false, reason: event.data.reason, error: event.data.reason, now: at }, 'release')),
         ];
       case 'MatchFailed':
-        return event.data.lobbies.map((l) => toLobby(state, matchId, l, { type: 'ReleaseFromMatch', matchId, requeue: false, reason: 'failed', error: event.data.error, now: at }, 'release'));
+        return [cancel(serverTimer(matchId)), ...event.data.lobbies.map((l) => toLobby(state, matchId, l, { type: 'ReleaseFromMatch', matchId, requeue: false, reason: 'failed', error: event.data.error, now: at }, 'release'))];
       case 'MatchCompleted':
         return event.data.stopServer ? [request(matchId, { type: 'StopMatchServer', matchId, serverId: event.data.serverId, now: at }, 'stop')] : [];
       case 'MatchReservationReturned':

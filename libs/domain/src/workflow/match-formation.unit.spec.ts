@@ -1,7 +1,7 @@
 import { LobbyEvent } from '../lobby';
 import { MatchEvent, MatchProposal } from '../matchmaking/match';
 import { givenWorkflow } from './testing';
-import { matchFormationWorkflow as wf, MatchFormationEvent } from './match-formation';
+import { FORMATION_DEADLINE_MS, matchFormationWorkflow as wf, MatchFormationEvent, SERVER_START_DEADLINE_MS } from './match-formation';
 import { lobbyQueueWorkflow } from './lobby-queue';
 import { backfillRosterWorkflow } from './backfill-roster';
 
@@ -17,13 +17,47 @@ const proposed: MatchEvent = { type: 'MatchProposed', data: { ...proposal, at: t
 const formed: MatchEvent = { type: 'MatchFormed', data: { matchId: M, confirmationDeadline: null, at: t1 } };
 const lobbyTarget = (id: string) => ({ aggregate: 'lobby', id, projectId: 'p1' });
 const matchTarget = { aggregate: 'match', id: M, projectId: null };
+const after = (iso: string, ms: number) => new Date(Date.parse(iso) + ms).toISOString();
+const formationDue = { type: 'MatchFormationDue' as const, data: { matchId: M, at: after(t0, FORMATION_DEADLINE_MS) } };
 
 describe('Match formation workflow', () => {
-  it('a proposal reserves each lobby at the ticket matched, keyed by match and lobby', () => {
+  it('a proposal reserves each lobby at the ticket matched, keyed by match and lobby, and sets the formation deadline', () => {
     givenWorkflow(wf).when(proposed).then([
       { kind: 'command', target: { request: 'ReserveMatchLobby', projectId: null }, command: { type: 'ReserveMatchLobby', matchId: M, lobbyId: 'a', ticket: 2, now: t0 }, key: 'match:m1:reserve:a' },
       { kind: 'command', target: { request: 'ReserveMatchLobby', projectId: null }, command: { type: 'ReserveMatchLobby', matchId: M, lobbyId: 'b', ticket: 5, now: t0 }, key: 'match:m1:reserve:b' },
+      { kind: 'timer', id: 'match-formation:m1', at: formationDue.data.at, then: formationDue },
     ]);
+  });
+
+  it('a match still reserving at its formation deadline is aborted; formed (or over) by then, the deadline does nothing', () => {
+    givenWorkflow<MatchFormationEvent, any, any>(wf, [proposed]).when(formationDue as MatchFormationEvent).then([
+      { kind: 'command', target: matchTarget, command: { type: 'AbortMatch', reason: 'formation_timeout', now: formationDue.data.at }, key: 'match:m1:formation-timeout' },
+    ]);
+    givenWorkflow<MatchFormationEvent, any, any>(wf, [proposed, formed]).when(formationDue as MatchFormationEvent).thenNothing();
+    const aborted: MatchEvent = { type: 'MatchAborted', data: { matchId: M, reason: 'ticket_changed', release: ['a'], at: t1 } };
+    givenWorkflow<MatchFormationEvent, any, any>(wf, [proposed, aborted]).when(formationDue as MatchFormationEvent).thenNothing();
+    // an abort releases the lobbies reserved and clears both deadlines
+    givenWorkflow<MatchFormationEvent, any, any>(wf, [proposed]).when(aborted).then([
+      { kind: 'cancel-timer', id: 'match-formation:m1' },
+      { kind: 'cancel-timer', id: 'match-server:m1' },
+      { kind: 'command', target: lobbyTarget('a'), command: { type: 'ReleaseFromMatch', matchId: M, requeue: true, reason: 'declined', error: null, now: t1 }, key: 'match:m1:a:release' },
+    ]);
+  });
+
+  it('a server start not answered by its deadline fails that attempt (the decider ignores it for any other attempt); an answer clears the deadline', () => {
+    const requested: MatchEvent = { type: 'MatchServerRequested', data: { matchId: M, attempt: 1, at: t1 } };
+    const due = { type: 'MatchServerStartDue', data: { matchId: M, attempt: 1, at: after(t1, SERVER_START_DEADLINE_MS) } } as MatchFormationEvent;
+    givenWorkflow<MatchFormationEvent, any, any>(wf, [proposed, formed, requested]).when(due).then([
+      { kind: 'command', target: matchTarget, command: { type: 'FailServerStart', attempt: 1, error: 'server_start_timeout', now: after(t1, SERVER_START_DEADLINE_MS) }, key: 'match:m1:start-timeout:1' },
+    ]);
+    const failed: MatchEvent = { type: 'MatchServerStartFailed', data: { matchId: M, attempt: 1, error: 'refused', at: t1 } };
+    givenWorkflow<MatchFormationEvent, any, any>(wf, [proposed, formed, requested]).when(failed).then([
+      { kind: 'cancel-timer', id: 'match-server:m1' },
+      { kind: 'command', target: matchTarget, command: { type: 'RequestServer', now: t1 }, key: 'match:m1:server:2' },
+    ]);
+    givenWorkflow<MatchFormationEvent, any, any>(wf, [proposed, formed, requested, failed]).when(due).thenNothing();
+    const assigned: MatchEvent = { type: 'MatchServerAssigned', data: { matchId: M, serverId: 's1', at: t1 } };
+    givenWorkflow<MatchFormationEvent, any, any>(wf, [proposed, formed, requested, assigned]).when(due).thenNothing();
   });
 
   it("the lobby's reservation is told to the match; one made after the match fell through is released at once", () => {
@@ -45,6 +79,7 @@ describe('Match formation workflow', () => {
 
   it('formed without confirmation: every lobby is told and the first server requested', () => {
     givenWorkflow<MatchFormationEvent, any, any>(wf, [proposed]).when(formed).then([
+      { kind: 'cancel-timer', id: 'match-formation:m1' },
       { kind: 'command', target: lobbyTarget('a'), command: { type: 'MatchFound', matchId: M, confirmationDeadline: null, now: t1 }, key: 'match:m1:a:found' },
       { kind: 'command', target: lobbyTarget('b'), command: { type: 'MatchFound', matchId: M, confirmationDeadline: null, now: t1 }, key: 'match:m1:b:found' },
       { kind: 'command', target: matchTarget, command: { type: 'RequestServer', now: t1 }, key: 'match:m1:server:1' },
@@ -55,12 +90,14 @@ describe('Match formation workflow', () => {
     const requested: MatchEvent = { type: 'MatchServerRequested', data: { matchId: M, attempt: 2, at: t1 } };
     givenWorkflow<MatchFormationEvent, any, any>(wf, [proposed, formed]).when(requested).then([
       { kind: 'command', target: { request: 'StartMatchServer', projectId: null }, command: { type: 'StartMatchServer', matchId: M, attempt: 2, now: t1 }, key: 'match:m1:start:2' },
+      { kind: 'timer', id: 'match-server:m1', at: after(t1, SERVER_START_DEADLINE_MS), then: { type: 'MatchServerStartDue', data: { matchId: M, attempt: 2, at: after(t1, SERVER_START_DEADLINE_MS) } } },
     ]);
     const server = { instance_id: 's1', status: 'running' };
     const assigned: MatchEvent = { type: 'MatchServerAssigned', data: { matchId: M, serverId: 's1', server, at: t1 } };
-    givenWorkflow<MatchFormationEvent, any, any>(wf, [proposed, formed, requested]).when(assigned).then(['a', 'b'].map((l) => (
-      { kind: 'command', target: lobbyTarget(l), command: { type: 'ServerAssigned', server, now: t1 }, key: `match:m1:${l}:server` }
-    )));
+    givenWorkflow<MatchFormationEvent, any, any>(wf, [proposed, formed, requested]).when(assigned).then([
+      { kind: 'cancel-timer', id: 'match-server:m1' },
+      ...['a', 'b'].map((l) => ({ kind: 'command', target: lobbyTarget(l), command: { type: 'ServerAssigned', server, now: t1 }, key: `match:m1:${l}:server` })),
+    ]);
   });
 
   it("a lobby leaving on its own is told to the match; once the match is over, nothing", () => {
@@ -76,7 +113,7 @@ describe('Match formation workflow', () => {
   it('a failed match sends every lobby back to waiting with the error; the last lobby out stops the server', () => {
     const failed: MatchEvent = { type: 'MatchFailed', data: { matchId: M, error: 'no capacity', lobbies: ['a', 'b'], at: t1 } };
     const intents = wf.react(wf.evolve(givenWorkflow(wf, [proposed]).state, failed), failed);
-    expect(intents.map((i) => i.kind === 'command' && i.command)).toEqual(['a', 'b'].map(() => ({ type: 'ReleaseFromMatch', matchId: M, requeue: false, reason: 'failed', error: 'no capacity', now: t1 })));
+    expect(intents.map((i) => (i.kind === 'command' ? i.command : i))).toEqual([{ kind: 'cancel-timer', id: 'match-server:m1' }, ...['a', 'b'].map(() => ({ type: 'ReleaseFromMatch', matchId: M, requeue: false, reason: 'failed', error: 'no capacity', now: t1 }))]);
     const completed: MatchEvent = { type: 'MatchCompleted', data: { matchId: M, reason: 'all_left', serverId: 's1', remaining: [], stopServer: true, at: t1 } };
     givenWorkflow<MatchFormationEvent, any, any>(wf, [proposed]).when(completed).then([
       { kind: 'command', target: { request: 'StopMatchServer', projectId: null }, command: { type: 'StopMatchServer', matchId: M, serverId: 's1', now: t1 }, key: 'match:m1:stop' },
