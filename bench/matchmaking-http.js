@@ -4,7 +4,7 @@
 //     match time the service recorded (match_waits: MatchmakingStarted.at → LobbyMatchFound.at);
 //  2. paced: RATE lobbies/s for PACED_S s; figure: p50/p99 of enqueue → matched (the same recorded times,
 //     so the HTTP round trip of the enqueue itself is not in it);
-//  3. explain: QUEUED lobbies that never match (ratings 10 apart, a window of 0) stay queued; then
+//  3. explain: QUEUED lobbies that never match (ratings 10 apart, a window of 0) stay queued (their mode's timeout is an hour: enqueuing 100,000 takes minutes); then
 //     EXPLAINS `GET …/me/matchmaking` of random players; figure: p50/p99.
 // The mode's servers are refused on purpose (no build has its version tag): the bench measures matching,
 // not game processes (enqueue → in_game on a warm pool is not measured here yet).
@@ -92,7 +92,7 @@ async function main() {
       name: CONFIG, serverSettings: { version_tag: 'bench-no-build' },
       matchmaking: { modes: {
         duel: { teams: 2, playersPerTeam: 1 },
-        never: { teams: 2, playersPerTeam: 1, rules: [{ type: 'difference', field: 'mmr', maxDifference: 0 }] },
+        never: { teams: 2, playersPerTeam: 1, timeout: 3600, rules: [{ type: 'difference', field: 'mmr', maxDifference: 0 }] },
       } },
     }] } });
     if (settings.status !== 200) throw new Error(`settings: ${settings.status} ${JSON.stringify(settings.body)}`);
@@ -146,15 +146,20 @@ async function main() {
     await sleep(2000);
     const latencies = [];
     let bad = 0;
+    const badSeen = [];
     await runPool(EXPLAINS, 8, async (k) => {
       const who = queued[(k * 7919) % queued.length];
       const r = await request(agent, p.port, 'GET', `/api/v3/lobbies/${CONFIG}/me/matchmaking`, { headers: playerHeaders(p.clientKey, who) });
-      if (r.status !== 200 || r.body.candidates !== 0) bad++;
+      if (r.status !== 200 || r.body.candidates !== 0) {
+        bad++;
+        if (badSeen.length < 3) badSeen.push(`${r.status} ${JSON.stringify(r.body).slice(0, 300)}`);
+      }
       latencies.push(r.ms);
     });
     latencies.sort((a, b) => a - b);
     console.log(`matchmaking.explain.queued ${QUEUED}`);
     console.log(`matchmaking.explain.ms p50 ${percentile(latencies, 50).toFixed(2)} p99 ${percentile(latencies, 99).toFixed(2)} (target < 10) bad ${bad}`);
+    for (const b of badSeen) console.log(`# an explain not 200 with 0 candidates: ${b}`);
   } finally {
     agent.destroy();
     await db.end().catch(() => undefined);
