@@ -2,26 +2,16 @@
 // matches (checked on the match streams themselves), every match forms and gets exactly one server, 500
 // real game processes (the benches' tiny Python game, ~10 MB each), and custom_data.match of each server
 // names exactly the lobbies and players on it.
-import fs from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from 'pg';
-import * as yazl from 'yazl';
-import { client, eventually } from '../support/http';
+import { yazlZip } from '../../apps/builds/src/zip/testing/zip-fixture';
+import { client } from '../support/http';
 import { Platform, startDistributed } from '../support/processes';
+import { uploadBuild } from './server-lifecycle';
 
 const as = (playerId: string) => ({ 'x-player-id': playerId });
 const LOBBIES = 1000;
-
-/** The tiny game as a build ZIP (an executable `server` at its root). */
-function tinyZip(): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const zip = new yazl.ZipFile();
-    zip.addFile(path.join(__dirname, '..', '..', 'bench', 'fixtures', 'tiny-game', 'server'), 'server', { mode: fs.constants.S_IFREG | 0o755 });
-    zip.end();
-    const chunks: Buffer[] = [];
-    zip.outputStream.on('data', (c: Buffer) => chunks.push(c)).on('end', () => resolve(Buffer.concat(chunks))).on('error', reject);
-  });
-}
 
 /** Runs `fn` over `items`, `concurrency` at a time. */
 async function pool<T, R>(items: T[], concurrency: number, fn: (item: T) => Promise<R>): Promise<R[]> {
@@ -43,10 +33,8 @@ describe('matchmaking at scale: 1,000 lobbies, two matcher replicas (distributed
   beforeAll(async () => {
     p = await startDistributed('22000-22999', { SPAWNPOINT_LOBBY_QUEUE_STATS_MS: '1000' }, { extraServices: ['matchmaking'] });
     const server = client(p.baseUrl, p.serverKey);
-    const ticket = await server.post('/v3/builds/upload-url?name=tiny');
-    expect(ticket.status).toBe(200);
-    expect((await server.put(ticket.body.upload_url, await tinyZip(), { 'content-type': 'application/zip' })).status).toBeLessThan(300);
-    await eventually(() => server.get(`/v3/builds/${ticket.body.build_id}`), (r) => r.body.status === 'ready', 20_000, 'tiny build ready');
+    const tiny = readFileSync(path.join(__dirname, '..', '..', 'bench', 'fixtures', 'tiny-game', 'server'));
+    await uploadBuild(server, 'tiny', await yazlZip([{ name: 'server', data: tiny, mode: 0o755 }]));
     expect((await server.post('/v3/projects/settings', { lobby_configs: [
       { name: 'crowd', serverSettings: { version_tag: 'tiny' }, matchmaking: { modes: { duel: { teams: 2, playersPerTeam: 1, rules: [{ type: 'difference', field: 'mmr', maxDifference: 50, expandEvery: 1, expandBy: 200 }] } } } },
     ] })).status).toBe(200);

@@ -16,9 +16,14 @@ export const STARTUP_TIMEOUT_MS = 3000;
 export async function uploadSample(api: Api, name = 'default'): Promise<void> {
   const zip = path.join(os.tmpdir(), `sp-life-${process.pid}-${Date.now()}.zip`);
   execFileSync(process.execPath, [path.join(ROOT, 'examples', 'zip-build.js'), zip]);
+  await uploadBuild(api, name, readFileSync(zip));
+}
+
+/** Uploads a build ZIP under `name` and waits until it is ready. */
+export async function uploadBuild(api: Api, name: string, zip: Buffer): Promise<void> {
   const ticket = await api.post(`/v3/builds/upload-url?name=${name}`);
   if (ticket.status !== 200) throw new Error(`upload-url: ${ticket.status} ${JSON.stringify(ticket.body)}`);
-  await api.put(ticket.body.upload_url, readFileSync(zip), { 'content-type': 'application/zip' });
+  await api.put(ticket.body.upload_url, zip, { 'content-type': 'application/zip' });
   await eventually(() => api.get(`/v3/builds/${ticket.body.build_id}`), (r) => r.body.status === 'ready', 20_000, 'build ready');
 }
 

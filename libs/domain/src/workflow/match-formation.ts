@@ -91,6 +91,7 @@ const isMatchEvent = (e: MatchFormationEvent): e is MatchEvent | MatchDue => MAT
 
 const formationTimer = (matchId: string) => `match-formation:${matchId}`;
 const serverTimer = (matchId: string) => `match-server:${matchId}`;
+const confirmationTimer = (matchId: string) => `match-confirmation:${matchId}`;
 const cancel = (id: string) => ({ kind: 'cancel-timer' as const, id });
 
 const toMatch = (matchId: string, command: MatchCommand, key: string): CommandIntent<MatchCommand> =>
@@ -178,7 +179,7 @@ export const matchFormationWorkflow: Workflow<MatchFormationEvent, MatchFormatio
         const found = state.lobbies.map((l) => toLobby(state, matchId, l, { type: 'MatchFound', matchId, confirmationDeadline: deadline, now: at }, 'found'));
         if (!deadline) return [cancel(formationTimer(matchId)), ...found, toMatch(matchId, { type: 'RequestServer', now: at }, 'server:1')];
         const due: MatchConfirmationDue = { type: 'MatchConfirmationDue', data: { matchId, at: timeAfter(deadline, CONFIRMATION_GRACE_MS) } };
-        return [cancel(formationTimer(matchId)), ...found, { kind: 'timer', id: `match-confirmation:${matchId}`, at: due.data.at, then: due }];
+        return [cancel(formationTimer(matchId)), ...found, { kind: 'timer', id: confirmationTimer(matchId), at: due.data.at, then: due }];
       }
       case 'MatchConfirmationDue':
         return state.status === 'confirming' ? [toMatch(matchId, { type: 'ExpireConfirmation', now: at }, 'expire')] : [];
@@ -189,7 +190,7 @@ export const matchFormationWorkflow: Workflow<MatchFormationEvent, MatchFormatio
           : [];
       case 'MatchConfirmed':
         return [
-          { kind: 'cancel-timer', id: `match-confirmation:${matchId}` },
+          cancel(confirmationTimer(matchId)),
           ...state.lobbies.map((l) => toLobby(state, matchId, l, { type: 'MatchReady', matchId, now: at }, 'ready')),
           toMatch(matchId, { type: 'RequestServer', now: at }, 'server:1'),
         ];
