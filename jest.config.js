@@ -25,6 +25,8 @@ const roots = (kind) => ({
     '^@spawnpoint/(gateway|projects|builds|servers|lobbies|matchmaking|backfill|standalone)$': '<rootDir>/apps/$1/src',
   },
   testMatch: [`<rootDir>/{libs,apps,proto,bench,test,scripts}/**/*.${kind}.spec.ts`],
+  // e2e: a failing test prints the tail of the platform's own output (test/support/e2e-environment.js).
+  ...(kind === 'e2e' ? { testEnvironment: '<rootDir>/test/support/e2e-environment.js' } : {}),
 });
 module.exports = {
   // Per-test timeouts: 30 s by default; e2e suites raise theirs with jest.setTimeout.

@@ -51,7 +51,13 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** The logs of the platforms started by this test file, newest last: e2e-environment.js prints their tails when a test fails. */
+const platformLogs = new Set<string[]>();
+(globalThis as { __spawnpointProcessLogs?: () => string }).__spawnpointProcessLogs = () =>
+  [...platformLogs].slice(-2).map((log) => log.join('').slice(-12_000)).join('\n---- next platform ----\n');
+
 function launch(app: string, env: NodeJS.ProcessEnv, log: string[]): ChildProcess {
+  platformLogs.add(log);
   const child = spawn(process.execPath, [path.join(ROOT, 'apps', app, 'dist', 'main.js')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout!.on('data', (d) => log.push(`[${app}] ${d}`));
   child.stderr!.on('data', (d) => log.push(`[${app}!] ${d}`));

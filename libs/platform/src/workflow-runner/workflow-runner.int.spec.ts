@@ -55,8 +55,8 @@ describe('WorkflowRunner', () => {
   let clock: number;
   const now = () => new Date(clock);
   const runners: WorkflowRunner[] = [];
-  const runner = (dispatch: IntentDispatcher, workflows = [launches as never]) => {
-    const r = new WorkflowRunner(bed.store, bed.models, workflows, dispatch, { now, pollMs: 60_000, stopGraceMs: 100, poisonBackoffMs: 10 });
+  const runner = (dispatch: IntentDispatcher, workflows = [launches as never], dispatchTimeoutMs?: number) => {
+    const r = new WorkflowRunner(bed.store, bed.models, workflows, dispatch, { now, pollMs: 60_000, stopGraceMs: 100, poisonBackoffMs: 10, dispatchTimeoutMs });
     runners.push(r);
     return r;
   };
@@ -228,5 +228,24 @@ describe('WorkflowRunner', () => {
     clock = t0 + 10_000;
     await r.tick();
     expect(sent).toEqual(['lobby-launch:l1:1', 'lobby-launch:l1:2']);
+  });
+
+  it('a dispatch that never answers counts as failed after its timeout: the outbox goes on, and the intent is sent again', async () => {
+    const sent: string[] = [];
+    let hangs = 1;
+    const r = runner(async (intent) => {
+      if (hangs-- > 0) return new Promise<void>(() => undefined); // a request lost for good
+      sent.push(intent.key);
+    }, [launches as never], 200);
+    await r.start();
+    await lobbyStarts(['l1', 'l2'], t0);
+    await r.idle();
+    // l1's first try hung and timed out (held back for its retry); l2 was not held up behind it
+    expect(sent).toEqual(['lobby-launch:l2:1']);
+    expect(await outbox()).toEqual(['lobby-launch:l1:1']);
+    clock = t0 + 10_000;
+    await r.tick();
+    expect(sent).toEqual(['lobby-launch:l2:1', 'lobby-launch:l1:1']);
+    expect(await outbox()).toEqual([]);
   });
 });

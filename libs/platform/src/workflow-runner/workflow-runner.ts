@@ -42,6 +42,13 @@ export interface WorkflowRunnerOptions {
   dispatchBackoffMs?: number;
   /** stop() waits this long for a dispatch in flight. Default 5000 ms. */
   stopGraceMs?: number;
+  /**
+   * A dispatch not settled after this counts as failed and is retried (with the same key, so a late
+   * success of the first try is harmless): one hung request must not hold up the whole outbox. Default 30 s.
+   */
+  dispatchTimeoutMs?: number;
+  /** Work of the runner (a batch, a timer round, a dispatch) taking longer than this is logged, once. Default 10 s. */
+  slowWarnMs?: number;
 }
 
 const MAX_BATCH = 500;
@@ -135,6 +142,8 @@ class WorkflowLoop {
       dispatchAttempts: Math.max(1, options.dispatchAttempts ?? 10),
       dispatchBackoffMs: options.dispatchBackoffMs ?? 500,
       stopGraceMs: options.stopGraceMs ?? 5_000,
+      dispatchTimeoutMs: options.dispatchTimeoutMs ?? 30_000,
+      slowWarnMs: options.slowWarnMs ?? 10_000,
     };
   }
 
@@ -228,7 +237,7 @@ class WorkflowLoop {
       if (!lead) return;
       // Taking over: the events the last leader left undecided come before its timers.
       if (lead === 'new') await this.decided();
-      await this.serial(() => this.fireDueTimers());
+      await this.serial(() => this.watched('the due timers', this.fireDueTimers()));
       await this.serial(() => this.saveUnsaved());
       await this.drain();
     } catch (err) {
@@ -289,7 +298,7 @@ class WorkflowLoop {
           // change no state, timer or intent, so they cost no transaction. The checkpoint past them is saved
           // with the next batch that does, or by the tick; reading them again after a crash changes nothing.
           if (inputs.some((i) => i.keys.length > 0)) {
-            await this.write(await this.fold(inputs), last);
+            await this.watched(`a batch of ${batch.length} event(s) up to position ${last}`, (async () => this.write(await this.fold(inputs), last))());
             this.unsaved = null;
           } else {
             this.unsaved = last;
@@ -513,7 +522,7 @@ class WorkflowLoop {
       return false;
     }
     try {
-      await this.dispatch(row.intent, { workflow: this.name, instance: row.key });
+      await this.watched(`dispatch of ${row.intent.key}`, withTimeout(this.dispatch(row.intent, { workflow: this.name, instance: row.key }), this.opts.dispatchTimeoutMs));
       return true;
     } catch (err) {
       held.add(row.key);
@@ -541,6 +550,18 @@ class WorkflowLoop {
     return { event: e, keys: this.workflow.route(e), silent: event.position <= this.silentUntil };
   }
 
+  /** `work`, logged if it runs longer than slowWarnMs (a stall shows what it was stuck in). */
+  private async watched<T>(what: string, work: Promise<T>): Promise<T> {
+    const started = Date.now();
+    const warn = setTimeout(() => console.error(`workflow ${this.name}: ${what} still running after ${Date.now() - started} ms`), this.opts.slowWarnMs);
+    warn.unref();
+    try {
+      return await work;
+    } finally {
+      clearTimeout(warn);
+    }
+  }
+
   private serial(fn: () => Promise<void>): Promise<void> {
     const run = this.chain.then(fn);
     this.chain = run.catch(() => undefined);
@@ -551,6 +572,15 @@ class WorkflowLoop {
     return inPgTransaction(this.pool, fn);
   }
 
+}
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms);
+    timer.unref();
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
