@@ -248,4 +248,26 @@ describe('WorkflowRunner', () => {
     expect(sent).toEqual(['lobby-launch:l2:1', 'lobby-launch:l1:1']);
     expect(await outbox()).toEqual([]);
   });
+
+  it('an event arriving while a batch that concerned no instance finishes is decided without waiting for another event', async () => {
+    // Noise concerns no instance (decided without a write); Go right behind it sends a command. Go must not
+    // wait in memory for a later event of the category: nothing else may ever come.
+    type E = { type: 'Noise' | 'Go'; data: { id: string } };
+    const quiet: Workflow<E, number, CommandIntent> = {
+      name: 'quiet', categories: ['quiet'], initialState: 0,
+      route: (e) => (e.type === 'Go' ? [e.data.id] : []),
+      evolve: (n) => n + 1,
+      react: (n, e) => [{ kind: 'command', target: { aggregate: 'quiet', id: e.data.id, projectId: null }, command: { type: 'Went' }, key: `${e.data.id}:${n}` }],
+    };
+    const { sent, dispatch } = recorder();
+    const r = runner(dispatch, [quiet as never]);
+    await r.start();
+    for (let i = 0; i < 20; i++) {
+      const noise = Array.from({ length: i % 4 }, () => ({ type: 'Noise', data: { id: `q${i}` } }));
+      await bed.store.appendToStream(`quiet-q${i}`, [...noise, { type: 'Go', data: { id: `q${i}` } }], 'no_stream');
+      const until = Date.now() + 3_000; // no idle(): it would decide what waits; the runner must do it alone
+      while (!sent.some((s) => s.key === `q${i}:1`) && Date.now() < until) await new Promise((res) => setTimeout(res, 10));
+      expect(sent.map((s) => s.key)).toContain(`q${i}:1`);
+    }
+  });
 });

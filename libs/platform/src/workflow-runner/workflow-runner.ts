@@ -317,6 +317,9 @@ class WorkflowLoop {
     }).catch((err) => this.fail(this.generation, err)).finally(() => {
       this.flushing = null;
       if (this.outboxChanged) void this.drain();
+      // An event pushed after the loop's last look but before this (a few microtasks: a batch that needed no
+      // write ends without any I/O) found a flush still set and started none: it would wait for the next event.
+      if (this.pending.length > 0 && !this.stopped) void this.flush();
     });
     return this.flushing;
   }
@@ -472,6 +475,8 @@ class WorkflowLoop {
       } while (this.drainAgain && !this.stopped);
     })().catch((err) => console.error(`workflow ${this.name}: dispatch failed:`, (err as Error).message ?? err)).finally(() => {
       this.draining = null;
+      // Asked again after the loop's last look (as with flush): go again rather than wait for the tick.
+      if (this.drainAgain && !this.stopped) void this.drain();
     });
     return this.draining;
   }
@@ -503,15 +508,18 @@ class WorkflowLoop {
   private markSent(id: string): void {
     this.sentIds.push(id);
     this.deleting ??= (async () => {
-      while (this.sentIds.length > 0) {
-        const ids = this.sentIds.splice(0);
-        await intentsDone(this.pool, ids).catch((err) => {
-          console.error(`workflow ${this.name}: could not delete ${ids.length} sent intent(s); they will be sent again:`, (err as Error).message ?? err);
-        });
+      try {
+        while (this.sentIds.length > 0) {
+          const ids = this.sentIds.splice(0);
+          await intentsDone(this.pool, ids).catch((err) => {
+            console.error(`workflow ${this.name}: could not delete ${ids.length} sent intent(s); they will be sent again:`, (err as Error).message ?? err);
+          });
+        }
+      } finally {
+        // In the same microtask as the loop's last look: an id sent later starts a new delete, never waits in sentIds.
+        this.deleting = null;
       }
-    })().finally(() => {
-      this.deleting = null;
-    });
+    })();
   }
 
   /** Sends one intent unless its instance is held back; true when it was sent. */
