@@ -24,13 +24,17 @@ export interface BackfillServer {
 
 export type BackfillCommand =
   | { type: 'OverrideBackfill'; server: BackfillServer; accepting: boolean; skillBand?: SkillBand; now: string }
-  /** The game's roster changed (a lobby left, a fill joined): `freeSlots` freed slots are open now. */
-  | { type: 'ChangeRoster'; matchId: string; freeSlots: number; reason: 'left' | 'filled'; now: string };
+  /**
+   * The game's roster changed (a lobby left, a fill joined): `freeSlots` freed slots are open now; `roster`
+   * is the game's teams (player ids) after the change, so a read of the record shows the roster of its version.
+   */
+  | { type: 'ChangeRoster'; matchId: string; freeSlots: number; reason: 'left' | 'filled'; roster: string[][]; now: string };
 
 export type BackfillOverridden = DomainEvent<'BackfillOverridden', {
   matchId: string; instanceId: string; accepting: boolean; skillBand: SkillBand | null; deadline: string | null; rosterVersion: number; at: string;
 }>;
-export type BackfillRosterChanged = DomainEvent<'BackfillRosterChanged', { matchId: string; freeSlots: number; reason: 'left' | 'filled'; rosterVersion: number; at: string }>;
+/** `roster`: absent on events recorded before it was carried (their reads fall back to the server's custom_data). */
+export type BackfillRosterChanged = DomainEvent<'BackfillRosterChanged', { matchId: string; freeSlots: number; reason: 'left' | 'filled'; roster?: string[][]; rosterVersion: number; at: string }>;
 export type BackfillEvent = BackfillOverridden | BackfillRosterChanged;
 
 export interface BackfillState {
@@ -42,6 +46,8 @@ export interface BackfillState {
   rosterVersion: number;
   /** Slots freed in the game and not filled yet (engine-managed backfill opens while there are some). */
   freeSlots?: number;
+  /** The teams as of the last roster change (none before one: the server's custom_data has the start's). */
+  roster?: string[][];
 }
 
 export const DEFAULT_BACKFILL_WINDOW_S = 60;
@@ -49,8 +55,8 @@ const after = (at: string, seconds: number) => new Date(Date.parse(at) + seconds
 
 function decide(command: BackfillCommand, state: BackfillState): BackfillEvent[] {
   if (command.type === 'ChangeRoster') {
-    const { matchId, freeSlots, reason, now: at } = command;
-    return [{ type: 'BackfillRosterChanged', data: { matchId, freeSlots, reason, rosterVersion: state.rosterVersion + 1, at } }];
+    const { matchId, freeSlots, reason, roster, now: at } = command;
+    return [{ type: 'BackfillRosterChanged', data: { matchId, freeSlots, reason, roster, rosterVersion: state.rosterVersion + 1, at } }];
   }
   const { server, now } = command;
   if (server.stopped) throw conflict(`match ${server.matchId} is completed (its server stopped)`);
@@ -63,7 +69,10 @@ function decide(command: BackfillCommand, state: BackfillState): BackfillEvent[]
 }
 
 function evolve(state: BackfillState, event: BackfillEvent): BackfillState {
-  if (event.type === 'BackfillRosterChanged') return { ...state, freeSlots: event.data.freeSlots, rosterVersion: event.data.rosterVersion };
+  if (event.type === 'BackfillRosterChanged') {
+    const { freeSlots, roster, rosterVersion } = event.data;
+    return { ...state, freeSlots, rosterVersion, ...(roster ? { roster } : {}) };
+  }
   const d = event.data;
   return { ...state, overridden: true, accepting: d.accepting, skillBand: d.skillBand, deadline: d.deadline, rosterVersion: d.rosterVersion };
 }
@@ -86,8 +95,13 @@ export interface BackfillView {
   roster: string[][];
 }
 
-/** The match now: `roster` is the teams of the server's custom_data.match (empty for a server started directly). */
-export function backfillView(state: BackfillState, server: BackfillServer, roster: string[][], now: string): BackfillView {
+/**
+ * The match now. `roster`: the teams of the last roster change, so it always belongs to `roster_version`;
+ * before any change, the teams of the server's custom_data.match (`started`; empty for a direct start). The
+ * server's custom_data follows a change a moment later (another service's write).
+ */
+export function backfillView(state: BackfillState, server: BackfillServer, started: string[][], now: string): BackfillView {
+  const roster = state.roster ?? started;
   const status = server.stopped ? 'completed' : state.overridden && !state.accepting ? 'locked' : 'in_game';
   // Before any override an engine-managed match's window runs from the server's start; a direct start has none.
   const deadline = state.overridden ? state.deadline : server.engineManaged && server.startedAt ? after(server.startedAt, server.windowSeconds) : null;

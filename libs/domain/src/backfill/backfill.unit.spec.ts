@@ -40,18 +40,32 @@ describe('Backfill overrides', () => {
 });
 
 describe('Backfill roster changes', () => {
-  const left = { type: 'BackfillRosterChanged' as const, data: { matchId: 'm1', freeSlots: 1, reason: 'left' as const, rosterVersion: 1, at: t1 } };
+  const left = { type: 'BackfillRosterChanged' as const, data: { matchId: 'm1', freeSlots: 1, reason: 'left' as const, roster: [['a'], []], rosterVersion: 1, at: t1 } };
   it('every roster change increments roster_version; an engine-managed match opens while freed slots wait, closes when full', () => {
-    const s = given(backfillDecider).when({ type: 'ChangeRoster', matchId: 'm1', freeSlots: 1, reason: 'left', now: t1 }).then([left]);
-    expect(backfillView(s, server, [], t1)).toMatchObject({ status: 'in_game', backfill_open: true, roster_version: 1 });
-    const full = given(backfillDecider, [left]).when({ type: 'ChangeRoster', matchId: 'm1', freeSlots: 0, reason: 'filled', now: t1 })
-      .then([{ type: 'BackfillRosterChanged', data: { matchId: 'm1', freeSlots: 0, reason: 'filled', rosterVersion: 2, at: t1 } }]);
-    expect(backfillView(full, server, [], t1)).toMatchObject({ backfill_open: false, roster_version: 2 });
+    const s = given(backfillDecider).when({ type: 'ChangeRoster', matchId: 'm1', freeSlots: 1, reason: 'left', roster: [['a'], []], now: t1 }).then([left]);
+    expect(backfillView(s, server, [['a'], ['b']], t1)).toMatchObject({ status: 'in_game', backfill_open: true, roster_version: 1 });
+    const full = given(backfillDecider, [left]).when({ type: 'ChangeRoster', matchId: 'm1', freeSlots: 0, reason: 'filled', roster: [['a'], ['c']], now: t1 })
+      .then([{ type: 'BackfillRosterChanged', data: { matchId: 'm1', freeSlots: 0, reason: 'filled', roster: [['a'], ['c']], rosterVersion: 2, at: t1 } }]);
+    expect(backfillView(full, server, [['a'], ['b']], t1)).toMatchObject({ backfill_open: false, roster_version: 2 });
     // past the window, or locked by the game: not open
     expect(backfillView(s, server, [], t2).backfill_open).toBe(false);
     const locked = given(backfillDecider, [left]).when({ type: 'OverrideBackfill', server, accepting: false, now: t1 }).then([
       { type: 'BackfillOverridden', data: { matchId: 'm1', instanceId: 's1', accepting: false, skillBand: null, deadline: null, rosterVersion: 2, at: t1 } },
     ]);
     expect(backfillView(locked, server, [], t1)).toMatchObject({ status: 'locked', backfill_open: false });
+  });
+
+  it('the roster read is the one of roster_version: the last change\'s teams, not the server\'s custom_data (updated a moment later); before any change, the start\'s', () => {
+    const started = [['a'], ['b']];
+    expect(backfillView(backfillDecider.initialState, server, started, t1).roster).toEqual(started);
+    const s = given(backfillDecider, [left]).when({ type: 'ChangeRoster', matchId: 'm1', freeSlots: 0, reason: 'filled', roster: [['a'], ['c']], now: t1 })
+      .then([{ type: 'BackfillRosterChanged', data: { matchId: 'm1', freeSlots: 0, reason: 'filled', roster: [['a'], ['c']], rosterVersion: 2, at: t1 } }]);
+    expect(backfillView(s, server, started, t1)).toMatchObject({ roster_version: 2, roster: [['a'], ['c']] });
+    // an override keeps the roster of the last change
+    const overridden = given(backfillDecider, [left, { type: 'BackfillOverridden', data: { matchId: 'm1', instanceId: 's1', accepting: true, skillBand: null, deadline: t2, rosterVersion: 2, at: t1 } }]).state;
+    expect(backfillView(overridden, server, started, t1).roster).toEqual([['a'], []]);
+    // a change recorded before rosters were carried reads the server's
+    const old = given(backfillDecider, [{ type: 'BackfillRosterChanged', data: { matchId: 'm1', freeSlots: 1, reason: 'left', rosterVersion: 1, at: t1 } }]).state;
+    expect(backfillView(old, server, started, t1).roster).toEqual(started);
   });
 });

@@ -36,7 +36,7 @@ export const backfillRosterWorkflow: Workflow<MatchEvent, BackfillRosterState, C
     return [{
       kind: 'command',
       target: { aggregate: 'backfill', id: matchId, projectId: state.match.projectId },
-      command: { type: 'ChangeRoster', matchId, freeSlots, reason: event.type === 'MatchFilled' ? 'filled' : 'left', now: event.data.at },
+      command: { type: 'ChangeRoster', matchId, freeSlots, reason: event.type === 'MatchFilled' ? 'filled' : 'left', roster: teams, now: event.data.at },
       key: `backfill-roster:${matchId}:${state.changes}`,
     }];
   },

@@ -163,13 +163,13 @@ describe('Match formation workflow: backfill', () => {
     ]);
   });
 
-  it('the backfill record hears each roster change with the slots freed and not filled', () => {
+  it('the backfill record hears each roster change with the slots freed and not filled, and the teams after it', () => {
     const left: MatchEvent = { type: 'MatchLobbyLeft', data: { matchId: M, lobbyId: 'b', at: t1 } };
     givenWorkflow(backfillRosterWorkflow, game).when(left).then([
-      { kind: 'command', target: { aggregate: 'backfill', id: M, projectId: 'p1' }, command: { type: 'ChangeRoster', matchId: M, freeSlots: 1, reason: 'left', now: t1 }, key: 'backfill-roster:m1:1' },
+      { kind: 'command', target: { aggregate: 'backfill', id: M, projectId: 'p1' }, command: { type: 'ChangeRoster', matchId: M, freeSlots: 1, reason: 'left', roster: [['ann'], []], now: t1 }, key: 'backfill-roster:m1:1' },
     ]);
     givenWorkflow(backfillRosterWorkflow, [...game, left]).when({ type: 'MatchFilled', data: { matchId: M, lobbyId: 'c', team: 1, players: ['cid'], serverId: 's1', at: t1 } }).then([
-      { kind: 'command', target: { aggregate: 'backfill', id: M, projectId: 'p1' }, command: { type: 'ChangeRoster', matchId: M, freeSlots: 0, reason: 'filled', now: t1 }, key: 'backfill-roster:m1:2' },
+      { kind: 'command', target: { aggregate: 'backfill', id: M, projectId: 'p1' }, command: { type: 'ChangeRoster', matchId: M, freeSlots: 0, reason: 'filled', roster: [['ann'], ['cid']], now: t1 }, key: 'backfill-roster:m1:2' },
     ]);
   });
 });
