@@ -5,11 +5,12 @@
 //  2. paced: RATE lobbies/s for PACED_S s; figure: p50/p99 of enqueue → matched (the same recorded times,
 //     so the HTTP round trip of the enqueue itself is not in it);
 //  3. explain: QUEUED lobbies that never match (ratings 10 apart, a window of 0) stay queued (their mode's timeout is an hour: enqueuing 100,000 takes minutes); then
-//     EXPLAINS `GET …/me/matchmaking` of random players; figure: p50/p99.
+//     EXPLAINS `GET …/me/matchmaking` of random players, first one at a time (a player's latency), then
+//     EXPLAIN_CLIENTS (8) at once (saturated: mostly queueing); figure: p50/p99 of each.
 // The mode's servers are refused on purpose (no build has its version tag): the bench measures matching,
 // not game processes (enqueue → in_game on a warm pool is not measured here yet).
 // Needs the build (npm run build) and PostgreSQL at BENCH_DATABASE_ADMIN_URL (default postgres://postgres@127.0.0.1:5432/postgres).
-// Usage: node bench/matchmaking-http.js  (BENCH_SAT_LOBBIES, BENCH_RATE, BENCH_PACED_S, BENCH_QUEUED, BENCH_EXPLAINS, BENCH_CONCURRENCY)
+// Usage: node bench/matchmaking-http.js  (BENCH_SAT_LOBBIES, BENCH_RATE, BENCH_PACED_S, BENCH_QUEUED, BENCH_EXPLAINS, BENCH_EXPLAIN_CLIENTS, BENCH_CONCURRENCY)
 'use strict';
 const { Client } = require('pg');
 const { startStandalone, percentile, sleep } = require('./lib/standalone');
@@ -20,6 +21,7 @@ const RATE = Number(process.env.BENCH_RATE ?? 200);
 const PACED_S = Number(process.env.BENCH_PACED_S ?? 10);
 const QUEUED = Number(process.env.BENCH_QUEUED ?? 10_000);
 const EXPLAINS = Number(process.env.BENCH_EXPLAINS ?? 2000);
+const EXPLAIN_CLIENTS = Number(process.env.BENCH_EXPLAIN_CLIENTS ?? 8);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
 const ADMIN_URL = process.env.BENCH_DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const CONFIG = 'mm';
@@ -144,22 +146,26 @@ async function main() {
       if (r.status !== 200) throw new Error(`enqueue ${queued[i]}: ${r.status}`);
     });
     await sleep(2000);
-    const latencies = [];
-    let bad = 0;
-    const badSeen = [];
-    await runPool(EXPLAINS, 8, async (k) => {
-      const who = queued[(k * 7919) % queued.length];
-      const r = await request(agent, p.port, 'GET', `/api/v3/lobbies/${CONFIG}/me/matchmaking`, { headers: playerHeaders(p.clientKey, who) });
-      if (r.status !== 200 || r.body.candidates !== 0) {
-        bad++;
-        if (badSeen.length < 3) badSeen.push(`${r.status} ${JSON.stringify(r.body).slice(0, 300)}`);
-      }
-      latencies.push(r.ms);
-    });
-    latencies.sort((a, b) => a - b);
     console.log(`matchmaking.explain.queued ${QUEUED}`);
-    console.log(`matchmaking.explain.ms p50 ${percentile(latencies, 50).toFixed(2)} p99 ${percentile(latencies, 99).toFixed(2)} (target < 10) bad ${bad}`);
-    for (const b of badSeen) console.log(`# an explain not 200 with 0 candidates: ${b}`);
+    // One client at a time: the latency a player's explain sees. Then EXPLAIN_CLIENTS at once, closed loop:
+    // the process saturated, so that figure is mostly the queue of requests before each one.
+    for (const clients of [1, EXPLAIN_CLIENTS]) {
+      const latencies = [];
+      let bad = 0;
+      const badSeen = [];
+      await runPool(EXPLAINS, clients, async (k) => {
+        const who = queued[(k * 7919) % queued.length];
+        const r = await request(agent, p.port, 'GET', `/api/v3/lobbies/${CONFIG}/me/matchmaking`, { headers: playerHeaders(p.clientKey, who) });
+        if (r.status !== 200 || r.body.candidates !== 0) {
+          bad++;
+          if (badSeen.length < 3) badSeen.push(`${r.status} ${JSON.stringify(r.body).slice(0, 300)}`);
+        }
+        latencies.push(r.ms);
+      });
+      latencies.sort((a, b) => a - b);
+      console.log(`matchmaking.explain.clients_${clients}.ms p50 ${percentile(latencies, 50).toFixed(2)} p99 ${percentile(latencies, 99).toFixed(2)} max ${latencies[latencies.length - 1].toFixed(2)} (target p99 < 10) bad ${bad}`);
+      for (const b of badSeen) console.log(`# an explain not 200 with 0 candidates: ${b}`);
+    }
   } finally {
     agent.destroy();
     await db.end().catch(() => undefined);
