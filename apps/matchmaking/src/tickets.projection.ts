@@ -55,6 +55,9 @@ export function ticketsProjection(book: QueueBook, open: OpenMatches, queued: ()
   return {
     name: 'match-tickets',
     categories: ['lobby', 'match', 'backfill'],
+    // A ticket reaches the matcher when its batch commits: under a steady stream the runner's default
+    // 100 ms between batches would be most of enqueue → matched (bench/matchmaking-http.js, paced).
+    minBatchIntervalMs: 0,
     async applySql(events, sql) {
       for (const recorded of events) await applyOne(asEvent(recorded), sql);
     },

@@ -181,4 +181,23 @@ describe('ProjectionRunner', () => {
       await runner.stop();
     }
   });
+
+  it("a projection's own minBatchIntervalMs wins over the runner's: 0 applies a batch right after the last one committed", async () => {
+    const runner = new ProjectionRunner(store, models, [{ ...checkpointsProjection('eager'), minBatchIntervalMs: 0 }], { minBatchIntervalMs: 5_000 });
+    await runner.start();
+    const seen = async (stream: string) => (await models.checkpoint.findUnique({ where: { name: `eager:${stream}` } })) !== null;
+    try {
+      await store.appendToStream('widget-e1', [{ type: 'Made', data: {} }], 'no_stream');
+      const until = Date.now() + 2_000;
+      while (!(await seen('widget-e1')) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+      // right after that commit, nobody waiting: the runner's 5 s would hold it back; this projection's 0 does not
+      await store.appendToStream('widget-e2', [{ type: 'Made', data: {} }], 'no_stream');
+      const t0 = Date.now();
+      while (!(await seen('widget-e2')) && Date.now() - t0 < 2_000) await new Promise((r) => setTimeout(r, 20));
+      expect(await seen('widget-e2')).toBe(true);
+      expect(Date.now() - t0).toBeLessThan(1_000);
+    } finally {
+      await runner.stop();
+    }
+  });
 });

@@ -44,6 +44,8 @@ export interface Projection {
   reset?(): void;
   /** After the event's transaction committed: e.g. invalidate an in-memory copy of the rows. */
   applied?(event: RecordedEvent): void;
+  /** This projection's own minBatchIntervalMs (the runner's option), e.g. 0 where latency matters more than fewer transactions. */
+  minBatchIntervalMs?: number;
 }
 
 const MAX_BATCH = 500;
@@ -351,7 +353,7 @@ export class ProjectionRunner {
 
   /** Waits out the rest of the minimum batch interval, unless a full batch is pending or a reply waits. */
   private async linger(entry: Running): Promise<void> {
-    const rest = entry.lastCommitAt + this.minBatchIntervalMs - performance.now();
+    const rest = entry.lastCommitAt + (entry.projection.minBatchIntervalMs ?? this.minBatchIntervalMs) - performance.now();
     if (!this.live || rest <= 0 || entry.pending.length >= MAX_BATCH) return;
     if (this.waiters.some((w) => entry.projection.categories.includes(w.category))) return;
     await new Promise<void>((resolve) => {

@@ -6,7 +6,7 @@ import { CommandIntent, Intent, LobbyEvent, lobbyServerWorkflow, lobbyStream, ti
 import { readModelsPool } from '@spawnpoint/read-models';
 import { createProjectionTestBed, ProjectionTestBed } from '../../../../test/support/projections';
 import { listParked } from '../projections/parked-events';
-import { IntentDispatcher, WorkflowRunner } from './workflow-runner';
+import { IntentDispatcher, WorkflowRunner, WorkflowRunnerOptions } from './workflow-runner';
 import { loadCheckpoint } from './workflow-tables';
 
 const t0 = Date.parse('2026-11-21T10:00:00.000Z');
@@ -55,8 +55,8 @@ describe('WorkflowRunner', () => {
   let clock: number;
   const now = () => new Date(clock);
   const runners: WorkflowRunner[] = [];
-  const runner = (dispatch: IntentDispatcher, workflows = [launches as never], dispatchTimeoutMs?: number) => {
-    const r = new WorkflowRunner(bed.store, bed.models, workflows, dispatch, { now, pollMs: 60_000, stopGraceMs: 100, poisonBackoffMs: 10, dispatchTimeoutMs });
+  const runner = (dispatch: IntentDispatcher, workflows = [launches as never], options: WorkflowRunnerOptions = {}) => {
+    const r = new WorkflowRunner(bed.store, bed.models, workflows, dispatch, { now, pollMs: 60_000, stopGraceMs: 100, poisonBackoffMs: 10, ...options });
     runners.push(r);
     return r;
   };
@@ -134,7 +134,7 @@ describe('WorkflowRunner', () => {
       ? (first.sent.push(intent), new Promise<void>(() => undefined))
       : first.dispatch(intent, origin));
     const ids = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `l${from + i}`);
-    const a = runner(crashing);
+    const a = runner(crashing, [launches as never], { slowWarnMs: 300 });
     await a.start();
     await lobbyStarts(ids(1, 10), t0, ['l1', 'l2', 'l3']);
 
@@ -148,7 +148,13 @@ describe('WorkflowRunner', () => {
     await lobbyStarts(ids(11, 20), t0);
     // It "crashes" only once inside its 8th dispatch (on a slow machine it may not be there yet).
     for (const until = Date.now() + 10_000; first.sent.length < 8 && Date.now() < until;) await new Promise((r) => setTimeout(r, 10));
+    const errors = jest.spyOn(console, 'error').mockImplementation(() => undefined);
     await a.stop(); // mid-stream: events still arriving, one dispatch in flight
+    // The dispatch it abandoned leaves nothing running: no slow-work log, no failure written after the stop.
+    const afterStop = errors.mock.calls.length;
+    await new Promise((r) => setTimeout(r, 500));
+    expect(errors.mock.calls.slice(afterStop)).toEqual([]);
+    errors.mockRestore();
     clock = t0 + LOBBY_LAUNCH_TIMEOUT_MS + 1_000; // every launch timeout of l1..l20 falls due in the downtime
     await lobbyStarts(ids(21, 25), clock);
 
@@ -236,7 +242,7 @@ describe('WorkflowRunner', () => {
     const r = runner(async (intent) => {
       if (hangs-- > 0) return new Promise<void>(() => undefined); // a request lost for good
       sent.push(intent.key);
-    }, [launches as never], 200);
+    }, [launches as never], { dispatchTimeoutMs: 200 });
     await r.start();
     await lobbyStarts(['l1', 'l2'], t0);
     await r.idle();

@@ -124,6 +124,8 @@ class WorkflowLoop {
    */
   private readonly cache = new Map<string, unknown>();
   private sentIds: string[] = [];
+  /** Work being watched (see watched): stop() abandons what is still running. */
+  private readonly watches = new Set<() => void>();
   private deleting: Promise<void> | null = null;
 
   constructor(
@@ -241,7 +243,7 @@ class WorkflowLoop {
       await this.serial(() => this.saveUnsaved());
       await this.drain();
     } catch (err) {
-      console.error(`workflow ${this.name}: tick failed:`, (err as Error).message ?? err);
+      if (!this.stopped) console.error(`workflow ${this.name}: tick failed:`, (err as Error).message ?? err);
     }
   }
 
@@ -259,6 +261,7 @@ class WorkflowLoop {
     await this.saveUnsaved().catch(() => undefined);
     // A dispatch that hangs is abandoned: its intent stays in the outbox and the next runner sends it again.
     if (this.draining) await Promise.race([this.draining.catch(() => undefined), sleep(this.opts.stopGraceMs)]);
+    for (const abandon of [...this.watches]) abandon();
     await this.deleting;
     if (this.lock) {
       await this.lock.query('SELECT pg_advisory_unlock($1, hashtext($2))', [LOCK_CLASS, this.name]).catch(() => undefined);
@@ -473,7 +476,9 @@ class WorkflowLoop {
         this.outboxChanged = false;
         while (!this.stopped && this.lock && (await this.drainPass())) { /* until a pass sends nothing */ }
       } while (this.drainAgain && !this.stopped);
-    })().catch((err) => console.error(`workflow ${this.name}: dispatch failed:`, (err as Error).message ?? err)).finally(() => {
+    })().catch((err) => {
+      if (!this.stopped) console.error(`workflow ${this.name}: dispatch failed:`, (err as Error).message ?? err);
+    }).finally(() => {
       this.draining = null;
       // Asked again after the loop's last look (as with flush): go again rather than wait for the tick.
       if (this.drainAgain && !this.stopped) void this.drain();
@@ -530,9 +535,10 @@ class WorkflowLoop {
       return false;
     }
     try {
-      await this.watched(`dispatch of ${row.intent.key}`, withTimeout(this.dispatch(row.intent, { workflow: this.name, instance: row.key }), this.opts.dispatchTimeoutMs));
+      await this.watched(`dispatch of ${row.intent.key}`, this.dispatch(row.intent, { workflow: this.name, instance: row.key }), this.opts.dispatchTimeoutMs);
       return true;
     } catch (err) {
+      if (this.stopped) return false; // abandoned by stop(): the next runner sends it again
       held.add(row.key);
       const attempts = row.attempts + 1;
       const giveUp = attempts >= this.opts.dispatchAttempts;
@@ -559,15 +565,25 @@ class WorkflowLoop {
   }
 
   /** `work`, logged if it runs longer than slowWarnMs (a stall shows what it was stuck in). */
-  private async watched<T>(what: string, work: Promise<T>): Promise<T> {
+  /**
+   * `work`, logged if it runs longer than slowWarnMs (a stall shows what it was stuck in); with `timeoutMs`,
+   * failed when it takes longer. stop() ends every watch (abandoned work, no late log, no timer left).
+   */
+  private watched<T>(what: string, work: Promise<T>, timeoutMs?: number): Promise<T> {
     const started = Date.now();
-    const warn = setTimeout(() => console.error(`workflow ${this.name}: ${what} still running after ${Date.now() - started} ms`), this.opts.slowWarnMs);
-    warn.unref();
-    try {
-      return await work;
-    } finally {
-      clearTimeout(warn);
-    }
+    return new Promise<T>((resolve, reject) => {
+      const timers = [setTimeout(() => console.error(`workflow ${this.name}: ${what} still running after ${Date.now() - started} ms`), this.opts.slowWarnMs)];
+      if (timeoutMs !== undefined) timers.push(setTimeout(() => end(() => reject(new Error(`no answer in ${timeoutMs} ms`))), timeoutMs));
+      for (const t of timers) t.unref();
+      const end = (settle: () => void) => {
+        if (!this.watches.delete(abandon)) return;
+        for (const t of timers) clearTimeout(t);
+        settle();
+      };
+      const abandon = () => end(() => reject(new Error(`workflow ${this.name} stopped`)));
+      this.watches.add(abandon);
+      work.then((v) => end(() => resolve(v)), (err) => end(() => reject(err)));
+    });
   }
 
   private serial(fn: () => Promise<void>): Promise<void> {
@@ -580,15 +596,6 @@ class WorkflowLoop {
     return inPgTransaction(this.pool, fn);
   }
 
-}
-
-function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms);
-    timer.unref();
-  });
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
