@@ -13,12 +13,18 @@
 // step() gives exactly what formMatches gives for tickets() at that moment (the queued tickets that are
 // not taken, in the order they were first added).
 //
+// A step that can only repeat the last one is skipped: when the last step formed nothing, no ticket was
+// added, updated, released or removed since, and no queued lobby's window has changed (a step reads the
+// clock only through each lobby's number of expansions: its window, and whether it has grown at all), it
+// forms nothing again. So a large queue that cannot match (fixed windows, or all at their widest) costs
+// a tick nothing until something changes; the step itself is the same.
+//
 // explain(lobbyId, now) answers as explainTicket over every ticket held (taken ones and parties the mode
 // never matches included), from an index of its own (ExplainIndex below: the step's arrays leave out what
 // is taken or pending), built at the first explain() and kept by add and remove from then on.
 import { MatchmakingMode } from './mode';
 import type { MatchProposal } from './match';
-import { allowedDifference } from './rating';
+import { allowedDifference, DifferenceRule, expansions } from './rating';
 import { ExplainScan, explainTicket, Explanation } from './explain';
 import { byAge, byRating, cmp, Entry, entryOf, formInGroup, MatchIdOf, prepare, Prepared, QueueKey, Scratch, sortByAge, sortByRating, takes, Ticket } from './step';
 
@@ -48,6 +54,19 @@ function merge(kept: Entry[], added: Entry[], order: (a: Entry, b: Entry) => num
 }
 
 /** Entries still queued, in place. */
+/**
+ * When the step's view of this lobby's window next changes: its first expansion (the window grows, and the
+ * lobby may then match short of full teams), then each one until the window is at its widest. NaN (a queue
+ * time that cannot be read): now, so nothing is skipped.
+ */
+function changesAt(rule: DifferenceRule, queuedMs: number, nowMs: number): number {
+  if (Number.isNaN(queuedMs)) return nowMs;
+  const every = rule.expandEvery! * 1000;
+  const k = expansions(rule, Math.max(0, nowMs - queuedMs));
+  if (k > 0 && rule.maxExpansion !== null && k * rule.expandBy >= rule.maxExpansion) return Number.POSITIVE_INFINITY;
+  return queuedMs + (k + 1) * every;
+}
+
 function compact(entries: Entry[]): Entry[] {
   let k = 0;
   for (let i = 0; i < entries.length; i++) if (entries[i].state === QUEUED) entries[k++] = entries[i];
@@ -271,6 +290,14 @@ export class MatchQueue {
   private readonly groups = new Map<string, Group>();
   private readonly scratch = new Scratch();
   private seq = 0;
+  /** A ticket was added, updated, released or removed since the last step. */
+  private changed = true;
+  /** After a step that formed nothing: until then (ms) a step over the same tickets forms nothing again. */
+  private quietUntil = Number.NEGATIVE_INFINITY;
+  /** The last step's time: a clock that went back steps again. */
+  private lastStepMs = Number.NEGATIVE_INFINITY;
+  /** Steps skipped because they could only repeat an empty one (see the top). */
+  skipped = 0;
 
   constructor(readonly key: QueueKey, readonly mode: MatchmakingMode) {
     this.p = prepare(mode);
@@ -312,6 +339,7 @@ export class MatchQueue {
   remove(lobbyId: string): boolean {
     const e = this.entries.get(lobbyId);
     if (!e) return false;
+    this.changed = true; // fewer candidates can change a walk (its look-at limit, a party's fit)
     e.state = DEAD;
     this.entries.delete(lobbyId);
     this.ex?.drop(e);
@@ -460,6 +488,12 @@ export class MatchQueue {
   /** The matches formed now (as formMatches over tickets()); their lobbies are taken. */
   step(now: string, matchId: MatchIdOf): MatchProposal[] {
     const nowMs = Date.parse(now);
+    if (!this.changed && nowMs >= this.lastStepMs && nowMs < this.quietUntil) {
+      this.skipped++;
+      return [];
+    }
+    this.changed = false;
+    this.lastStepMs = nowMs;
     this.index();
     const order: { group: Group; first: number }[] = [];
     for (const [g, group] of this.groups) {
@@ -482,10 +516,26 @@ export class MatchQueue {
       formInGroup(this.p, this.scratch, group.ages, group.ratings, group.region, nowMs, this.key, matchId, proposals, taken);
     }
     for (const e of taken) e.state = TAKEN;
+    this.quietUntil = proposals.length === 0 ? this.nextWindowChange(nowMs) : Number.NEGATIVE_INFINITY;
     return proposals;
   }
 
+  /** The first time after `nowMs` a queued lobby's number of expansions changes what a step reads (see the top). */
+  private nextWindowChange(nowMs: number): number {
+    const rule = this.p.rule;
+    if (!rule || !rule.expandEvery || rule.expandEvery <= 0 || rule.expandBy <= 0) return Number.POSITIVE_INFINITY;
+    let next = Number.POSITIVE_INFINITY;
+    for (const group of this.groups.values()) {
+      for (const e of group.ages) {
+        const at = changesAt(rule, e.queuedMs, nowMs);
+        if (at < next) next = at;
+      }
+    }
+    return next;
+  }
+
   private enqueue(e: Entry): void {
+    this.changed = true;
     if (!takes(this.p, e)) {
       e.state = NEVER;
       return;

@@ -192,6 +192,56 @@ describe('MatchQueue', () => {
     expect(roleMatches).toBeGreaterThan(50);
   });
 
+  it('a step that can only repeat an empty one is skipped, and every step still gives what formMatches gives as time passes', () => {
+    let skipped = 0;
+    let formedAfterQuiet = 0;
+    for (let seed = 1; seed <= 120; seed++) {
+      const r = prng(5000 + seed);
+      const mode = randomMode(r, seed > 90);
+      const queue = new MatchQueue(key, mode);
+      let nowMs = T0 + 5_000;
+      for (let tick = 0; tick < 30; tick++) {
+        // Mostly time alone passing (windows cross their expansions), sometimes a change.
+        nowMs += Math.floor(r() * 1_500);
+        if (tick === 0 || r() < 0.15) for (let k = 1 + Math.floor(r() * 30); k > 0; k--) queue.add(randomTicket(r, mode, nowMs, 3000));
+        const before = queue.skipped;
+        const expected = formMatches(key, mode, queue.tickets(), at(nowMs - T0), ids);
+        const got = queue.step(at(nowMs - T0), ids);
+        expect(got).toEqual(expected);
+        if (queue.skipped > before) expect(expected).toEqual([]);
+        if (queue.skipped === before && got.length > 0 && tick > 0) formedAfterQuiet++;
+        // Matched lobbies leave (as the matcher removes them once reserved).
+        for (const m of got) for (const l of m.lobbies) queue.remove(l.lobbyId);
+      }
+      skipped += queue.skipped;
+    }
+    // Both happen: steps skipped, and matches formed later by windows grown with time alone.
+    expect(skipped).toBeGreaterThan(200);
+    expect(formedAfterQuiet).toBeGreaterThan(20);
+  });
+
+  it('a queue that cannot match costs a step nothing until a ticket comes or a window grows', () => {
+    const fixed = resolveMode('fixed', { teams: 2, playersPerTeam: 1, rules: [{ type: 'difference', field: 'mmr', maxDifference: 0 }] });
+    const queue = new MatchQueue(key, fixed);
+    for (let i = 0; i < 100; i++) queue.add({ lobbyId: `n${i}`, ticket: 1, region: 'eu-west', queuedAt: at(0), players: [{ id: `p${i}`, state: { mmr: i * 10 } }] });
+    expect(queue.step(at(1_000), ids)).toEqual([]);
+    expect(queue.step(at(2_000), ids)).toEqual([]);
+    expect(queue.step(at(60_000), ids)).toEqual([]);
+    expect(queue.skipped).toBe(2);
+    queue.add({ lobbyId: 'twin', ticket: 1, region: 'eu-west', queuedAt: at(61_000), players: [{ id: 'pt', state: { mmr: 10 } }] });
+    expect(lobbiesOf(queue.step(at(61_000), ids))).toEqual([['n1', 'twin']]);
+    // With expansion (+100 every 2 s): quiet until the first lobby's window grows, then the step runs again.
+    const growing = new MatchQueue(key, resolveMode('grow', { teams: 2, playersPerTeam: 1, rules: [{ type: 'difference', field: 'mmr', maxDifference: 0, expandEvery: 2, expandBy: 100 }] }));
+    growing.add({ lobbyId: 'a', ticket: 1, region: 'eu-west', queuedAt: at(0), players: [{ id: 'pa', state: { mmr: 1000 } }] });
+    growing.add({ lobbyId: 'b', ticket: 1, region: 'eu-west', queuedAt: at(500), players: [{ id: 'pb', state: { mmr: 1100 } }] });
+    expect(growing.step(at(100), ids)).toEqual([]);
+    expect(growing.step(at(1_900), ids)).toEqual([]);
+    expect(growing.skipped).toBe(1);
+    expect(growing.step(at(2_000), ids)).toEqual([]); // a's window is 100, b's still 0: not mutual
+    expect(lobbiesOf(growing.step(at(2_500), ids))).toEqual([['a', 'b']]);
+    expect(growing.skipped).toBe(1);
+  });
+
   it('takes the lobbies it proposes until they are removed or released; an update queues the new revision', () => {
     const duel = resolveMode('duel', { teams: 2, playersPerTeam: 1, rules: [{ type: 'difference', field: 'mmr', maxDifference: 100 }] });
     const ticket = (lobbyId: string, mmr: number, revision = 1): Ticket => ({ lobbyId, ticket: revision, region: 'eu-west', queuedAt: at(0), players: [{ id: `${lobbyId}-p`, state: { mmr } }] });
