@@ -3,15 +3,16 @@
 // pure matching step over each queue in memory and records each proposal on its match's stream. The
 // match's id is derived from its lobbies and their tickets, so a step repeated after a crash proposes
 // the same match, which the Match decider answers without a second one. The step over a queue is its
-// incremental index's (QueueBook.step). What follows a proposal is the
-// match-formation workflow's.
-import { createHash } from 'node:crypto';
+// incremental index's (QueueBook.step), run in the queue worker (queue-book-proxy.ts) so this event loop
+// only waits for it. What follows a proposal is the match-formation workflow's.
 import { Client, ClientConfig, Pool } from 'pg';
 import { LobbyConfig, MatchLobby, MatchmakingMode, MatchProposal } from '@spawnpoint/domain';
 import { Clock, failpoint } from '@spawnpoint/platform';
-import { fillCandidate, fillOpen } from './backfill-fill';
+import { fillOpen } from './backfill-fill';
+import { fillKey } from './match-id';
 import { OpenMatches } from './open-matches';
-import { Queue, QueueBook } from './queue-book';
+import type { QueueId } from './queue-book';
+import { QueueBookProxy } from './queue-book-proxy';
 
 const LOCK_CLASS = 7_402_013;
 /** Tickets arriving within this long share a round. */
@@ -19,7 +20,7 @@ const NUDGE_MS = 5;
 const LOCK_KEY = 'matcher';
 
 export interface MatcherDeps {
-  book: QueueBook;
+  book: QueueBookProxy;
   /** Games whose mode allows backfill. */
   open: OpenMatches;
   pool: Pool;
@@ -33,15 +34,6 @@ export interface MatcherDeps {
   propose(proposal: MatchProposal, now: string): Promise<{ over: boolean }>;
   /** Records a fill of a game's freed slots on its match stream. */
   proposeFill(matchId: string, lobby: MatchLobby, team: number, now: string): Promise<void>;
-}
-
-/** The book's key of a lobby held for a fill of this match. */
-export const fillKey = (matchId: string) => `fill:${matchId}`;
-
-/** A match id from its lobbies and their tickets: UUID-shaped, the same for the same proposal. */
-export function matchIdOf(lobbies: MatchLobby[]): string {
-  const h = createHash('sha256').update(lobbies.map((l) => `${l.lobbyId}@${l.ticket}`).sort().join(',')).digest('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h[16], 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
 export class Matcher {
@@ -99,14 +91,14 @@ export class Matcher {
   private async round(): Promise<void> {
     if (!(await this.lead())) return;
     const now = this.deps.clock().toISOString();
-    for (const queue of [...this.deps.book.all()]) {
+    for (const queue of await this.deps.book.queues()) {
       if (this.stopped || !this.lock) return;
       const config = await this.deps.config(queue.projectId, queue.config).catch(() => null);
       const mode = config?.modes[queue.mode];
       if (!mode) continue;
       // Backfill is served before new matches.
       if (mode.allowBackfill) await this.fill(queue, mode, now);
-      for (const proposal of this.deps.book.step(queue, mode, now, matchIdOf)) {
+      for await (const proposal of this.deps.book.step(queue, mode, now)) {
         try {
           if ((await this.deps.propose(proposal, now)).over) this.deps.book.matchOver(proposal.matchId);
           else this.proposals++;
@@ -121,14 +113,14 @@ export class Matcher {
   }
 
   /** One lobby per game with freed slots (one fill in flight per match), the oldest that fits. */
-  private async fill(queue: Queue, mode: MatchmakingMode, now: string): Promise<void> {
+  private async fill(queue: QueueId, mode: MatchmakingMode, now: string): Promise<void> {
     const nowMs = Date.parse(now);
     for (const game of [...this.deps.open.withFreeSlots(queue.projectId, queue.config, queue.mode)]) {
       if (!fillOpen(game, mode, nowMs)) continue;
-      const pick = fillCandidate(game, mode, this.deps.book.free(queue), nowMs);
-      if (!pick) continue;
+      // Picked and held in the worker at once (fillCandidate over the queue's free lobbies).
       const key = fillKey(game.match.matchId);
-      this.deps.book.hold(key, pick.lobby.lobbyId);
+      const pick = await this.deps.book.fill(queue, game, mode, nowMs, key);
+      if (!pick) continue;
       try {
         await this.deps.proposeFill(game.match.matchId, pick.lobby, pick.team, now);
       } catch (err) {

@@ -1,7 +1,7 @@
-// The matchmaking service (decisions.md "Matchmaking"): the queue in memory (fed by its projection of the
-// lobbies' events), one active matcher proposing matches on their own streams (`match-<id>`), and the
-// match-formation workflow that carries each proposal out through the lobbies and servers services
-// (MatchIntents). Its routes (explain) are in routes.ts.
+// The matchmaking service (decisions.md "Matchmaking"): the queue in memory, in a worker thread (fed by
+// its projection of the lobbies' events), one active matcher proposing matches on their own streams
+// (`match-<id>`), and the match-formation workflow that carries each proposal out through the lobbies and
+// servers services (MatchIntents). Its routes (explain) are in routes.ts.
 import { Inject, Injectable } from '@nestjs/common';
 import { DomainError, isMatchOver, matchFormationWorkflow, matchStream } from '@spawnpoint/domain';
 import { Unsubscribe } from '@spawnpoint/messaging';
@@ -12,9 +12,9 @@ import { MatchIntents } from './match-intents';
 import { Matcher } from './matcher';
 import { MatchmakingReadModel } from './matchmaking-read-model';
 import { OpenMatches } from './open-matches';
-import { QueueBook } from './queue-book';
+import { QueueBookProxy } from './queue-book-proxy';
 import { queueStats } from './queue-stats';
-import { loadBook, ticketsProjection } from './tickets.projection';
+import { ticketRows, ticketsProjection } from './tickets.projection';
 
 @Injectable()
 export class MatchmakingHost extends ServiceHost {
@@ -23,7 +23,7 @@ export class MatchmakingHost extends ServiceHost {
   private statsTimer: NodeJS.Timeout | null = null;
 
   constructor(
-    @Inject(PLATFORM) platform: Platform, readModel: MatchmakingReadModel, readonly book: QueueBook, private readonly open: OpenMatches, private readonly intents: MatchIntents,
+    @Inject(PLATFORM) platform: Platform, readModel: MatchmakingReadModel, readonly book: QueueBookProxy, private readonly open: OpenMatches, private readonly intents: MatchIntents,
     private readonly configs: LobbyConfigs, private readonly figures: LiveQueueStats,
   ) {
     super(platform, readModel, 'matchmaking', ['match']);
@@ -42,7 +42,8 @@ export class MatchmakingHost extends ServiceHost {
   }
 
   protected override async starting(): Promise<void> {
-    await loadBook(this.book, readModelsPool(this.db));
+    // The table's rows now, and again into a queue worker started after one died.
+    await this.book.loadFrom(() => ticketRows(readModelsPool(this.db)));
     this.unsubscribes.push(
       await this.configs.follow('matchmaking-projects'),
       await this.figures.follow(this.bus),
@@ -88,6 +89,7 @@ export class MatchmakingHost extends ServiceHost {
   protected override async stopping(): Promise<void> {
     if (this.statsTimer) clearInterval(this.statsTimer);
     await this.matcher?.stop();
+    await this.book.close();
     for (const u of this.unsubscribes.splice(0)) await u().catch(() => undefined);
   }
 }

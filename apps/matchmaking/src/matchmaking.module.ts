@@ -6,12 +6,12 @@ import { MatchIntents } from './match-intents';
 import { MatchmakingHost } from './matchmaking.host';
 import { MatchmakingReadModel } from './matchmaking-read-model';
 import { OpenMatches } from './open-matches';
-import { QueueBook } from './queue-book';
+import { QueueBookProxy } from './queue-book-proxy';
 import { MATCHMAKING_HANDLERS, matchmakingRoutes } from './routes';
 
 @Module({
   providers: [
-    { provide: QueueBook, useFactory: () => new QueueBook() }, { provide: OpenMatches, useFactory: () => new OpenMatches() },
+    { provide: QueueBookProxy, useFactory: () => new QueueBookProxy() }, { provide: OpenMatches, useFactory: () => new OpenMatches() },
     { provide: LiveQueueStats, useFactory: () => new LiveQueueStats() },
     LobbyConfigs, GameServers, MatchmakingReadModel, MatchIntents, MatchmakingHost, ...MATCHMAKING_HANDLERS, servesRoutes(MatchmakingHost, matchmakingRoutes),
   ],

@@ -1,8 +1,10 @@
-// The queues in this process's memory: every queued lobby's current ticket, by (project, config, mode),
-// as the lobbies' events issue them (the tickets projection feeds it; a start loads the table). Each queue
-// keeps an incremental matching index (MatchQueue) for its mode, fed with every change, so a tick costs
-// what changed plus one pass. Lobbies a proposal of this process named are taken until the outcome is
-// known (their reservation, a new ticket, or the end of the match), so a tick never proposes them twice.
+// The queues in memory: every queued lobby's current ticket, by (project, config, mode), as the lobbies'
+// events issue them (the tickets projection feeds it; a start loads the table). Pure and synchronous: it
+// runs in the queue worker (queue-book.worker.ts), which the main thread reaches through QueueBookProxy.
+// Each queue keeps an incremental matching index (MatchQueue) for its mode, fed with every change, so a
+// tick costs what changed plus one pass. Lobbies a proposal of this process named are taken until the
+// outcome is known (their reservation, a new ticket, or the end of the match), so a tick never proposes
+// them twice.
 import { MatchIdOf, MatchmakingMode, MatchProposal, MatchQueue, type QueueTicket, type Ticket } from '@spawnpoint/domain';
 
 export interface QueueId { projectId: string; config: string; mode: string }

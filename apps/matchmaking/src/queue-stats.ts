@@ -4,7 +4,7 @@
 // lobbies service shows them in lobby views and the gateways send them to queued lobbies' event streams.
 import { Pool } from 'pg';
 import { QueueStatsEntry } from '@spawnpoint/proto';
-import { QueueBook } from './queue-book';
+import { QueueBookProxy } from './queue-book-proxy';
 
 const WAIT_WINDOW_MS = 10 * 60_000;
 const AVG_WAITS = `SELECT project_id, config, mode, region, round(avg(extract(epoch FROM matched_at - queued_at)))::int AS avg
@@ -13,25 +13,11 @@ const PRUNE = 'DELETE FROM match_waits WHERE matched_at <= $1';
 
 const key = (e: { projectId: string; config: string; mode: string; region: string }) => `${e.projectId}\u0000${e.config}\u0000${e.mode}\u0000${e.region}`;
 
-/** Lobbies and players per (project, config, mode, region) now. */
-export function queueCounts(book: QueueBook): QueueStatsEntry[] {
-  const out = new Map<string, QueueStatsEntry>();
-  for (const q of book.all()) {
-    for (const t of q.tickets.values()) {
-      const k = key({ ...q, region: t.region });
-      let e = out.get(k);
-      if (!e) out.set(k, (e = { projectId: q.projectId, config: q.config, mode: q.mode, region: t.region, playersSearching: 0, lobbiesInQueue: 0, avgWaitSeconds: 0 }));
-      e.lobbiesInQueue++;
-      e.playersSearching += t.players.length;
-    }
-  }
-  return [...out.values()];
-}
-
 /** The counts with the recent mean waits; waits older than the window are dropped. */
-export async function queueStats(book: QueueBook, pool: Pool, nowMs: number): Promise<QueueStatsEntry[]> {
+export async function queueStats(book: QueueBookProxy, pool: Pool, nowMs: number): Promise<QueueStatsEntry[]> {
   const since = new Date(nowMs - WAIT_WINDOW_MS);
-  const entries = queueCounts(book);
+  // Lobbies and players per (project, config, mode, region) now, counted in the queue worker.
+  const entries = await book.counts();
   if (entries.length === 0) return entries;
   const { rows } = await pool.query<{ project_id: string; config: string; mode: string; region: string; avg: number }>(AVG_WAITS, [since]);
   const avg = new Map(rows.map((r) => [key({ projectId: r.project_id, config: r.config, mode: r.mode, region: r.region }), r.avg]));

@@ -1,13 +1,14 @@
 // The matchmaking service's read model: the queue (match_tickets) and the waits of matched lobbies
 // (match_waits), from the lobbies' events, which carry each ticket whole. Once committed, each event also
-// reaches the in-memory QueueBook (`applied`), so the matcher never reads the table on its hot path; a
-// start loads the book from the table. Idempotent: a ticket row is replaced only by a newer ticket.
+// reaches the in-memory QueueBook (`applied`, sent to the queue worker), so the matcher never reads the
+// table on its hot path; a start, or a new queue worker, loads the book from the table. Idempotent: a
+// ticket row is replaced only by a newer ticket.
 import type { BackfillEvent, LobbyEvent, MatchEvent, QueueTicket } from '@spawnpoint/domain';
 import { RecordedEvent } from '@spawnpoint/eventstore';
 import { Projection, SqlTx } from '@spawnpoint/platform';
-import { fillKey } from './matcher';
+import { fillKey } from './match-id';
 import { OpenMatches } from './open-matches';
-import { QueueBook } from './queue-book';
+import { QueueBookProxy } from './queue-book-proxy';
 
 const UPSERT = `
   INSERT INTO match_tickets (lobby_id, project_id, config, mode, region, ticket, queued_at, players, held_by)
@@ -51,7 +52,7 @@ async function applyOne(e: Event, sql: SqlTx): Promise<void> {
 }
 
 /** `queued`: told when a ticket came or a match ended (lobbies back in the queue): the matcher runs soon. */
-export function ticketsProjection(book: QueueBook, open: OpenMatches, queued: () => void = () => undefined): Projection {
+export function ticketsProjection(book: QueueBookProxy, open: OpenMatches, queued: () => void = () => undefined): Projection {
   return {
     name: 'match-tickets',
     categories: ['lobby', 'match', 'backfill'],
@@ -83,10 +84,8 @@ export function ticketsProjection(book: QueueBook, open: OpenMatches, queued: ()
   };
 }
 
-/** The queue as stored (a start fills the book from it before the projection's events reach it). */
-export async function loadBook(book: QueueBook, sql: SqlTx): Promise<void> {
+/** The queue as stored: the book's load, at a start (after the projection's catch-up: a ticket heard twice is kept once) and into a new queue worker. */
+export async function ticketRows(sql: SqlTx): Promise<[string, QueueTicket][]> {
   const { rows } = await sql.query<{ lobby_id: string; project_id: string; config: string; mode: string; region: string; ticket: number; queued_at: Date; players: QueueTicket['players'] }>(LOAD);
-  for (const r of rows) {
-    book.put(r.lobby_id, { projectId: r.project_id, config: r.config, mode: r.mode, region: r.region, ticket: r.ticket, queuedAt: r.queued_at.toISOString(), players: r.players });
-  }
+  return rows.map((r) => [r.lobby_id, { projectId: r.project_id, config: r.config, mode: r.mode, region: r.region, ticket: r.ticket, queuedAt: r.queued_at.toISOString(), players: r.players }]);
 }

@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { conflict, explainTicket, LobbyView } from '@spawnpoint/domain';
+import { conflict, LobbyView } from '@spawnpoint/domain';
 import { BusQuery, LiveQueueStats, LobbyConfigs, Platform, PLATFORM } from '@spawnpoint/platform';
 import { ExplainMatchmakingRequest, MatchmakingExplanation, SUBJECTS } from '@spawnpoint/proto';
-import { QueueBook } from '../queue-book';
+import { QueueBookProxy } from '../queue-book-proxy';
 
 export class ExplainMatchmaking extends BusQuery<ExplainMatchmakingRequest, MatchmakingExplanation> {}
 
@@ -15,7 +15,7 @@ export class ExplainMatchmaking extends BusQuery<ExplainMatchmakingRequest, Matc
 @Injectable()
 @QueryHandler(ExplainMatchmaking)
 export class ExplainMatchmakingHandler implements IQueryHandler<ExplainMatchmaking> {
-  constructor(@Inject(PLATFORM) private readonly platform: Platform, private readonly book: QueueBook, private readonly configs: LobbyConfigs, private readonly figures: LiveQueueStats) {}
+  constructor(@Inject(PLATFORM) private readonly platform: Platform, private readonly book: QueueBookProxy, private readonly configs: LobbyConfigs, private readonly figures: LiveQueueStats) {}
 
   async execute({ request: r }: ExplainMatchmaking): Promise<MatchmakingExplanation> {
     // The lobby says whether it searches (its own service answers: 404 without one, 409 when not searching);
@@ -24,16 +24,14 @@ export class ExplainMatchmakingHandler implements IQueryHandler<ExplainMatchmaki
     const m = lobby.matchmaking;
     if (!m) throw conflict(`lobby is ${lobby.status}, not searching`);
     const config = await this.configs.get(r.projectId, r.config);
-    const held = lobby.status === 'in_queue' ? this.book.ticketOf(lobby.id) : null;
     const mode = config.modes[m.mode];
+    // Answered by the queue worker: from the queue's matching index when it was built for this mode
+    // (O(log n + k)), else a scan; null when the lobby is not in the queue.
+    const held = lobby.status === 'in_queue' && mode ? await this.book.explain(lobby.id, mode, this.platform.clock().toISOString()) : null;
     if (held && mode) {
-      const { queue, ticket, proposedFor } = held;
-      const now = this.platform.clock().toISOString();
-      // The queue's matching index answers in O(log n + k) when it was built for this mode; else a scan.
-      const indexed = queue.engine?.mode === JSON.stringify(mode) ? queue.engine.index.explain(ticket.lobbyId, now) : null;
-      const why = indexed ?? explainTicket(mode, ticket, [...queue.tickets.values()], now);
+      const { region, proposedFor, why } = held;
       return {
-        mode: mode.name, startedAt: m.startedAt, status: lobby.status, queueStats: { ...this.figures.of(r.projectId, config.name, mode.name, ticket.region) },
+        mode: mode.name, startedAt: m.startedAt, status: lobby.status, queueStats: { ...this.figures.of(r.projectId, config.name, mode.name, region) },
         currentRule: why.currentRule, rating: why.rating, candidates: why.candidates, nearestGap: why.nearestGap,
         blockedBy: proposedFor ? [{ code: 'match_forming', matchId: proposedFor }] : why.blockedBy,
       };
