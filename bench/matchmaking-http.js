@@ -10,6 +10,7 @@
 // The mode's servers are refused on purpose (no build has its version tag): the bench measures matching,
 // not game processes (enqueue → in_game on a warm pool is not measured here yet).
 // Needs the build (npm run build) and PostgreSQL at BENCH_DATABASE_ADMIN_URL (default postgres://postgres@127.0.0.1:5432/postgres).
+// BENCH_PROFILE_DIR=dir: a CPU profile of the platform; the explain phases' windows are printed (bench/lib/profile-window.js reads them).
 // Usage: node bench/matchmaking-http.js  (BENCH_SAT_LOBBIES, BENCH_RATE, BENCH_PACED_S, BENCH_QUEUED, BENCH_EXPLAINS, BENCH_EXPLAIN_CLIENTS, BENCH_CONCURRENCY)
 'use strict';
 const { Client } = require('pg');
@@ -153,6 +154,8 @@ async function main() {
       const latencies = [];
       let bad = 0;
       const badSeen = [];
+      // The window of a CPU profile to read (BENCH_PROFILE_DIR; bench/lib/profile-window.js).
+      console.log(`# explain ${clients} from monotonic ${process.hrtime.bigint() / 1000n} us`);
       await runPool(EXPLAINS, clients, async (k) => {
         const who = queued[(k * 7919) % queued.length];
         const r = await request(agent, p.port, 'GET', `/api/v3/lobbies/${CONFIG}/me/matchmaking`, { headers: playerHeaders(p.clientKey, who) });
@@ -162,6 +165,7 @@ async function main() {
         }
         latencies.push(r.ms);
       });
+      console.log(`# explain ${clients} until monotonic ${process.hrtime.bigint() / 1000n} us`);
       latencies.sort((a, b) => a - b);
       console.log(`matchmaking.explain.clients_${clients}.ms p50 ${percentile(latencies, 50).toFixed(2)} p99 ${percentile(latencies, 99).toFixed(2)} max ${latencies[latencies.length - 1].toFixed(2)} (target p99 < 10) bad ${bad}`);
       for (const b of badSeen) console.log(`# an explain not 200 with 0 candidates: ${b}`);
