@@ -146,6 +146,15 @@ async function main() {
       const r = await enqueue(agent, p.port, p.clientKey, queued[i], 'never');
       if (r.status !== 200) throw new Error(`enqueue ${queued[i]}: ${r.status}`);
     });
+    // Steady state: the matchmaking service's queue table holds every ticket (its projection catches up
+    // after the burst of enqueues), then 2 s more for the rest to settle. The catch-up time is a figure too.
+    const enqueued = performance.now();
+    for (;;) {
+      const { rows } = await db.query("SELECT count(*)::int AS n FROM match_tickets WHERE mode = 'never'");
+      if (rows[0].n >= QUEUED) break;
+      await sleep(200);
+    }
+    console.log(`matchmaking.explain.queue_caught_up_after_ms ${(performance.now() - enqueued).toFixed(0)}`);
     await sleep(2000);
     console.log(`matchmaking.explain.queued ${QUEUED}`);
     // One client at a time: the latency a player's explain sees. Then EXPLAIN_CLIENTS at once, closed loop:
