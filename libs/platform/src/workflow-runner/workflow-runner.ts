@@ -564,7 +564,6 @@ class WorkflowLoop {
     return { event: e, keys: this.workflow.route(e), silent: event.position <= this.silentUntil };
   }
 
-  /** `work`, logged if it runs longer than slowWarnMs (a stall shows what it was stuck in). */
   /**
    * `work`, logged if it runs longer than slowWarnMs (a stall shows what it was stuck in); with `timeoutMs`,
    * failed when it takes longer. stop() ends every watch (abandoned work, no late log, no timer left).
