@@ -10,7 +10,7 @@
 // The mode's servers are refused on purpose (no build has its version tag): the bench measures matching,
 // not game processes (enqueue → in_game on a warm pool is not measured here yet).
 // Needs the build (npm run build) and PostgreSQL at BENCH_DATABASE_ADMIN_URL (default postgres://postgres@127.0.0.1:5432/postgres).
-// BENCH_PROFILE_DIR=dir: a CPU profile of the platform; the explain phases' windows are printed (bench/lib/profile-window.js reads them).
+// BENCH_PROFILE_DIR=dir: a CPU profile of the platform; the paced and explain phases' windows are printed (bench/lib/profile-window.js reads them).
 // Usage: node bench/matchmaking-http.js  (BENCH_SAT_LOBBIES, BENCH_RATE, BENCH_PACED_S, BENCH_QUEUED, BENCH_EXPLAINS, BENCH_EXPLAIN_CLIENTS, BENCH_CONCURRENCY)
 'use strict';
 const { Client } = require('pg');
@@ -123,6 +123,7 @@ async function main() {
     const paced = await createLobbies(agent, p.port, p.clientKey, 'paced', n, () => ({}));
     const pacedIds = await lobbyIds(agent, p.port, p.clientKey, paced);
     await sleep(2000);
+    console.log(`# paced from monotonic ${process.hrtime.bigint() / 1000n} us`);
     const start = performance.now();
     let next = 0;
     await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
@@ -136,6 +137,7 @@ async function main() {
       }
     }));
     const s2 = stats(await matched(db, pacedIds, n));
+    console.log(`# paced until monotonic ${process.hrtime.bigint() / 1000n} us`);
     console.log(`matchmaking.paced.rate_per_s ${RATE}`);
     console.log(`matchmaking.paced.matched ${s2.n}`);
     console.log(`matchmaking.paced.enqueue_to_matched_ms p50 ${s2.p50.toFixed(0)} (target < 100) p99 ${s2.p99.toFixed(0)} (target < 300) max ${s2.max.toFixed(0)}`);
@@ -183,7 +185,7 @@ async function main() {
     agent.destroy();
     await db.end().catch(() => undefined);
     await p.stop();
-    await database.drop().catch(() => undefined);
+    if (!process.env.BENCH_KEEP_DB) await database.drop().catch(() => undefined);
   }
 }
 

@@ -69,7 +69,12 @@ export type MatchCommand =
    * game was answered is never followed by a lobby joining.
    */
   | { type: 'SetBackfillAccepting'; accepting: boolean; now: string }
-  /** A match that did not form in time (FORMATION_DEADLINE_MS of the workflow) ends cleanly; only before it has a server. */
+  /**
+   * A match that did not form in time (FORMATION_DEADLINE_MS of the workflow) ends cleanly. Only a match
+   * still reserving: one that formed meanwhile is left alone (a deadline decided on a workflow's view that
+   * had not heard the formation yet must not undo it; under load that turned into a livelock of aborts and
+   * new proposals).
+   */
   | { type: 'AbortMatch'; reason: string; now: string };
 
 type Id = { matchId: string; at: string };
@@ -299,9 +304,8 @@ function decide(command: MatchCommand, state: MatchState): MatchEvent[] {
       if ((s.status !== 'assigned' && s.status !== 'running') || s.serverId !== command.serverId) return [];
       return [{ type: 'MatchCompleted', data: { matchId, reason: 'server_stopped', serverId: s.serverId, remaining: lobbyIds(s).filter((l) => !s.left.includes(l)), stopServer: false, at } }];
     case 'AbortMatch':
-      if (isMatchOver(s)) return [];
-      if (s.status === 'assigned' || s.status === 'running') throw conflict(`match ${matchId} has a server; it ends when the server stops`);
-      return [{ type: 'MatchAborted', data: { matchId, reason: command.reason, release: s.status === 'proposed' ? [...s.reserved] : lobbyIds(s), at } }];
+      if (s.status !== 'proposed') return [];
+      return [{ type: 'MatchAborted', data: { matchId, reason: command.reason, release: [...s.reserved], at } }];
   }
 }
 

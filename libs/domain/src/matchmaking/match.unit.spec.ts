@@ -137,12 +137,12 @@ describe('Match: end', () => {
       .then([left('c'), { type: 'MatchCompleted', data: { matchId: M, reason: 'all_left', serverId: 's1', remaining: [], stopServer: true, at: t2 } }]);
   });
 
-  it('recovery aborts a match without a server (releasing what it holds), never one with a server', () => {
-    given(matchDecider, [proposed, reserved('b')]).when({ type: 'AbortMatch', reason: 'matcher_restarted', now: t2 })
-      .then([{ type: 'MatchAborted', data: { matchId: M, reason: 'matcher_restarted', release: ['b'], at: t2 } }]);
-    given(matchDecider, [...formed, requested(1)]).when({ type: 'AbortMatch', reason: 'matcher_restarted', now: t2 })
-      .then([{ type: 'MatchAborted', data: { matchId: M, reason: 'matcher_restarted', release: ['a', 'b', 'c'], at: t2 } }]);
-    given(matchDecider, running).when({ type: 'AbortMatch', reason: 'matcher_restarted', now: t2 }).thenError('conflict', /server/);
+  it('the formation deadline aborts a match still reserving (releasing what it holds), never one that formed meanwhile', () => {
+    given(matchDecider, [proposed, reserved('b')]).when({ type: 'AbortMatch', reason: 'formation_timeout', now: t2 })
+      .then([{ type: 'MatchAborted', data: { matchId: M, reason: 'formation_timeout', release: ['b'], at: t2 } }]);
+    given(matchDecider, formed).when({ type: 'AbortMatch', reason: 'formation_timeout', now: t2 }).then([]);
+    given(matchDecider, [...formed, requested(1)]).when({ type: 'AbortMatch', reason: 'formation_timeout', now: t2 }).then([]);
+    given(matchDecider, running).when({ type: 'AbortMatch', reason: 'formation_timeout', now: t2 }).then([]);
   });
 });
 

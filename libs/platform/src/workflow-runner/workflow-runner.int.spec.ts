@@ -236,6 +236,36 @@ describe('WorkflowRunner', () => {
     expect(sent).toEqual(['lobby-launch:l1:1', 'lobby-launch:l1:2']);
   });
 
+  it('sends the intents of different instances side by side (up to dispatchConcurrency), each instance\'s in its order', async () => {
+    const log: string[] = [];
+    let inFlight = 0;
+    let most = 0;
+    let othersSent!: () => void;
+    const others = new Promise<void>((resolve) => (othersSent = resolve));
+    const r = runner(async (intent) => {
+      log.push(`start ${intent.key}`);
+      inFlight++;
+      most = Math.max(most, inFlight);
+      // l1's first intent answers only once the other instances' were sent: one at a time, it would time out
+      if (intent.key === 'lobby-launch:l1:1') await others;
+      else await new Promise((res) => setTimeout(res, 20));
+      inFlight--;
+      log.push(`done ${intent.key}`);
+      if (['l2', 'l3', 'l4'].every((l) => log.includes(`done lobby-launch:${l}:1`))) othersSent();
+    }, [launches as never], { dispatchTimeoutMs: 5_000, dispatchConcurrency: 2 });
+    await r.start();
+    await lobbyStarts(['l1', 'l2', 'l3', 'l4'], t0);
+    await bed.store.appendToStream(lobbyStream('l1'), [{ type: 'GameEnded', data: { lobbyId: 'l1', reason: 'server_stopped', by: null, at: iso(t0) } },
+      { type: 'GameStarting', data: { lobbyId: 'l1', by: 'h', at: iso(t0) } }], 1);
+    await r.idle();
+    const at = (entry: string) => log.indexOf(entry);
+    expect(log.filter((e) => e.startsWith('done')).sort()).toEqual(['done lobby-launch:l1:1', 'done lobby-launch:l1:2', 'done lobby-launch:l2:1', 'done lobby-launch:l3:1', 'done lobby-launch:l4:1']);
+    expect(at('done lobby-launch:l4:1')).toBeLessThan(at('done lobby-launch:l1:1')); // not held up behind another instance
+    expect(at('start lobby-launch:l1:2')).toBeGreaterThan(at('done lobby-launch:l1:1')); // an instance's own: in order
+    expect(most).toBe(2);
+    expect(await outbox()).toEqual([]);
+  });
+
   it('a dispatch that never answers counts as failed after its timeout: the outbox goes on, and the intent is sent again', async () => {
     const sent: string[] = [];
     let hangs = 1;
