@@ -1,7 +1,8 @@
 // Matchmaking over HTTP, standalone (with DATABASE_URL: a PostgreSQL the bench can read). Three phases:
 //  1. saturation: SAT_LOBBIES solo lobbies (created first, not timed) enqueue back to back (CONCURRENCY
 //     clients) in a 1v1 mode; figure: lobbies matched per second, from the first queue time to the last
-//     match time the service recorded (match_waits: MatchmakingStarted.at → LobbyMatchFound.at);
+//     match time the service recorded (match_waits: MatchmakingStarted.at → LobbyMatchFound.at, which is
+//     the proposal's time); `wall` figures: to the LobbyMatched event's commit (the lobby shows `matched`);
 //  2. paced: RATE lobbies/s for PACED_S s; figure: p50/p99 of enqueue → matched (the same recorded times,
 //     so the HTTP round trip of the enqueue itself is not in it);
 //  3. explain: QUEUED lobbies that never match (ratings 10 apart, a window of 0) stay queued (their mode's timeout is an hour: enqueuing 100,000 takes minutes); then
@@ -60,18 +61,27 @@ async function createLobbies(agent, port, key, prefix, count, state) {
 
 const enqueue = (agent, port, key, who, mode) => request(agent, port, 'POST', `/api/v3/lobbies/${CONFIG}/me/matchmaking`, { headers: playerHeaders(key, who), body: { mode } });
 
-/** Waits until match_waits holds a row for each of these lobbies; returns their queue and match times (ms). */
+/**
+ * Waits until match_waits holds a row for each of these lobbies; returns their queue time `q`, the match
+ * time the service recorded `m` (the proposal's, carried by LobbyMatchFound), and `w`: when the lobby's
+ * LobbyMatched was written (the events table's created_at), i.e. when the lobby really showed `matched`.
+ */
 async function matched(db, lobbies, count, timeoutMs = 300_000) {
   const until = Date.now() + timeoutMs;
   for (;;) {
-    const { rows } = await db.query('SELECT extract(epoch FROM queued_at) * 1000 AS q, extract(epoch FROM matched_at) * 1000 AS m FROM match_waits WHERE lobby_id = ANY($1::text[])', [lobbies]);
-    if (rows.length >= count || Date.now() > until) return rows.map((r) => ({ q: Number(r.q), m: Number(r.m) }));
+    const { rows } = await db.query('SELECT count(*)::int AS n FROM match_waits WHERE lobby_id = ANY($1::text[])', [lobbies]);
+    if (rows[0].n >= count || Date.now() > until) break;
     await sleep(250);
   }
+  await sleep(500); // LobbyMatched follows LobbyMatchFound
+  const { rows } = await db.query(`SELECT extract(epoch FROM w.queued_at) * 1000 AS q, extract(epoch FROM w.matched_at) * 1000 AS m, extract(epoch FROM e.created_at) * 1000 AS w
+    FROM match_waits w LEFT JOIN events e ON e.stream_id = 'lobby-' || w.lobby_id AND e.type = 'LobbyMatched' AND e.data->>'matchId' = w.match_id
+    WHERE w.lobby_id = ANY($1::text[])`, [lobbies]);
+  return rows.map((r) => ({ q: Number(r.q), m: Number(r.m), w: r.w === null ? NaN : Number(r.w) }));
 }
 
-function stats(waits) {
-  const ms = waits.map((w) => w.m - w.q).sort((a, b) => a - b);
+function stats(waits, to = 'm') {
+  const ms = waits.map((w) => w[to] - w.q).filter((x) => !Number.isNaN(x)).sort((a, b) => a - b);
   return { n: ms.length, p50: percentile(ms, 50), p99: percentile(ms, 99), max: ms[ms.length - 1] ?? NaN };
 }
 
@@ -117,6 +127,10 @@ async function main() {
     console.log(`matchmaking.saturation.matched ${satWaits.length}`);
     console.log(`matchmaking.saturation.matched_per_s ${(satWaits.length / span).toFixed(0)} (target ≥ 500)`);
     console.log(`matchmaking.saturation.enqueue_to_matched_ms p50 ${s1.p50.toFixed(0)} p99 ${s1.p99.toFixed(0)} max ${s1.max.toFixed(0)}`);
+    const w1 = stats(satWaits, 'w');
+    const wallSpan = (Math.max(...satWaits.filter((w) => !Number.isNaN(w.w)).map((w) => w.w)) - Math.min(...satWaits.map((w) => w.q))) / 1000;
+    console.log(`matchmaking.saturation.wall.matched_per_s ${(w1.n / wallSpan).toFixed(0)} (to LobbyMatched written; ${w1.n} lobbies)`);
+    console.log(`matchmaking.saturation.wall.enqueue_to_matched_ms p50 ${w1.p50.toFixed(0)} p99 ${w1.p99.toFixed(0)} max ${w1.max.toFixed(0)}`);
 
     // 2. paced
     const n = RATE * PACED_S;
@@ -136,11 +150,14 @@ async function main() {
         if (r.status !== 200) throw new Error(`enqueue ${paced[i]}: ${r.status}`);
       }
     }));
-    const s2 = stats(await matched(db, pacedIds, n));
+    const pacedWaits = await matched(db, pacedIds, n);
+    const s2 = stats(pacedWaits);
+    const w2 = stats(pacedWaits, 'w');
     console.log(`# paced until monotonic ${process.hrtime.bigint() / 1000n} us`);
     console.log(`matchmaking.paced.rate_per_s ${RATE}`);
     console.log(`matchmaking.paced.matched ${s2.n}`);
     console.log(`matchmaking.paced.enqueue_to_matched_ms p50 ${s2.p50.toFixed(0)} (target < 100) p99 ${s2.p99.toFixed(0)} (target < 300) max ${s2.max.toFixed(0)}`);
+    console.log(`matchmaking.paced.wall.enqueue_to_matched_ms p50 ${w2.p50.toFixed(0)} p99 ${w2.p99.toFixed(0)} max ${w2.max.toFixed(0)} (to LobbyMatched written; ${w2.n} lobbies)`);
 
     // 3. explain with QUEUED lobbies in the queue
     const queued = await createLobbies(agent, p.port, p.clientKey, 'q', QUEUED, (i) => ({ mmr: i * 10 }));
