@@ -2,6 +2,7 @@
 // time, on real PostgreSQL, for random event sequences (repeats, stale tickets, reservations, matches).
 import type { QueueTicket } from '@spawnpoint/domain';
 import { readModelsPool } from '@spawnpoint/read-models';
+import { Prng } from '../../../test/support/fuzz/prng';
 import { createProjectionTestBed, ProjectionTestBed } from '../../../test/support/projections';
 import { applyTicketWrites, TicketEvent, ticketWrites } from './ticket-writes';
 
@@ -9,13 +10,10 @@ const t0 = Date.parse('2026-11-26T10:00:00.000Z');
 const iso = (ms: number) => new Date(ms).toISOString();
 const ev = (type: string, data: Record<string, unknown>) => ({ type, data }) as unknown as TicketEvent;
 
-function rng(seed: number) {
-  return () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
-}
-
 function randomEvents(seed: number, n: number): TicketEvent[] {
-  const r = rng(seed);
-  const pick = <T>(xs: T[]) => xs[Math.floor(r() * xs.length)];
+  const rng = new Prng(seed);
+  const r = () => rng.next();
+  const pick = <T>(xs: readonly T[]) => rng.pick(xs);
   const tickets = new Map<string, number>();
   const out: TicketEvent[] = [];
   for (let i = 0; i < n; i++) {

@@ -498,7 +498,6 @@ class WorkflowLoop {
    */
   private async drainPass(): Promise<boolean> {
     await this.deleting; // a pass never reads an intent already sent
-    const held = new Set<string>();
     let sent = 0;
     const rows = await pendingIntents(this.pool, this.name, this.now(), PAGE);
     // Each instance's intents in their order, instances side by side (the outbox order holds per instance only).
@@ -513,7 +512,7 @@ class WorkflowLoop {
       for (let c = next.next(); !c.done; c = next.next()) {
         for (const row of c.value) {
           if (this.stopped) return;
-          if (!(await this.dispatchRow(row, held))) break; // held back: so are its instance's later ones
+          if (!(await this.dispatchRow(row))) break; // not sent: its instance's later ones wait behind it
           if (this.stopped) return;
           this.markSent(row.id);
           sent++;
@@ -547,19 +546,14 @@ class WorkflowLoop {
     })();
   }
 
-  /** Sends one intent unless its instance is held back; true when it was sent. */
-  private async dispatchRow(row: PendingIntent, held: Set<string>): Promise<boolean> {
-    if (held.has(row.key)) return false;
-    if (!row.due) {
-      held.add(row.key);
-      return false;
-    }
+  /** Sends one intent if it is due (not waiting for a retry); true when it was sent. */
+  private async dispatchRow(row: PendingIntent): Promise<boolean> {
+    if (!row.due) return false;
     try {
       await this.watched(`dispatch of ${row.intent.key}`, this.dispatch(row.intent, { workflow: this.name, instance: row.key }), this.opts.dispatchTimeoutMs);
       return true;
     } catch (err) {
       if (this.stopped) return false; // abandoned by stop(): the next runner sends it again
-      held.add(row.key);
       const attempts = row.attempts + 1;
       const giveUp = attempts >= this.opts.dispatchAttempts;
       const retryAt = giveUp ? null : new Date(this.now().getTime() + Math.min(this.opts.dispatchBackoffMs * 2 ** (attempts - 1), 60_000));
