@@ -1,7 +1,7 @@
 // Projections on real PostgreSQL (Prisma and plain SQL): a command's reply can wait for its own write
 // (read-your-writes), replays are harmless, and the read models rebuild from zero identically.
 import type { PostgresEventStore } from '@spawnpoint/eventstore';
-import type { ReadModels } from '@spawnpoint/read-models';
+import { readModelsPool, type ReadModels } from '@spawnpoint/read-models';
 import { createProjectionTestBed, ProjectionTestBed } from '../../../../test/support/projections';
 import { Projection, ProjectionRunner } from './projection-runner';
 
@@ -199,5 +199,47 @@ describe('ProjectionRunner', () => {
     } finally {
       await runner.stop();
     }
+  });
+
+  it('plain SQL: a batch that writes nothing opens no transaction; its checkpoint is saved a moment later (never moved back) or at stop', async () => {
+    await models.$executeRawUnsafe('CREATE TABLE IF NOT EXISTS sql_notes (stream text, revision int, PRIMARY KEY (stream, revision))');
+    // Writes only `Noted` events; `Ignored` ones (most of a busy category, as lobby state changes are to the tickets) write nothing.
+    const picky: Projection = {
+      name: 'sql-picky',
+      categories: ['note'],
+      minBatchIntervalMs: 0,
+      async applySql(events, sql) {
+        for (const e of events) if (e.type === 'Noted') await sql.query('INSERT INTO sql_notes VALUES ($1, $2) ON CONFLICT DO NOTHING', [e.streamId, e.revision]);
+      },
+    };
+    const stored = async () => (await models.checkpoint.findUnique({ where: { name: 'sql-picky' } }))?.position ?? 0n;
+    const pool = readModelsPool(models);
+    const connect = jest.spyOn(pool, 'connect');
+    const runner = new ProjectionRunner(store, models, [picky]);
+    await runner.start();
+    try {
+      const before = await stored();
+      connect.mockClear();
+      let last = 0n;
+      for (let i = 0; i < 5; i++) last = (await store.appendToStream('note-quiet', [{ type: 'Ignored', data: {} }], i === 0 ? 'no_stream' : i - 1)).position;
+      await runner.waitFor(last, 'note-quiet');
+      expect(connect).not.toHaveBeenCalled();
+      expect(await stored()).toBe(before);
+      const until = Date.now() + 3_000;
+      while ((await stored()) < last && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+      expect(await stored()).toBe(last);
+
+      // A writing batch saves its checkpoint with its rows, as before.
+      const noted = (await store.appendToStream('note-loud', [{ type: 'Noted', data: {} }], 'no_stream')).position;
+      await runner.waitFor(noted, 'note-loud');
+      expect(await stored()).toBe(noted);
+      // An ignored event after it: saved at stop at the latest.
+      const tail = (await store.appendToStream('note-quiet', [{ type: 'Ignored', data: {} }], 4)).position;
+      await runner.waitFor(tail, 'note-quiet');
+    } finally {
+      await runner.stop();
+      connect.mockRestore();
+    }
+    expect(await stored()).toBeGreaterThanOrEqual((await store.headPosition(['note']))!);
   });
 });

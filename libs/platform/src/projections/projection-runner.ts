@@ -15,6 +15,7 @@ import { categoryOf, EventStore, RecordedEvent, Subscription } from '@spawnpoint
 import { isInfrastructureError, RemoteError } from '@spawnpoint/messaging';
 import { inPgTransaction } from './pg-transaction';
 import { readModelsPool, ReadModels } from '@spawnpoint/read-models';
+import type { PoolClient } from 'pg';
 import { findParked, insertParked, parkedPositions, recordReplayFailure, registerProjection, storableError } from './parked-events';
 
 export type Tx = Parameters<Parameters<ReadModels['$transaction']>[0]>[0];
@@ -51,6 +52,11 @@ export interface Projection {
 const MAX_BATCH = 500;
 const CHECKPOINT_SQL = `INSERT INTO checkpoints (name, position, updated_at) VALUES ($1, $2, now())
   ON CONFLICT (name) DO UPDATE SET position = EXCLUDED.position, updated_at = EXCLUDED.updated_at`;
+// Saved outside a batch, beside one that may have saved a later position: never moves it back.
+const DEFERRED_CHECKPOINT_SQL = `INSERT INTO checkpoints (name, position, updated_at) VALUES ($1, $2, now())
+  ON CONFLICT (name) DO UPDATE SET position = EXCLUDED.position, updated_at = EXCLUDED.updated_at WHERE checkpoints.position < EXCLUDED.position`;
+/** A checkpoint past batches that wrote nothing is saved this long after them (or with the next write, or at stop). */
+const DEFERRED_CHECKPOINT_MS = 1_000;
 /** Past this many pending events the subscription waits (catch-up over a long history stays bounded). */
 const HIGH_WATER = 5_000;
 /** After a database failure: resubscribe after 1 s, doubling up to 15 s while it lasts. */
@@ -62,6 +68,9 @@ interface Running {
   subscription: Subscription | null;
   /** Applied and committed up to here. */
   position: bigint;
+  /** The checkpoint as stored (behind `position` after batches that wrote nothing, until saved). */
+  saved: bigint;
+  saveTimer: NodeJS.Timeout | null;
   pending: RecordedEvent[];
   flushing: Promise<void> | null;
   /** Bumped on every (re)subscription, so a failed generation's leftovers are ignored. */
@@ -128,7 +137,7 @@ export class ProjectionRunner {
   async start(): Promise<void> {
     for (const projection of this.projections) {
       await registerProjection(this.db, projection.name, projection.categories);
-      const entry: Running = { projection, subscription: null, position: 0n, pending: [], flushing: null, generation: 0, lastCommitAt: -Infinity, hurry: null, failures: 0, yielding: false };
+      const entry: Running = { projection, subscription: null, position: 0n, saved: 0n, saveTimer: null, pending: [], flushing: null, generation: 0, lastCommitAt: -Infinity, hurry: null, failures: 0, yielding: false };
       this.running.push(entry);
       await this.subscribe(entry);
     }
@@ -176,13 +185,14 @@ export class ProjectionRunner {
     await Promise.all(this.running.map(async (r) => {
       await r.subscription?.close();
       await r.flushing?.catch(() => undefined);
+      await this.saveDeferred(r);
     }));
     this.running = [];
   }
 
   private async subscribe(entry: Running): Promise<void> {
     const cp = await this.db.checkpoint.findUnique({ where: { name: entry.projection.name } });
-    entry.position = cp?.position ?? 0n;
+    entry.position = entry.saved = cp?.position ?? 0n;
     entry.pending = [];
     const generation = ++entry.generation;
     entry.subscription = this.store.subscribeToAll(
@@ -207,8 +217,9 @@ export class ProjectionRunner {
           if (generation !== entry.generation || this.stopped) return;
           const batch = entry.pending.slice(0, MAX_BATCH);
           const last = batch[batch.length - 1];
+          let wrote: boolean;
           try {
-            await this.applyBatch(entry.projection, batch, last.position);
+            wrote = await this.applyBatch(entry.projection, batch, last.position);
           } catch (err) {
             if (isInfrastructureError(err)) throw err;
             // Some event of the batch fails: find it by applying them one at a time.
@@ -219,6 +230,7 @@ export class ProjectionRunner {
           }
           if (generation !== entry.generation) return;
           this.advance(entry, batch, true);
+          this.checkpointed(entry, wrote);
         }
       } catch (err) {
         this.fail(entry, generation, err);
@@ -227,6 +239,32 @@ export class ProjectionRunner {
       }
     })();
     return entry.flushing;
+  }
+
+  /** After a batch: saved with it (`wrote`), or to be saved a moment later. */
+  private checkpointed(entry: Running, wrote: boolean): void {
+    if (wrote) {
+      if (entry.position > entry.saved) entry.saved = entry.position;
+      return;
+    }
+    entry.saveTimer ??= setTimeout(() => {
+      entry.saveTimer = null;
+      void this.saveDeferred(entry);
+    }, DEFERRED_CHECKPOINT_MS);
+  }
+
+  /** Stores a checkpoint held back by batches that wrote nothing (a failure leaves it for the next one: a restart then reads a few events again, which is harmless). */
+  private async saveDeferred(entry: Running): Promise<void> {
+    if (entry.saveTimer) clearTimeout(entry.saveTimer);
+    entry.saveTimer = null;
+    const position = entry.position;
+    if (position <= entry.saved) return;
+    try {
+      await readModelsPool(this.db).query({ name: 'spawnpoint_checkpoint_defer', text: DEFERRED_CHECKPOINT_SQL, values: [entry.projection.name, String(position)] });
+      if (position > entry.saved) entry.saved = position;
+    } catch (err) {
+      if (!this.stopped) console.error(`projection ${entry.projection.name}: saving its checkpoint failed (kept for the next batch):`, (err as Error).message ?? err);
+    }
   }
 
   /** The events at the head of `pending` are committed (applied, or parked when `applied` is false). */
@@ -245,6 +283,8 @@ export class ProjectionRunner {
       const applied = await this.applyAlone(entry, event, generation);
       if (generation !== entry.generation) return;
       this.advance(entry, [event], applied);
+      this.checkpointed(entry, false); // saved already unless the event wrote nothing; the deferred save never moves it back
+
     }
   }
 
@@ -371,25 +411,46 @@ export class ProjectionRunner {
    * The batch and the checkpoint in one transaction (no checkpoint when `position` is null: a replay
    * behind it). `also` runs last in the same transaction.
    */
-  private async applyBatch(projection: Projection, batch: RecordedEvent[], position: bigint | null, also?: (sql: SqlTx) => Promise<void>): Promise<void> {
+  private async applyBatch(projection: Projection, batch: RecordedEvent[], position: bigint | null, also?: (sql: SqlTx) => Promise<void>): Promise<boolean> {
     if (projection.applySql) {
-      const client = await readModelsPool(this.db).connect();
+      // The connection and the transaction open at the first statement: a batch that writes nothing
+      // (events this read model ignores) costs no round trip, and its checkpoint is saved later.
+      let client: PoolClient | null = null;
+      const open = async (): Promise<PoolClient> => {
+        if (!client) {
+          const c = await readModelsPool(this.db).connect();
+          try {
+            await c.query('BEGIN');
+          } catch (err) {
+            c.release(err as Error);
+            throw err;
+          }
+          client = c;
+        }
+        return client;
+      };
+      const lazy: SqlTx = { query: async (query, values) => (await open()).query(query as string, values) as never };
       let unusable: Error | undefined;
       try {
-        await client.query('BEGIN');
-        const committed = await projection.applySql(batch, client);
-        if (position !== null) await client.query({ name: 'spawnpoint_checkpoint_save', text: CHECKPOINT_SQL, values: [projection.name, String(position)] });
-        await also?.(client);
-        await client.query('COMMIT');
+        const committed = await projection.applySql(batch, lazy);
+        if (!client && !also) {
+          committed?.();
+          return false;
+        }
+        const tx = await open();
+        if (position !== null) await tx.query({ name: 'spawnpoint_checkpoint_save', text: CHECKPOINT_SQL, values: [projection.name, String(position)] });
+        await also?.(tx);
+        await tx.query('COMMIT');
         committed?.();
       } catch (err) {
         // A connection whose ROLLBACK fails is in an unknown state: it is dropped, not returned to the pool.
-        await client.query('ROLLBACK').catch((e: Error) => (unusable = e));
+        const c = client as PoolClient | null;
+        await c?.query('ROLLBACK').catch((e: Error) => (unusable = e));
         throw err;
       } finally {
-        client.release(unusable);
+        (client as PoolClient | null)?.release(unusable);
       }
-      return;
+      return true;
     }
     await this.db.$transaction(async (tx) => {
       if (projection.applyBatch) await projection.applyBatch(batch, tx);
@@ -402,6 +463,7 @@ export class ProjectionRunner {
         query: async (query, values = []) => ({ rows: [], rowCount: await tx.$executeRawUnsafe(typeof query === 'string' ? query : query.text, ...values) }),
       });
     }, { timeout: 60_000 });
+    return true;
   }
 
   /**
