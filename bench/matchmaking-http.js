@@ -11,7 +11,7 @@
 // The mode's servers are refused on purpose (no build has its version tag): the bench measures matching,
 // not game processes (enqueue → in_game on a warm pool is not measured here yet).
 // Needs the build (npm run build) and PostgreSQL at BENCH_DATABASE_ADMIN_URL (default postgres://postgres@127.0.0.1:5432/postgres).
-// BENCH_PROFILE_DIR=dir: a CPU profile of the platform; the paced and explain phases' windows are printed (bench/lib/profile-window.js reads them).
+// BENCH_PROFILE_DIR=dir: a CPU profile of the platform; the saturation, paced and explain phases' windows are printed (bench/lib/profile-window.js reads them).
 // Usage: node bench/matchmaking-http.js  (BENCH_SAT_LOBBIES, BENCH_RATE, BENCH_PACED_S, BENCH_QUEUED, BENCH_EXPLAINS, BENCH_EXPLAIN_CLIENTS, BENCH_CONCURRENCY)
 'use strict';
 const { Client } = require('pg');
@@ -113,6 +113,7 @@ async function main() {
     // 1. saturation
     const sat = await createLobbies(agent, p.port, p.clientKey, 'sat', SAT_LOBBIES, () => ({}));
     const satIds = await lobbyIds(agent, p.port, p.clientKey, sat);
+    console.log(`# saturation from monotonic ${process.hrtime.bigint() / 1000n} us`);
     const t0 = performance.now();
     await runPool(sat.length, CONCURRENCY, async (i) => {
       const r = await enqueue(agent, p.port, p.clientKey, sat[i], 'duel');
@@ -120,6 +121,7 @@ async function main() {
     });
     const enqueueS = (performance.now() - t0) / 1000;
     const satWaits = await matched(db, satIds, SAT_LOBBIES);
+    console.log(`# saturation until monotonic ${process.hrtime.bigint() / 1000n} us`);
     const span = (Math.max(...satWaits.map((w) => w.m)) - Math.min(...satWaits.map((w) => w.q))) / 1000;
     const s1 = stats(satWaits);
     console.log(`matchmaking.saturation.lobbies ${SAT_LOBBIES}`);

@@ -2,14 +2,15 @@
 // StateCache, optimistic on the cached state), then release the claims of departed players and of a
 // dropped invite code, stop the server of a deleted lobby, and broadcast the change.
 import { Inject, Injectable } from '@nestjs/common';
-import { LobbyCommand, LobbyConfig, LobbyEvent, lobbyCodeStream, lobbyDecider, lobbyMemberStream, LobbyState, lobbyStream } from '@spawnpoint/domain';
+import { LobbyCommand, LobbyConfig, LobbyEvent, lobbyCodeStream, lobbyDecider, lobbyMemberStream, LobbyState, lobbyStream, LobbyView } from '@spawnpoint/domain';
 import { GameServers, PLATFORM, Platform } from '@spawnpoint/platform';
 import { LobbyBroadcast } from './lobby-broadcast';
 import { LobbyClaims } from './lobby-claims';
 import { isLive, LobbyStates } from './lobby-states';
 import { lobbyUpdate } from './lobby-views';
 
-export interface Ran { state: LobbyState; events: LobbyEvent[]; revision: number }
+/** `view`: the lobby as broadcast after the change (null when nothing changed or it is gone): the reply reuses it. */
+export interface Ran { state: LobbyState; events: LobbyEvent[]; revision: number; view: LobbyView | null }
 
 @Injectable()
 export class LobbyWrites {
@@ -36,7 +37,7 @@ export class LobbyWrites {
       before = s;
       return typeof command === 'function' ? command(s) : command;
     }, commandId ? { projectId, commandId } : { projectId }, { optimistic: true });
-    if (result.events.length === 0) return result;
+    if (result.events.length === 0) return { ...result, view: null };
     const removed: string[] = [];
     let deleted: { reason: string } | null = null;
     let matchFound = false;
@@ -54,8 +55,9 @@ export class LobbyWrites {
     if (codeBefore && codeBefore !== codeAfter) await this.claims.release(lobbyCodeStream(projectId, codeBefore), lobbyId);
     // A match's server is the match's to stop (when its last lobby leaves it).
     if (deleted && prior?.server && !prior.matchmaking?.matchId) void this.servers.stop(projectId, prior.server.instance_id);
-    await this.broadcast.send(lobbyUpdate({ projectId, config, lobbyId, revision: result.revision }, result.state, deleted, removed, matchFound));
-    return result;
+    const update = lobbyUpdate({ projectId, config, lobbyId, revision: result.revision }, result.state, deleted, removed, matchFound);
+    await this.broadcast.send(update);
+    return { ...result, view: update.lobby as LobbyView | null };
   }
 
   async deleteLobby(projectId: string, lobbyId: string, reason: 'admin' | 'idle' | 'host_left'): Promise<void> {

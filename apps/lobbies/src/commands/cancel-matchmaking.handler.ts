@@ -18,6 +18,6 @@ export class CancelMatchmakingHandler implements ICommandHandler<CancelMatchmaki
   async execute({ request: r }: CancelMatchmaking): Promise<LobbyView> {
     const { lobbyId } = await this.states.mine(r, false);
     const ran = await this.writes.run(r.projectId, lobbyId, { type: 'CancelMatchmaking', playerId: r.playerId, now: this.writes.now() });
-    return lobbyView(ran.state);
+    return (ran.view ?? lobbyView(ran.state));
   }
 }

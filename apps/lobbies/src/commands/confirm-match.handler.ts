@@ -18,6 +18,6 @@ export class ConfirmMatchHandler implements ICommandHandler<ConfirmMatch> {
   async execute({ request: r }: ConfirmMatch): Promise<LobbyView> {
     const { lobbyId } = await this.states.mine(r, false);
     const ran = await this.writes.run(r.projectId, lobbyId, { type: 'ConfirmMatch', playerId: r.playerId, now: this.writes.now() });
-    return lobbyView(ran.state);
+    return (ran.view ?? lobbyView(ran.state));
   }
 }

@@ -47,7 +47,7 @@ export class CreateLobbyHandler implements ICommandHandler<CreateLobby> {
         settings: b.settings ?? {}, hostState: b.state ?? {}, code, now: this.writes.now(),
       });
       this.presence.touch(r.projectId, lobbyId, r.playerId);
-      return lobbyView(ran.state);
+      return (ran.view ?? lobbyView(ran.state));
     } catch (err) {
       await this.claims.release(lobbyMemberStream(r.projectId, config.name, r.playerId), lobbyId);
       if (code) await this.claims.release(lobbyCodeStream(r.projectId, code), lobbyId);

@@ -21,6 +21,6 @@ export class EndMatchHandler implements ICommandHandler<EndMatch> {
     const server = state.matchmaking?.matchId ? undefined : state.server?.instance_id;
     const ran = await this.writes.run(r.projectId, lobbyId, { type: 'EndMatch', playerId: r.playerId, now: this.writes.now() });
     if (server) void this.servers.stop(r.projectId, server);
-    return lobbyView(ran.state);
+    return (ran.view ?? lobbyView(ran.state));
   }
 }

@@ -32,7 +32,7 @@ export class JoinLobbyHandler implements ICommandHandler<JoinLobby> {
     try {
       const ran = await this.writes.run(r.projectId, lobbyId, { type: 'JoinLobby', playerId: r.playerId, state: r.state ?? {}, now: this.writes.now() });
       this.presence.touch(r.projectId, lobbyId, r.playerId);
-      return lobbyView(ran.state);
+      return (ran.view ?? lobbyView(ran.state));
     } catch (err) {
       if (claimedNow) await this.claims.release(lobbyMemberStream(r.projectId, config.name, r.playerId), lobbyId);
       const first = await this.joinedBefore(err, lobbyId, context.commandId);

@@ -18,6 +18,6 @@ export class KickPlayerHandler implements ICommandHandler<KickPlayer> {
   async execute({ request: r }: KickPlayer): Promise<LobbyView> {
     const { lobbyId } = await this.states.mine(r, false);
     const ran = await this.writes.run(r.projectId, lobbyId, { type: 'KickPlayer', playerId: r.playerId, targetId: r.targetId, now: this.writes.now() });
-    return lobbyView(ran.state);
+    return (ran.view ?? lobbyView(ran.state));
   }
 }

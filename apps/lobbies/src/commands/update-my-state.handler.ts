@@ -25,6 +25,6 @@ export class UpdateMyStateHandler implements ICommandHandler<UpdateMyState> {
       return { type: 'UpdatePlayerState', playerId: r.playerId, state: r.state, now: this.writes.now() };
     });
     this.presence.touch(r.projectId, lobbyId, r.playerId);
-    return lobbyView(ran.state);
+    return (ran.view ?? lobbyView(ran.state));
   }
 }

@@ -26,7 +26,7 @@ export class UpdateLobbySettingsHandler implements ICommandHandler<UpdateLobbySe
     const code = c.isPrivate === true && !state.isPrivate ? await this.claims.freeCode(r.projectId, config, lobbyId) : undefined;
     try {
       const ran = await this.writes.run(r.projectId, lobbyId, { type: 'UpdateSettings', playerId: r.playerId, ...c, code, now: this.writes.now() });
-      return lobbyView(ran.state);
+      return (ran.view ?? lobbyView(ran.state));
     } catch (err) {
       if (code) await this.claims.release(lobbyCodeStream(r.projectId, code), lobbyId);
       throw err;

@@ -26,6 +26,8 @@ export class LiveTail {
   private woken = false;
   private sleepTimer?: NodeJS.Timeout;
   private endSleep?: () => void;
+  /** The union of the members' categories, until they change (null: to compute). */
+  private union: string[] | undefined | null = null;
 
   constructor(
     private readonly pool: Pool,
@@ -34,6 +36,7 @@ export class LiveTail {
 
   join(member: TailMember): void {
     this.members.add(member);
+    this.union = null;
     this.removeListener ??= this.notifier.add((position) => {
       if (position === undefined || position > this.lowestCursor()) this.wake();
     });
@@ -43,7 +46,9 @@ export class LiveTail {
 
   /** Stops the reading (and the LISTEN connection) with the last member, so close() leaves no handles. */
   async leave(member: TailMember): Promise<void> {
-    if (!this.members.delete(member) || this.members.size > 0) return;
+    if (!this.members.delete(member)) return;
+    this.union = null;
+    if (this.members.size > 0) return;
     this.wake();
     await this.running;
     if (this.members.size === 0 && this.removeListener) {
@@ -69,7 +74,7 @@ export class LiveTail {
         try {
           page = await readAllEvents(this.pool, {
             fromPosition: this.lowestCursor(),
-            categories: unionOfCategories(members),
+            categories: this.union === null ? (this.union = unionOfCategories(members)) : this.union,
             limit: PAGE_SIZE,
           });
         } catch {

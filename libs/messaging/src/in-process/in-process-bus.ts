@@ -54,6 +54,9 @@ export class InProcessBus implements Bus {
   private readonly groups = new Map<string, ConsumerMember[]>();
   private readonly groupTurns = new Map<string, number>();
   private readonly listeners: Listener[] = [];
+  /** Listeners per concrete broadcast subject, and each durable's members per event topic: memoised until they change. */
+  private readonly listenersBySubject = new Map<string, Listener[]>();
+  private readonly membersByTopic = new Map<string, [string, ConsumerMember[]][]>();
   private readonly published = new RecentIds(REMEMBERED_IDS);
   /** Failed deliveries so far per durable and event id (the relay's retries are the redeliveries). */
   private readonly failures = new Map<string, number>();
@@ -106,11 +109,9 @@ export class InProcessBus implements Bus {
     if (this.closed) throw new BusUnavailable(subject, 'closed');
     if (this.published.has(event.id)) return;
     const carried = withTraceContext(headers);
-    const deliveries = [...this.groups.entries()].flatMap(([durable, members]) => {
-      const matching = members.filter((m) => m.filters.some((f) => subjectMatches(f, topic)));
-      if (matching.length === 0) return [];
+    const deliveries = this.membersFor(topic).map(([durable, matching]) => {
       const member = matching[this.nextTurn(this.groupTurns, durable) % matching.length];
-      return [this.deliver(durable, member, event, subject, carried)];
+      return this.deliver(durable, member, event, subject, carried);
     });
     // Wait for every group, then fail if any failed: the publisher retries, and groups that succeeded
     // see the event again (at-least-once), but no group is still busy with it when the retry comes.
@@ -118,6 +119,19 @@ export class InProcessBus implements Bus {
     if (failure) throw failure.reason;
     // Remembered only once delivered, so a retried publish is not mistaken for a duplicate.
     this.published.add(event.id);
+  }
+
+  /** Each durable with members for this topic, and those members. */
+  private membersFor(topic: string): [string, ConsumerMember[]][] {
+    let found = this.membersByTopic.get(topic);
+    if (!found) {
+      found = [...this.groups.entries()]
+        .map(([durable, members]): [string, ConsumerMember[]] => [durable, members.filter((m) => m.filters.some((f) => subjectMatches(f, topic)))])
+        .filter(([, matching]) => matching.length > 0);
+      if (this.membersByTopic.size > 10_000) this.membersByTopic.clear();
+      this.membersByTopic.set(topic, found);
+    }
+    return found;
   }
 
   /** One delivery; an event its handler keeps failing on is parked after maxAttempts (handler-failures.ts). */
@@ -144,15 +158,23 @@ export class InProcessBus implements Bus {
     const members = this.groups.get(options.durable) ?? [];
     members.push(member);
     this.groups.set(options.durable, members);
+    this.membersByTopic.clear();
     return async () => {
       remove(members, member);
       if (members.length === 0 && this.groups.get(options.durable) === members) this.groups.delete(options.durable);
+      this.membersByTopic.clear();
     };
   }
 
   async broadcast(subject: string, payload: unknown): Promise<void> {
     if (this.closed) throw new BusUnavailable(subject, 'closed');
-    for (const listener of this.listeners.filter((l) => subjectMatches(l.subject, subject))) {
+    let listeners = this.listenersBySubject.get(subject);
+    if (!listeners) {
+      listeners = this.listeners.filter((l) => subjectMatches(l.subject, subject));
+      if (this.listenersBySubject.size > 10_000) this.listenersBySubject.clear();
+      this.listenersBySubject.set(subject, listeners);
+    }
+    for (const listener of listeners) {
       const copy = jsonCopy(payload);
       // Asynchronous, as over NATS: a listener never runs inside broadcast(), and its failure stays its own.
       queueMicrotask(() => {
@@ -164,7 +186,11 @@ export class InProcessBus implements Bus {
   async listen(subject: string, handler: (payload: any) => void): Promise<Unsubscribe> {
     const listener = { subject, handler };
     this.listeners.push(listener);
-    return async () => remove(this.listeners, listener);
+    this.listenersBySubject.clear();
+    return async () => {
+      remove(this.listeners, listener);
+      this.listenersBySubject.clear();
+    };
   }
 
   async ping(): Promise<void> {

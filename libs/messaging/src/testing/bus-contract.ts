@@ -132,6 +132,24 @@ export function describeBusContract(name: string, factory: () => Promise<BusUnde
         expect(alsoReceived).toEqual(events.map((e) => e.type));
       });
 
+      it('a durable consumer that joins after events of its topic were published gets the next ones', async () => {
+        const early: string[] = [];
+        const late: string[] = [];
+        const stopEarly = await other.consume({ durable: durable('early'), filters: ['widget.*'] }, (e) => {
+          early.push(e.type);
+        });
+        await bus.publish(event('widget-1', 'WidgetMade'));
+        await waitFor(() => early.length >= 1, 5000, 'early delivery');
+        await stopEarly();
+        await other.consume({ durable: durable('late'), filters: ['widget.WidgetSold'] }, (e) => {
+          late.push(e.type);
+        });
+        await bus.publish(event('widget-1', 'WidgetSold'));
+        await waitFor(() => late.length >= 1, 5000, 'late delivery');
+        expect(late).toEqual(['WidgetSold']);
+        expect(early).toEqual(['WidgetMade']);
+      });
+
       it('delivers an event id once, however often it is published', async () => {
         const received: string[] = [];
         await other.consume({ durable: durable('dedupe'), filters: ['server.*'] }, (e) => {
@@ -230,6 +248,19 @@ export function describeBusContract(name: string, factory: () => Promise<BusUnde
           ['bus', { players: 3 }],
           ['other', { players: 3 }],
         ]);
+      });
+      it('a listener added or removed after a broadcast is heard from the next one on', async () => {
+        const got: string[] = [];
+        const first = await bus.listen(subject('room.1'), () => got.push('first'));
+        await other.broadcast(subject('room.1'), {});
+        await waitFor(() => got.length >= 1, 5000, 'first broadcast');
+        await first();
+        await other.listen(subject('room.*'), () => got.push('second'));
+        await sleep(100); // a NATS subscription is registered with the server asynchronously
+        await other.broadcast(subject('room.1'), {});
+        await waitFor(() => got.length >= 2, 5000, 'second broadcast');
+        await sleep(50);
+        expect(got).toEqual(['first', 'second']);
       });
     });
 
