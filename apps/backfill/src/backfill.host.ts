@@ -31,7 +31,7 @@ export class BackfillHost extends ServiceHost {
       if (!('aggregate' in intent.target) || intent.target.aggregate !== 'backfill') throw new Error(`backfill: no route for the intent ${intent.key}`);
       const stream = backfillStream(intent.target.id);
       const metadata = { commandId: intent.key, ...(intent.target.projectId ? { projectId: intent.target.projectId } : {}) };
-      await applyIntentOnce(this.store, stream, intent.key, () => this.states.matches.execute(stream, intent.command as BackfillCommand, metadata));
+      await applyIntentOnce(this.states.matches, stream, intent.key, () => this.states.matches.execute(stream, intent.command as BackfillCommand, metadata));
     };
   }
 

@@ -20,7 +20,7 @@ export class LobbyIntents {
       return this.launches.resume(c.lobbyId, c.attempt);
     }
     if (!('aggregate' in target) || target.aggregate !== 'lobby') throw new Error(`lobbies: no route for the intent ${intent.key}`);
-    await applyIntentOnce(this.platform.store, lobbyStream(target.id), intent.key, async () => {
+    await applyIntentOnce(this.states.lobbies, lobbyStream(target.id), intent.key, async () => {
       // The workflow may not know the project (LobbyServerAssigned carries none): the lobby's own state does.
       const projectId = target.projectId ?? (await this.projectOf(target.id));
       if (!projectId) return; // no such lobby (any more): nothing to move

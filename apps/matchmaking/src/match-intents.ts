@@ -26,7 +26,8 @@ export class MatchIntents {
 
   /** A command on a match, once per key (a refusal is final: the match moved on). */
   async onMatch(matchId: string, command: MatchCommand, key: string): Promise<void> {
-    await applyIntentOnce(this.platform.store, matchStream(matchId), key, () => this.matches.execute(matchStream(matchId), command, { commandId: key }));
+    // Optimistic: the check just read the stream's tail, so the cached state is current (a stale one fails on its revision).
+    await applyIntentOnce(this.matches, matchStream(matchId), key, () => this.matches.execute(matchStream(matchId), command, { commandId: key }, { optimistic: true }));
   }
 
   readonly dispatch: IntentDispatcher = async (intent) => {

@@ -34,7 +34,7 @@ export class ServerIntents {
 
   /** Repeats and refusals (already stopped, moved on) are applyIntentOnce's. */
   private onServer(serverId: string, command: ServerCommand, key: string): Promise<void> {
-    return applyIntentOnce(this.platform.store, serverStream(serverId), key, () => this.states.execute(serverId, command, { commandId: key }));
+    return applyIntentOnce(this.states.cache, serverStream(serverId), key, () => this.states.execute(serverId, command, { commandId: key }));
   }
 
   /** The crash the intent reacts to, started again on the same spec, unless the server has moved on since. */

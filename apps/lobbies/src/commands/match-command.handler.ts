@@ -1,7 +1,7 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { invalid, LobbyCommand, lobbyStream, notFound } from '@spawnpoint/domain';
-import { appliedBy, BusCommand, Platform, PLATFORM } from '@spawnpoint/platform';
+import { BusCommand } from '@spawnpoint/platform';
 import { MatchLobbyCommandRequest } from '@spawnpoint/proto';
 import { isLive, LobbyStates } from '../lobby-states';
 import { LobbyWrites } from '../lobby-writes';
@@ -19,13 +19,14 @@ const MATCH_COMMANDS = new Set(['ReserveForMatch', 'MatchFound', 'MatchReady', '
 @Injectable()
 @CommandHandler(RunMatchCommand)
 export class RunMatchCommandHandler implements ICommandHandler<RunMatchCommand> {
-  constructor(@Inject(PLATFORM) private readonly platform: Platform, private readonly states: LobbyStates, private readonly writes: LobbyWrites) {}
+  constructor(private readonly states: LobbyStates, private readonly writes: LobbyWrites) {}
 
   async execute({ request: r }: RunMatchCommand): Promise<{ applied: boolean }> {
     const type = r.command.type;
     if (typeof type !== 'string' || !MATCH_COMMANDS.has(type)) throw invalid(`not a match command: ${String(type)}`, ['command', 'type']);
-    if (await appliedBy(this.platform.store, lobbyStream(r.lobbyId), r.commandId)) return { applied: false };
-    const { state } = await this.states.load(r.lobbyId);
+    // One read of the lobby's tail answers both: applied already, and the state the write decides on.
+    const { applied, loaded: { state } } = await this.states.lobbies.applied(lobbyStream(r.lobbyId), r.commandId);
+    if (applied) return { applied: false };
     if (!isLive(state)) throw notFound('lobby');
     await this.writes.run(state.projectId, r.lobbyId, r.command as unknown as LobbyCommand, r.commandId);
     return { applied: true };

@@ -15,6 +15,8 @@ export interface Executed<S, E> {
   position: bigint | null;
   /** Stream revision after the command (-1: the stream does not exist). */
   revision: number;
+  /** The command id recorded on the events appended (if any). */
+  commandId?: string;
 }
 
 export interface Known<S> { state: S; revision: number; fresh?: boolean }
@@ -95,7 +97,7 @@ async function decideAndAppend<C, E extends DomainEvent, S>(
         events.map((e) => ({ type: e.type, data: e.data, metadata: meta })),
         revision === -1 ? 'no_stream' : revision,
       );
-      return { state: events.reduce(decider.evolve, state), events, position: appended.position, revision: appended.nextRevision };
+      return { state: events.reduce(decider.evolve, state), events, position: appended.position, revision: appended.nextRevision, commandId: typeof meta.commandId === 'string' ? meta.commandId : undefined };
     } catch (err) {
       if (!(err instanceof WrongExpectedVersion)) throw err;
       if (attempt >= maxAttempts) throw new ContentionConflict(streamId, attempt);

@@ -55,4 +55,48 @@ describe('StateCache', () => {
     // Revision 1 is not: the tail is read.
     expect(await cache.load('count-3', 1)).toEqual({ state: 3, revision: 1 });
   });
+
+  describe('applied: whether a command id is recorded on the stream', () => {
+    type Set_ = DomainEvent<'Set', { v: number }>;
+    const register: Decider<{ v: number }, Set_, number> = { initialState: 0, decide: (c) => [{ type: 'Set', data: { v: c.v } }], evolve: (_, e) => e.data.v };
+
+    it('knows the ids of its own appends and of other writers\' (read from the tail, not the whole stream)', async () => {
+      const cache = new StateCache(store, register);
+      await cache.execute('reg-1', { v: 1 }, { commandId: 'mine-1' });
+      await other.appendToStream('reg-1', [{ type: 'Set', data: { v: 2 }, metadata: { commandId: 'theirs-1' } }], 0);
+      const reads = jest.spyOn(store, 'readStream');
+      try {
+        expect(await cache.applied('reg-1', 'mine-1')).toEqual({ applied: true, loaded: { state: 2, revision: 1 } });
+        expect((await cache.applied('reg-1', 'theirs-1')).applied).toBe(true);
+        expect((await cache.applied('reg-1', 'never')).applied).toBe(false);
+        // every check read the tail only (from the revision after the cached one)
+        expect(reads.mock.calls.map((c) => c[1])).toEqual([1, 2, 2]);
+      } finally {
+        reads.mockRestore();
+      }
+    });
+
+    it('a new cache reads the whole stream once, then the tail', async () => {
+      await store.appendToStream('reg-2', [{ type: 'Set', data: { v: 7 }, metadata: { commandId: 'a' } }, { type: 'Set', data: { v: 8 } }], 'no_stream');
+      const cache = new StateCache(store, register);
+      expect(await cache.applied('reg-2', 'a')).toEqual({ applied: true, loaded: { state: 8, revision: 1 } });
+      expect((await cache.applied('reg-2', 'b')).applied).toBe(false);
+      await cache.execute('reg-2', { v: 9 }, { commandId: 'b' }, { optimistic: true });
+      expect((await cache.applied('reg-2', 'b')).applied).toBe(true);
+    });
+
+    it('stays exact past the ids it keeps, and after a state remembered from outside', async () => {
+      const cache = new StateCache(store, register);
+      const many = Array.from({ length: 300 }, (_, i) => ({ type: 'Set', data: { v: i }, metadata: { commandId: `c${i}` } }));
+      await store.appendToStream('reg-3', many, 'no_stream');
+      expect((await cache.applied('reg-3', 'c0')).applied).toBe(true);
+      expect((await cache.applied('reg-3', 'c299')).applied).toBe(true);
+      expect((await cache.applied('reg-3', 'c300')).applied).toBe(false);
+
+      await store.appendToStream('reg-4', [{ type: 'Set', data: { v: 1 }, metadata: { commandId: 'x' } }], 'no_stream');
+      cache.remember('reg-4', { state: 1, revision: 0 }); // ids unknown
+      expect((await cache.applied('reg-4', 'x')).applied).toBe(true);
+      expect((await cache.applied('reg-4', 'y')).applied).toBe(false);
+    });
+  });
 });

@@ -6,9 +6,16 @@ import { DomainError } from '@spawnpoint/domain';
 import { EventStore } from '@spawnpoint/eventstore';
 import { appliedBy } from '../commands/command-context';
 import { ContentionConflict } from '../commands/execute';
+import { StateCache } from '../commands/state-cache';
 
-export async function applyIntentOnce(store: EventStore, streamId: string, key: string, apply: () => Promise<unknown>): Promise<void> {
-  if (await appliedBy(store, streamId, key)) return;
+/**
+ * `source`: the stream's StateCache where the service has one (the check is a read of the stream's tail,
+ * and `apply` may decide on the cached state it leaves, optimistically), else the store (a read of the
+ * whole stream).
+ */
+export async function applyIntentOnce(source: EventStore | StateCache<any, any, any>, streamId: string, key: string, apply: () => Promise<unknown>): Promise<void> {
+  const done = source instanceof StateCache ? (await source.applied(streamId, key)).applied : await appliedBy(source, streamId, key);
+  if (done) return;
   await apply().catch((err) => {
     if (!(err instanceof DomainError) || err instanceof ContentionConflict) throw err;
   });
