@@ -5,7 +5,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { BackfillCommand, backfillRosterWorkflow, backfillStream } from '@spawnpoint/domain';
 import { Unsubscribe } from '@spawnpoint/messaging';
-import { applyIntentOnce, IntentDispatcher, LobbyConfigs, Platform, PLATFORM, ServiceHost } from '@spawnpoint/platform';
+import { executeIntentOnce, IntentDispatcher, LobbyConfigs, Platform, PLATFORM, ServiceHost } from '@spawnpoint/platform';
 import { BackfillReadModel } from './backfill-read-model';
 import { BackfillStates } from './backfill-states';
 
@@ -30,8 +30,7 @@ export class BackfillHost extends ServiceHost {
     return async (intent) => {
       if (!('aggregate' in intent.target) || intent.target.aggregate !== 'backfill') throw new Error(`backfill: no route for the intent ${intent.key}`);
       const stream = backfillStream(intent.target.id);
-      const metadata = { commandId: intent.key, ...(intent.target.projectId ? { projectId: intent.target.projectId } : {}) };
-      await applyIntentOnce(this.states.matches, stream, intent.key, () => this.states.matches.execute(stream, intent.command as BackfillCommand, metadata));
+      await executeIntentOnce(this.states.matches, stream, intent.key, intent.command as BackfillCommand, intent.target.projectId ? { projectId: intent.target.projectId } : {});
     };
   }
 

@@ -10,7 +10,7 @@ import { isLive, LobbyStates } from './lobby-states';
 import { lobbyUpdate } from './lobby-views';
 
 /** `view`: the lobby as broadcast after the change (null when nothing changed or it is gone): the reply reuses it. */
-export interface Ran { state: LobbyState; events: LobbyEvent[]; revision: number; view: LobbyView | null }
+export interface Ran { state: LobbyState; events: LobbyEvent[]; revision: number; view: LobbyView | null; repeated?: boolean }
 
 @Injectable()
 export class LobbyWrites {
@@ -29,14 +29,17 @@ export class LobbyWrites {
    * does not wait for the read model (no ServiceReadModel.command): lobby answers come from the decided
    * state, and the reads that use the read model wait themselves (browse settles), so a join under load
    * is not held behind the projection's batch. `commandId`: recorded on the events (a workflow's intent
-   * key; a bus command's own id is taken from its context).
+   * key; a bus command's own id is taken from its context). `once`: a workflow's intent, applied at most
+   * once: when an event already carries `commandId`, nothing happens and the answer is `repeated`.
    */
-  async run(projectId: string, lobbyId: string, command: LobbyCommand | ((s: LobbyState) => LobbyCommand), commandId?: string): Promise<Ran> {
+  async run(
+    projectId: string, lobbyId: string, command: LobbyCommand | ((s: LobbyState) => LobbyCommand), commandId?: string, options: { once?: boolean } = {},
+  ): Promise<Ran> {
     let before: LobbyState = lobbyDecider.initialState;
     const result = await this.states.lobbies.execute(lobbyStream(lobbyId), (s: LobbyState) => {
       before = s;
       return typeof command === 'function' ? command(s) : command;
-    }, commandId ? { projectId, commandId } : { projectId }, { optimistic: true });
+    }, commandId ? { projectId, commandId } : { projectId }, { optimistic: true, once: options.once ? commandId : undefined });
     if (result.events.length === 0) return { ...result, view: null };
     const removed: string[] = [];
     let deleted: { reason: string } | null = null;

@@ -9,7 +9,7 @@ import {
   DomainError, LobbyCommand, MatchCommand, matchDecider, MatchEvent, MatchState, matchStream, ReserveMatchLobby, StartMatchServer, StopMatchServer, UpdateMatchRoster,
 } from '@spawnpoint/domain';
 import { RemoteError } from '@spawnpoint/messaging';
-import { applyIntentOnce, failpoint, GameServers, IntentDispatcher, LobbyConfigs, Platform, PLATFORM, StateCache } from '@spawnpoint/platform';
+import { executeIntentOnce, failpoint, GameServers, IntentDispatcher, LobbyConfigs, Platform, PLATFORM, StateCache } from '@spawnpoint/platform';
 import { MatchLobbyCommandRequest, ServerView, SUBJECTS } from '@spawnpoint/proto';
 import { matchCustomData, matchServerStart } from './match-server';
 
@@ -26,8 +26,7 @@ export class MatchIntents {
 
   /** A command on a match, once per key (a refusal is final: the match moved on). */
   async onMatch(matchId: string, command: MatchCommand, key: string): Promise<void> {
-    // Optimistic: the check just read the stream's tail, so the cached state is current (a stale one fails on its revision).
-    await applyIntentOnce(this.matches, matchStream(matchId), key, () => this.matches.execute(matchStream(matchId), command, { commandId: key }, { optimistic: true }));
+    await executeIntentOnce(this.matches, matchStream(matchId), key, command);
   }
 
   readonly dispatch: IntentDispatcher = async (intent) => {

@@ -7,7 +7,7 @@
 // failure throws, so the runner retries it.
 import { Inject, Injectable } from '@nestjs/common';
 import { RefillPool, RestartCrashedServer, ServerCommand, serverStream } from '@spawnpoint/domain';
-import { applyIntentOnce, IntentDispatcher, Platform, PLATFORM } from '@spawnpoint/platform';
+import { executeIntentOnce, IntentDispatcher, Platform, PLATFORM } from '@spawnpoint/platform';
 import { GameRuntime } from '@spawnpoint/runtime';
 import { Machines } from './machines';
 import { ServerPools } from './pools/server-pools';
@@ -17,7 +17,6 @@ import { ServerStates } from './server-states';
 @Injectable()
 export class ServerIntents {
   constructor(
-    @Inject(PLATFORM) private readonly platform: Platform,
     @Inject(RUNTIME) private readonly runtime: GameRuntime,
     private readonly states: ServerStates,
     private readonly machines: Machines,
@@ -32,9 +31,9 @@ export class ServerIntents {
     throw new Error(`servers: no route for the intent ${intent.key}`);
   };
 
-  /** Repeats and refusals (already stopped, moved on) are applyIntentOnce's. */
+  /** Repeats and refusals (already stopped, moved on) are executeIntentOnce's. */
   private onServer(serverId: string, command: ServerCommand, key: string): Promise<void> {
-    return applyIntentOnce(this.states.cache, serverStream(serverId), key, () => this.states.execute(serverId, command, { commandId: key }));
+    return executeIntentOnce(this.states.cache, serverStream(serverId), key, command);
   }
 
   /** The crash the intent reacts to, started again on the same spec, unless the server has moved on since. */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { invalid, LobbyCommand, lobbyStream, notFound } from '@spawnpoint/domain';
+import { invalid, LobbyCommand, notFound } from '@spawnpoint/domain';
 import { BusCommand } from '@spawnpoint/platform';
 import { MatchLobbyCommandRequest } from '@spawnpoint/proto';
 import { isLive, LobbyStates } from '../lobby-states';
@@ -24,11 +24,12 @@ export class RunMatchCommandHandler implements ICommandHandler<RunMatchCommand> 
   async execute({ request: r }: RunMatchCommand): Promise<{ applied: boolean }> {
     const type = r.command.type;
     if (typeof type !== 'string' || !MATCH_COMMANDS.has(type)) throw invalid(`not a match command: ${String(type)}`, ['command', 'type']);
-    // One read of the lobby's tail answers both: applied already, and the state the write decides on.
-    const { applied, loaded: { state } } = await this.states.lobbies.applied(lobbyStream(r.lobbyId), r.commandId);
-    if (applied) return { applied: false };
+    // A lobby's project never changes: a cached live state answers it (anything else is read again).
+    const cached = (await this.states.peekOrLoad(r.lobbyId)).state;
+    const state = isLive(cached) ? cached : (await this.states.load(r.lobbyId)).state;
     if (!isLive(state)) throw notFound('lobby');
-    await this.writes.run(state.projectId, r.lobbyId, r.command as unknown as LobbyCommand, r.commandId);
-    return { applied: true };
+    // Once per command id, decided on the cached state (its append checks it is the head; ADR-0010).
+    const ran = await this.writes.run(state.projectId, r.lobbyId, r.command as unknown as LobbyCommand, r.commandId, { once: true });
+    return { applied: !ran.repeated };
   }
 }

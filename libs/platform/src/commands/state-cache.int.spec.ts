@@ -98,5 +98,45 @@ describe('StateCache', () => {
       expect((await cache.applied('reg-4', 'x')).applied).toBe(true);
       expect((await cache.applied('reg-4', 'y')).applied).toBe(false);
     });
+
+    describe('execute once per command id', () => {
+      const count = async (stream: string, id: string) => (await store.readStream(stream)).events.filter((e) => e.metadata.commandId === id).length;
+
+      it('applies a key once, however often it is sent, from this cache or a stale one', async () => {
+        const cache = new StateCache(store, register);
+        const first = await cache.execute('once-1', { v: 1 }, { commandId: 'k1' }, { optimistic: true, once: 'k1' });
+        expect(first.repeated).toBeUndefined();
+        const again = await cache.execute('once-1', { v: 2 }, { commandId: 'k1' }, { optimistic: true, once: 'k1' });
+        expect(again).toMatchObject({ repeated: true, events: [], state: 1, revision: 0 });
+        // Another writer applied k2 after this cache last looked: the stale append fails, the tail read finds k2.
+        await other.appendToStream('once-1', [{ type: 'Set', data: { v: 5 }, metadata: { commandId: 'k2' } }], 0);
+        expect(await cache.execute('once-1', { v: 6 }, { commandId: 'k2' }, { optimistic: true, once: 'k2' })).toMatchObject({ repeated: true, state: 5, revision: 1 });
+        // A fresh cache (another replica) finds both.
+        const fresh = new StateCache(store, register);
+        expect((await fresh.execute('once-1', { v: 7 }, { commandId: 'k1' }, { optimistic: true, once: 'k1' })).repeated).toBe(true);
+        expect(await count('once-1', 'k1')).toBe(1);
+        expect(await count('once-1', 'k2')).toBe(1);
+      });
+
+      it('sent side by side from two caches, a key lands once', async () => {
+        const a = new StateCache(store, register);
+        const b = new StateCache(other, register);
+        await a.execute('once-2', { v: 0 }, { commandId: 'seed' });
+        await b.load('once-2');
+        const results = await Promise.all(Array.from({ length: 8 }, (_, i) => (i % 2 ? a : b).execute('once-2', { v: i }, { commandId: 'same' }, { optimistic: true, once: 'same' })));
+        expect(results.filter((r) => !r.repeated)).toHaveLength(1);
+        expect(await count('once-2', 'same')).toBe(1);
+      });
+
+      it('past the ids a cache keeps, the stream is read to tell', async () => {
+        const cache = new StateCache(store, register);
+        const many = Array.from({ length: 300 }, (_, i) => ({ type: 'Set', data: { v: i }, metadata: { commandId: `m${i}` } }));
+        await store.appendToStream('once-3', many, 'no_stream');
+        await cache.load('once-3');
+        expect((await cache.execute('once-3', { v: 1 }, { commandId: 'm3' }, { optimistic: true, once: 'm3' })).repeated).toBe(true);
+        expect((await cache.execute('once-3', { v: 1 }, { commandId: 'new' }, { optimistic: true, once: 'new' })).repeated).toBeUndefined();
+        expect(await count('once-3', 'm3')).toBe(1);
+      });
+    });
   });
 });

@@ -13,6 +13,13 @@ export interface Loaded<S> { state: S; revision: number }
 const MAX_IDS = 256;
 const commandIdOf = (m: EventMetadata): string | undefined => (typeof m.commandId === 'string' ? m.commandId : undefined);
 
+/** The command id is on the stream already (thrown out of execute's loop, answered as `repeated`). */
+class Repeated extends Error {
+  constructor(readonly at: Loaded<unknown>) {
+    super('repeated');
+  }
+}
+
 export class StateCache<C, E extends DomainEvent, S> {
   private readonly entries = new Map<string, Loaded<S>>();
   /** The command ids of every event of the stream up to its cached revision; null: not known whole. */
@@ -59,11 +66,46 @@ export class StateCache<C, E extends DomainEvent, S> {
    * Decide and append, reading only the stream's tail. `optimistic`: decide first on the cached state
    * (a stream never seen: its initial state at revision -1) with no read at all — exact all the same,
    * as a stale state's append fails on its revision and a refusal is decided again on a read.
+   * `once`: a command id applied at most once on this stream (a workflow intent's key): when an event
+   * already carries it, nothing is decided and the answer is `repeated`. With `optimistic`, a cached state
+   * whose ids lack it needs no read: its append succeeds only if the state is the stream's head, and a
+   * stale one's retry reads the tail and looks again.
    */
-  async execute(streamId: string, command: C | ((state: S) => C), metadata: EventMetadata = {}, options: { optimistic?: boolean } = {}): Promise<Executed<S, E>> {
+  async execute(
+    streamId: string, command: C | ((state: S) => C), metadata: EventMetadata = {}, options: { optimistic?: boolean; once?: string } = {},
+  ): Promise<Executed<S, E> & { repeated?: boolean }> {
+    const once = options.once;
+    if (once !== undefined && this.entries.has(streamId) && !this.ids.get(streamId)) {
+      // The ids of this stream are not known whole: settle it with a read of the stream first.
+      const { applied, loaded } = await this.applied(streamId, once);
+      if (applied) return { ...loaded, events: [], position: null, repeated: true };
+    }
+    const repeatedAt = (): Loaded<S> | null => {
+      const ids = this.ids.get(streamId);
+      return once !== undefined && ids?.has(once) ? this.entries.get(streamId)! : null;
+    };
+    const read = async (): Promise<Loaded<S>> => {
+      const loaded = await this.load(streamId);
+      if (once !== undefined && !this.ids.get(streamId) && (await this.applied(streamId, once)).applied) throw new Repeated(this.entries.get(streamId)!);
+      const at = repeatedAt();
+      if (at) throw new Repeated(at);
+      return loaded;
+    };
     // Asked once the stream's lane is ours: the cached state then includes the previous command's append.
-    const known = options.optimistic ? () => this.entries.get(streamId) ?? { state: this.decider.initialState, revision: -1 } : undefined;
-    const result = await execute(this.store, this.decider, streamId, command, metadata, { known, read: () => this.load(streamId) });
+    const known = options.optimistic
+      ? () => {
+        const at = repeatedAt();
+        if (at) throw new Repeated(at);
+        return this.entries.get(streamId) ?? { state: this.decider.initialState, revision: -1 };
+      }
+      : undefined;
+    let result: Executed<S, E>;
+    try {
+      result = await execute(this.store, this.decider, streamId, command, metadata, { known, read });
+    } catch (err) {
+      if (err instanceof Repeated) return { ...(err.at as Loaded<S>), events: [], position: null, repeated: true };
+      throw err;
+    }
     this.remember(streamId, result, { after: result.revision - result.events.length, commandIds: result.events.map(() => result.commandId) });
     return result;
   }

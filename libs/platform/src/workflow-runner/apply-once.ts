@@ -3,19 +3,20 @@
 // refusal (a DomainError other than a lost race: the aggregate is gone, stopped, moved on) is final and
 // resolves the intent; anything else throws, so the runner retries it.
 import { DomainError } from '@spawnpoint/domain';
-import { EventStore } from '@spawnpoint/eventstore';
-import { appliedBy } from '../commands/command-context';
+import { EventMetadata } from '@spawnpoint/eventstore';
 import { ContentionConflict } from '../commands/execute';
 import { StateCache } from '../commands/state-cache';
 
 /**
- * `source`: the stream's StateCache where the service has one (the check is a read of the stream's tail,
- * and `apply` may decide on the cached state it leaves, optimistically), else the store (a read of the
- * whole stream).
+ * With the stream's StateCache: one optimistic execute that does nothing when the key is on the stream
+ * already (StateCache.execute's `once`: usually no read at all, the append checking the cached state).
  */
-export async function applyIntentOnce(source: EventStore | StateCache<any, any, any>, streamId: string, key: string, apply: () => Promise<unknown>): Promise<void> {
-  const done = source instanceof StateCache ? (await source.applied(streamId, key)).applied : await appliedBy(source, streamId, key);
-  if (done) return;
+export function executeIntentOnce<C>(cache: StateCache<C, any, any>, streamId: string, key: string, command: C, metadata: EventMetadata = {}): Promise<void> {
+  return intentOutcome(() => cache.execute(streamId, command, { ...metadata, commandId: key }, { optimistic: true, once: key }));
+}
+
+/** A refusal is the intent's outcome; anything else is thrown for the runner to retry. */
+export async function intentOutcome(apply: () => Promise<unknown>): Promise<void> {
   await apply().catch((err) => {
     if (!(err instanceof DomainError) || err instanceof ContentionConflict) throw err;
   });
