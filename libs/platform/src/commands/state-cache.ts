@@ -9,8 +9,12 @@ import { execute, Executed } from './execute';
 
 export interface Loaded<S> { state: S; revision: number }
 
-/** Past this many command ids on one stream, the cache stops keeping them (a check reads the stream). */
-const MAX_IDS = 256;
+/**
+ * Past this many command ids on one stream, the cache stops keeping them and a check reads the stream.
+ * Bounds the memory: at most capacity × 64 ids (~70 bytes each); the streams workflows act on (a match,
+ * a server, a lobby in its queue) have far fewer, and a long-lived lobby full of state updates falls back.
+ */
+const MAX_IDS = 64;
 const commandIdOf = (m: EventMetadata): string | undefined => (typeof m.commandId === 'string' ? m.commandId : undefined);
 
 /** The command id is on the stream already (thrown out of execute's loop, answered as `repeated`). */
