@@ -70,9 +70,13 @@ export class MatchIntents {
   }
 
   private async startServer(c: StartMatchServer, key: string): Promise<void> {
-    const { state } = await this.matches.load(matchStream(c.matchId));
-    // Only the attempt in flight: a late dispatch of an earlier one, or a match over, starts nothing.
-    if (state.status !== 'server_requested' || state.attempts !== c.attempt) return;
+    // Only the attempt in flight: a late dispatch of an earlier one, or a match over, starts nothing. The
+    // cached state (this process wrote the request) answers when it shows this attempt in flight; a match
+    // that moved on unseen has its server stopped below, as for a race.
+    const cached = this.matches.peek(matchStream(c.matchId));
+    const inFlight = (s: MatchState) => s.status === 'server_requested' && s.attempts === c.attempt;
+    const { state } = cached && inFlight(cached.state) ? cached : await this.matches.load(matchStream(c.matchId));
+    if (!inFlight(state) || state.status !== 'server_requested') return;
     let server: ServerView;
     try {
       const project = await this.configs.project(state.projectId);

@@ -57,7 +57,8 @@ export class MatchmakingHost extends ServiceHost {
       propose: async (proposal, now) => {
         const stream = matchStream(proposal.matchId);
         try {
-          const ran = await this.intents.matches.execute(stream, { type: 'ProposeMatch', proposal, now }, { projectId: proposal.projectId });
+          // Optimistic: a new match's stream is most likely new (a repeat's append fails on it, then reads).
+          const ran = await this.intents.matches.execute(stream, { type: 'ProposeMatch', proposal, now }, { projectId: proposal.projectId }, { optimistic: true });
           return { over: isMatchOver(ran.state) };
         } catch (err) {
           // The same id proposed otherwise (another matcher, another mode version): that match decides for
@@ -67,7 +68,7 @@ export class MatchmakingHost extends ServiceHost {
         }
       },
       proposeFill: async (matchId, lobby, team, now) => {
-        await this.intents.matches.execute(matchStream(matchId), { type: 'ProposeFill', lobby, team, now });
+        await this.intents.matches.execute(matchStream(matchId), { type: 'ProposeFill', lobby, team, now }, {}, { optimistic: true });
       },
     }, this.config.matchTickMs);
     this.matcher.start();

@@ -7,7 +7,7 @@
 // failure throws, so the runner retries it.
 import { Inject, Injectable } from '@nestjs/common';
 import { RefillPool, RestartCrashedServer, ServerCommand, serverStream } from '@spawnpoint/domain';
-import { executeIntentOnce, IntentDispatcher, Platform, PLATFORM } from '@spawnpoint/platform';
+import { executeIntentOnce, IntentDispatcher } from '@spawnpoint/platform';
 import { GameRuntime } from '@spawnpoint/runtime';
 import { Machines } from './machines';
 import { ServerPools } from './pools/server-pools';
