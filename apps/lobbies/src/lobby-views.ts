@@ -16,6 +16,9 @@ export function lobbyView(state: LobbyState): LobbyView {
   return domainLobbyView(state, liveQueueStats.of(state.projectId, state.config, state.matchmaking.mode, state.region));
 }
 
+/** A write's answer: the view it broadcast, or (nothing broadcast) the lobby as it stands. */
+export const viewAfter = (ran: { view: LobbyView | null; state: LobbyState }): LobbyView => ran.view ?? lobbyView(ran.state);
+
 /** A browse page: the lobbies' stored states (read model rows) as Lobby JSON. */
 export function lobbyPage(states: unknown[], nextToken: string | null): LobbyPage<LobbyView> {
   return { lobbies: states.map((s) => lobbyView(s as LobbyState)), next_token: nextToken };

@@ -74,9 +74,9 @@ export class MatchIntents {
     // cached state (this process wrote the request) answers when it shows this attempt in flight; a match
     // that moved on unseen has its server stopped below, as for a race.
     const cached = this.matches.peek(matchStream(c.matchId));
-    const inFlight = (s: MatchState) => s.status === 'server_requested' && s.attempts === c.attempt;
+    const inFlight = (s: MatchState): s is Extract<MatchState, { status: 'server_requested' }> => s.status === 'server_requested' && s.attempts === c.attempt;
     const { state } = cached && inFlight(cached.state) ? cached : await this.matches.load(matchStream(c.matchId));
-    if (!inFlight(state) || state.status !== 'server_requested') return;
+    if (!inFlight(state)) return;
     let server: ServerView;
     try {
       const project = await this.configs.project(state.projectId);

@@ -4,7 +4,7 @@ import { LobbyView } from '@spawnpoint/domain';
 import { BusCommand } from '@spawnpoint/platform';
 import { PlayerLobbyRequest } from '@spawnpoint/proto';
 import { LobbyStates } from '../lobby-states';
-import { lobbyView } from '../lobby-views';
+import { viewAfter } from '../lobby-views';
 import { LobbyWrites } from '../lobby-writes';
 
 export class ConfirmMatch extends BusCommand<PlayerLobbyRequest, LobbyView> {}
@@ -18,6 +18,6 @@ export class ConfirmMatchHandler implements ICommandHandler<ConfirmMatch> {
   async execute({ request: r }: ConfirmMatch): Promise<LobbyView> {
     const { lobbyId } = await this.states.mine(r, false);
     const ran = await this.writes.run(r.projectId, lobbyId, { type: 'ConfirmMatch', playerId: r.playerId, now: this.writes.now() });
-    return (ran.view ?? lobbyView(ran.state));
+    return viewAfter(ran);
   }
 }

@@ -7,7 +7,7 @@ import { CreateLobbyRequest } from '@spawnpoint/proto';
 import { checkSettings, checkState } from '../limits';
 import { LobbyClaims } from '../lobby-claims';
 import { isLive, LobbyStates } from '../lobby-states';
-import { lobbyView } from '../lobby-views';
+import { lobbyView, viewAfter } from '../lobby-views';
 import { LobbyWrites } from '../lobby-writes';
 import { Presence } from '../presence';
 
@@ -47,7 +47,7 @@ export class CreateLobbyHandler implements ICommandHandler<CreateLobby> {
         settings: b.settings ?? {}, hostState: b.state ?? {}, code, now: this.writes.now(),
       });
       this.presence.touch(r.projectId, lobbyId, r.playerId);
-      return (ran.view ?? lobbyView(ran.state));
+      return viewAfter(ran);
     } catch (err) {
       await this.claims.release(lobbyMemberStream(r.projectId, config.name, r.playerId), lobbyId);
       if (code) await this.claims.release(lobbyCodeStream(r.projectId, code), lobbyId);

@@ -4,7 +4,7 @@ import { LobbyView } from '@spawnpoint/domain';
 import { BusCommand, GameServers } from '@spawnpoint/platform';
 import { PlayerLobbyRequest } from '@spawnpoint/proto';
 import { LobbyStates } from '../lobby-states';
-import { lobbyView } from '../lobby-views';
+import { viewAfter } from '../lobby-views';
 import { LobbyWrites } from '../lobby-writes';
 
 export class EndMatch extends BusCommand<PlayerLobbyRequest, LobbyView> {}
@@ -21,6 +21,6 @@ export class EndMatchHandler implements ICommandHandler<EndMatch> {
     const server = state.matchmaking?.matchId ? undefined : state.server?.instance_id;
     const ran = await this.writes.run(r.projectId, lobbyId, { type: 'EndMatch', playerId: r.playerId, now: this.writes.now() });
     if (server) void this.servers.stop(r.projectId, server);
-    return (ran.view ?? lobbyView(ran.state));
+    return viewAfter(ran);
   }
 }

@@ -6,7 +6,7 @@ import { JoinLobbyRequest } from '@spawnpoint/proto';
 import { checkState } from '../limits';
 import { LobbyClaims } from '../lobby-claims';
 import { isLive, LobbyStates } from '../lobby-states';
-import { lobbyView } from '../lobby-views';
+import { lobbyView, viewAfter } from '../lobby-views';
 import { LobbyWrites } from '../lobby-writes';
 import { Presence } from '../presence';
 
@@ -32,7 +32,7 @@ export class JoinLobbyHandler implements ICommandHandler<JoinLobby> {
     try {
       const ran = await this.writes.run(r.projectId, lobbyId, { type: 'JoinLobby', playerId: r.playerId, state: r.state ?? {}, now: this.writes.now() });
       this.presence.touch(r.projectId, lobbyId, r.playerId);
-      return (ran.view ?? lobbyView(ran.state));
+      return viewAfter(ran);
     } catch (err) {
       if (claimedNow) await this.claims.release(lobbyMemberStream(r.projectId, config.name, r.playerId), lobbyId);
       const first = await this.joinedBefore(err, lobbyId, context.commandId);

@@ -4,7 +4,7 @@ import { LobbyView } from '@spawnpoint/domain';
 import { BusCommand } from '@spawnpoint/platform';
 import { TargetPlayerRequest } from '@spawnpoint/proto';
 import { LobbyStates } from '../lobby-states';
-import { lobbyView } from '../lobby-views';
+import { viewAfter } from '../lobby-views';
 import { LobbyWrites } from '../lobby-writes';
 
 export class KickPlayer extends BusCommand<TargetPlayerRequest, LobbyView> {}
@@ -18,6 +18,6 @@ export class KickPlayerHandler implements ICommandHandler<KickPlayer> {
   async execute({ request: r }: KickPlayer): Promise<LobbyView> {
     const { lobbyId } = await this.states.mine(r, false);
     const ran = await this.writes.run(r.projectId, lobbyId, { type: 'KickPlayer', playerId: r.playerId, targetId: r.targetId, now: this.writes.now() });
-    return (ran.view ?? lobbyView(ran.state));
+    return viewAfter(ran);
   }
 }

@@ -5,7 +5,7 @@ import { BusCommand, LobbyConfigs } from '@spawnpoint/platform';
 import { StartMatchmakingRequest } from '@spawnpoint/proto';
 import { LobbyClaims } from '../lobby-claims';
 import { LobbyStates } from '../lobby-states';
-import { lobbyView } from '../lobby-views';
+import { viewAfter } from '../lobby-views';
 import { LobbyWrites } from '../lobby-writes';
 
 export class StartMatchmaking extends BusCommand<StartMatchmakingRequest, LobbyView> {}
@@ -40,7 +40,7 @@ export class StartMatchmakingHandler implements ICommandHandler<StartMatchmaking
         await this.writes.run(r.projectId, lobbyId, { type: 'CancelMatchmaking', playerId: r.playerId, now: this.writes.now() }).catch(() => undefined);
         throw new DomainError('conflict', `player ${p} is already searching for a match in another lobby`);
       }
-      return (ran.view ?? lobbyView(ran.state));
+      return viewAfter(ran);
     } catch (err) {
       // Not searching after all: the claims taken here are let go (a lost release is healed by the next claim).
       await Promise.all(claimed.map((p) => this.claims.release(lobbySearchStream(r.projectId, p), lobbyId)));

@@ -5,7 +5,7 @@ import { BusCommand } from '@spawnpoint/platform';
 import { UpdatePlayerStateRequest } from '@spawnpoint/proto';
 import { checkState } from '../limits';
 import { isLive, LobbyStates } from '../lobby-states';
-import { lobbyView } from '../lobby-views';
+import { viewAfter } from '../lobby-views';
 import { LobbyWrites } from '../lobby-writes';
 import { Presence } from '../presence';
 
@@ -25,6 +25,6 @@ export class UpdateMyStateHandler implements ICommandHandler<UpdateMyState> {
       return { type: 'UpdatePlayerState', playerId: r.playerId, state: r.state, now: this.writes.now() };
     });
     this.presence.touch(r.projectId, lobbyId, r.playerId);
-    return (ran.view ?? lobbyView(ran.state));
+    return viewAfter(ran);
   }
 }

@@ -6,7 +6,7 @@ import { UpdateLobbySettingsRequest } from '@spawnpoint/proto';
 import { checkSettings } from '../limits';
 import { LobbyClaims } from '../lobby-claims';
 import { LobbyStates } from '../lobby-states';
-import { lobbyView } from '../lobby-views';
+import { viewAfter } from '../lobby-views';
 import { LobbyWrites } from '../lobby-writes';
 
 export class UpdateLobbySettings extends BusCommand<UpdateLobbySettingsRequest, LobbyView> {}
@@ -26,7 +26,7 @@ export class UpdateLobbySettingsHandler implements ICommandHandler<UpdateLobbySe
     const code = c.isPrivate === true && !state.isPrivate ? await this.claims.freeCode(r.projectId, config, lobbyId) : undefined;
     try {
       const ran = await this.writes.run(r.projectId, lobbyId, { type: 'UpdateSettings', playerId: r.playerId, ...c, code, now: this.writes.now() });
-      return (ran.view ?? lobbyView(ran.state));
+      return viewAfter(ran);
     } catch (err) {
       if (code) await this.claims.release(lobbyCodeStream(r.projectId, code), lobbyId);
       throw err;

@@ -94,13 +94,7 @@ export class InProcessBus implements Bus {
 
   /** Responders per concrete subject, memoised until the set of responders changes. */
   private respondersFor(subject: string): Responder[] {
-    let found = this.routes.get(subject);
-    if (!found) {
-      found = this.responders.filter((r) => subjectMatches(r.subject, subject));
-      if (this.routes.size > 10_000) this.routes.clear();
-      this.routes.set(subject, found);
-    }
-    return found;
+    return memoised(this.routes, subject, () => this.responders.filter((r) => subjectMatches(r.subject, subject)));
   }
 
   async publish(event: IntegrationEvent, headers?: Headers): Promise<void> {
@@ -123,15 +117,9 @@ export class InProcessBus implements Bus {
 
   /** Each durable with members for this topic, and those members. */
   private membersFor(topic: string): [string, ConsumerMember[]][] {
-    let found = this.membersByTopic.get(topic);
-    if (!found) {
-      found = [...this.groups.entries()]
-        .map(([durable, members]): [string, ConsumerMember[]] => [durable, members.filter((m) => m.filters.some((f) => subjectMatches(f, topic)))])
-        .filter(([, matching]) => matching.length > 0);
-      if (this.membersByTopic.size > 10_000) this.membersByTopic.clear();
-      this.membersByTopic.set(topic, found);
-    }
-    return found;
+    return memoised(this.membersByTopic, topic, () => [...this.groups.entries()]
+      .map(([durable, members]): [string, ConsumerMember[]] => [durable, members.filter((m) => m.filters.some((f) => subjectMatches(f, topic)))])
+      .filter(([, matching]) => matching.length > 0));
   }
 
   /** One delivery; an event its handler keeps failing on is parked after maxAttempts (handler-failures.ts). */
@@ -168,13 +156,7 @@ export class InProcessBus implements Bus {
 
   async broadcast(subject: string, payload: unknown): Promise<void> {
     if (this.closed) throw new BusUnavailable(subject, 'closed');
-    let listeners = this.listenersBySubject.get(subject);
-    if (!listeners) {
-      listeners = this.listeners.filter((l) => subjectMatches(l.subject, subject));
-      if (this.listenersBySubject.size > 10_000) this.listenersBySubject.clear();
-      this.listenersBySubject.set(subject, listeners);
-    }
-    for (const listener of listeners) {
+    for (const listener of memoised(this.listenersBySubject, subject, () => this.listeners.filter((l) => subjectMatches(l.subject, subject)))) {
       const copy = jsonCopy(payload);
       // Asynchronous, as over NATS: a listener never runs inside broadcast(), and its failure stays its own.
       queueMicrotask(() => {
@@ -228,4 +210,15 @@ async function withTimeout<T>(promise: Promise<T>, ms: number, subject: string):
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** `compute(key)` kept in `memo` (cleared past 10,000 keys, so many one-off subjects cannot grow it). */
+function memoised<T>(memo: Map<string, T>, key: string, compute: () => T): T {
+  let found = memo.get(key);
+  if (found === undefined) {
+    found = compute();
+    if (memo.size > 10_000) memo.clear();
+    memo.set(key, found);
+  }
+  return found;
 }

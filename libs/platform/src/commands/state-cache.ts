@@ -4,7 +4,7 @@
 // The cache also knows the command ids recorded on a stream (up to MAX_IDS of them), so "was this
 // workflow intent applied already?" costs the same small tail read, not a read of the whole stream.
 import { Decider, DomainEvent } from '@spawnpoint/domain';
-import { EventMetadata, EventStore } from '@spawnpoint/eventstore';
+import { EventMetadata, EventStore, RecordedEvent } from '@spawnpoint/eventstore';
 import { execute, Executed } from './execute';
 
 export interface Loaded<S> { state: S; revision: number }
@@ -35,13 +35,18 @@ export class StateCache<C, E extends DomainEvent, S> {
   async load(streamId: string, seen?: number): Promise<Loaded<S>> {
     const cached = this.entries.get(streamId);
     if (cached && seen !== undefined && cached.revision >= seen) return cached;
+    return (await this.readOn(streamId, cached)).loaded;
+  }
+
+  /** Reads the events after `cached` (all of them without it), folds them on and remembers the result. */
+  private async readOn(streamId: string, cached: Loaded<S> | undefined): Promise<{ loaded: Loaded<S>; events: RecordedEvent[] }> {
     const { events, revision } = await this.store.readStream(streamId, cached ? cached.revision + 1 : 0);
-    if (cached && events.length === 0) return cached;
+    if (cached && events.length === 0) return { loaded: cached, events };
     let state = cached?.state ?? this.decider.initialState;
     for (const e of events) state = this.decider.evolve(state, { type: e.type, data: e.data } as E);
     const loaded = { state, revision };
     this.remember(streamId, loaded, { after: cached ? cached.revision : -1, commandIds: events.map((e) => commandIdOf(e.metadata)) });
-    return loaded;
+    return { loaded, events };
   }
 
   /**
@@ -53,12 +58,9 @@ export class StateCache<C, E extends DomainEvent, S> {
     const ids = this.ids.get(streamId);
     if (ids) return { applied: ids.has(commandId), loaded };
     // Not known whole (too many ids, or remembered from outside): read the stream from the start.
-    const { events, revision } = await this.store.readStream(streamId);
-    let state = this.decider.initialState;
-    for (const e of events) state = this.decider.evolve(state, { type: e.type, data: e.data } as E);
     this.forget(streamId);
-    this.remember(streamId, { state, revision }, { after: -1, commandIds: events.map((e) => commandIdOf(e.metadata)) });
-    return { applied: events.some((e) => e.metadata.commandId === commandId), loaded: { state, revision } };
+    const whole = await this.readOn(streamId, undefined);
+    return { applied: whole.events.some((e) => commandIdOf(e.metadata) === commandId), loaded: whole.loaded };
   }
 
   /** The cached state, without a read (undefined when this process has not seen the stream). */
@@ -84,23 +86,20 @@ export class StateCache<C, E extends DomainEvent, S> {
       const { applied, loaded } = await this.applied(streamId, once);
       if (applied) return { ...loaded, events: [], position: null, repeated: true };
     }
-    const repeatedAt = (): Loaded<S> | null => {
-      const ids = this.ids.get(streamId);
-      return once !== undefined && ids?.has(once) ? this.entries.get(streamId)! : null;
-    };
-    const read = async (): Promise<Loaded<S>> => {
-      const loaded = await this.load(streamId);
-      if (once !== undefined && !this.ids.get(streamId) && (await this.applied(streamId, once)).applied) throw new Repeated(this.entries.get(streamId)!);
-      const at = repeatedAt();
-      if (at) throw new Repeated(at);
-      return loaded;
-    };
+    // A retry reads the tail; with `once`, that read also tells whether the key has landed meanwhile.
+    const read = once === undefined
+      ? () => this.load(streamId)
+      : async (): Promise<Loaded<S>> => {
+        const { applied, loaded } = await this.applied(streamId, once);
+        if (applied) throw new Repeated(loaded);
+        return loaded;
+      };
     // Asked once the stream's lane is ours: the cached state then includes the previous command's append.
     const known = options.optimistic
       ? () => {
-        const at = repeatedAt();
-        if (at) throw new Repeated(at);
-        return this.entries.get(streamId) ?? { state: this.decider.initialState, revision: -1 };
+        const cached = this.entries.get(streamId);
+        if (cached && once !== undefined && this.ids.get(streamId)?.has(once)) throw new Repeated(cached);
+        return cached ?? { state: this.decider.initialState, revision: -1 };
       }
       : undefined;
     let result: Executed<S, E>;

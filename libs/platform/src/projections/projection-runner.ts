@@ -284,7 +284,6 @@ export class ProjectionRunner {
       if (generation !== entry.generation) return;
       this.advance(entry, [event], applied);
       this.checkpointed(entry, false); // saved already unless the event wrote nothing; the deferred save never moves it back
-
     }
   }
 
