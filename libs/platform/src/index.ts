@@ -32,3 +32,4 @@ export * from './clients/lobby-configs';
 export * from './clients/game-servers';
 export * from './clients/live-queue-stats';
 export * from './failpoint';
+export * from './blobs/blob-store';

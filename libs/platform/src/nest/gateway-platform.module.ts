@@ -1,13 +1,14 @@
-// The distributed gateway's platform: the bus, the config and the clock, and a PostgreSQL pool for its
-// own edge state (idempotency keys, shared rate-limit buckets). No event store and no migrations: the
-// services own the schema. A gateway that starts before they have migrated waits for them (logging
+// The distributed gateway's platform: the bus, the config and the clock, a PostgreSQL pool for its own
+// edge state (idempotency keys, shared rate-limit buckets) and the blob store (the uploads it receives,
+// the artifacts it serves). No event store and no migrations: the services own the schema. A gateway that starts before they have migrated waits for them (logging
 // what it waits for) before it listens, so its readiness probe fails meanwhile instead of the process
 // crash-looping. In standalone the gateway shares the process's PlatformModule instead.
 import { DynamicModule, Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import { Bus, NatsBus } from '@spawnpoint/messaging';
 import { closeReadModels, createReadModels, pendingReadModelMigrations, ReadModels } from '@spawnpoint/read-models';
+import { BlobStore } from '../blobs/blob-store';
 import { PlatformConfig } from './config';
-import { BUS, CLOCK, CONFIG, READ_MODELS } from './tokens';
+import { BLOBS, BUS, CLOCK, CONFIG, READ_MODELS } from './tokens';
 
 const RETRY_MS = 1000;
 
@@ -29,7 +30,7 @@ export async function waitForServicesSchema(databaseUrl: string, log: (line: str
 @Global()
 @Module({})
 export class GatewayPlatformModule implements OnApplicationShutdown {
-  constructor(@Inject(BUS) private readonly bus: Bus, @Inject(READ_MODELS) private readonly db: ReadModels) {}
+  constructor(@Inject(BUS) private readonly bus: Bus, @Inject(READ_MODELS) private readonly db: ReadModels, @Inject(BLOBS) private readonly blobs: BlobStore) {}
 
   static forRoot(config: PlatformConfig): DynamicModule {
     return {
@@ -46,13 +47,16 @@ export class GatewayPlatformModule implements OnApplicationShutdown {
             return createReadModels(config.databaseUrl, 4);
           },
         },
+        // Uploads are written and artifacts read here (after READ_MODELS: once the services' schema is there).
+        { provide: BLOBS, inject: [READ_MODELS], useFactory: () => new BlobStore(config.databaseUrl) },
       ],
-      exports: [CONFIG, CLOCK, BUS, READ_MODELS],
+      exports: [CONFIG, CLOCK, BUS, READ_MODELS, BLOBS],
     };
   }
 
   async onApplicationShutdown(): Promise<void> {
     await this.bus.close().catch(() => undefined);
     await closeReadModels(this.db).catch(() => undefined);
+    await this.blobs.close().catch(() => undefined);
   }
 }

@@ -5,10 +5,11 @@ import { DynamicModule, Global, Inject, Module, OnApplicationShutdown } from '@n
 import { CqrsModule } from '@nestjs/cqrs';
 import { Bus, InProcessBus, NatsBus } from '@spawnpoint/messaging';
 import { closeReadModels, createReadModels, migrateReadModels, ReadModels } from '@spawnpoint/read-models';
+import { BlobStore } from '../blobs/blob-store';
 import { PlatformConfig } from './config';
 import { chooseEventStore, openEventStore, OpenedEventStore } from './event-store-factory';
 import { Platform } from './service-host';
-import { BUS, CHECKPOINTS, CLOCK, CONFIG, EVENT_STORE, PLATFORM, READ_MODELS } from './tokens';
+import { BLOBS, BUS, CHECKPOINTS, CLOCK, CONFIG, EVENT_STORE, PLATFORM, READ_MODELS } from './tokens';
 
 const OPENED_STORE = Symbol('OPENED_STORE');
 
@@ -19,6 +20,7 @@ export class PlatformModule implements OnApplicationShutdown {
     @Inject(OPENED_STORE) private readonly store: OpenedEventStore,
     @Inject(BUS) private readonly bus: Bus,
     @Inject(READ_MODELS) private readonly db: ReadModels,
+    @Inject(BLOBS) private readonly blobs: BlobStore,
   ) {}
 
   static forRoot(config: PlatformConfig, serviceName: string): DynamicModule {
@@ -44,13 +46,15 @@ export class PlatformModule implements OnApplicationShutdown {
             return createReadModels(config.databaseUrl);
           },
         },
+        // After READ_MODELS: its tables come with the read-model migrations.
+        { provide: BLOBS, inject: [READ_MODELS], useFactory: () => new BlobStore(config.databaseUrl) },
         {
           provide: PLATFORM,
           inject: [CONFIG, CLOCK, EVENT_STORE, CHECKPOINTS, BUS, READ_MODELS],
           useFactory: (config, clock, store, checkpoints, bus, db): Platform => ({ config, clock, store, checkpoints, bus, db }),
         },
       ],
-      exports: [CONFIG, CLOCK, EVENT_STORE, CHECKPOINTS, BUS, READ_MODELS, PLATFORM],
+      exports: [CONFIG, CLOCK, EVENT_STORE, CHECKPOINTS, BUS, READ_MODELS, BLOBS, PLATFORM],
     };
   }
 
@@ -58,5 +62,6 @@ export class PlatformModule implements OnApplicationShutdown {
     await this.bus.close().catch(() => undefined);
     await this.store.close().catch(() => undefined);
     await closeReadModels(this.db).catch(() => undefined);
+    await this.blobs.close().catch(() => undefined);
   }
 }

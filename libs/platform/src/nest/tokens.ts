@@ -5,5 +5,7 @@ export const READ_MODELS = Symbol('READ_MODELS');
 export const CONFIG = Symbol('CONFIG');
 export const CLOCK = Symbol('CLOCK');
 export const PLATFORM = Symbol('PLATFORM');
+/** The BlobStore (uploads and build artifacts in PostgreSQL). */
+export const BLOBS = Symbol('BLOBS');
 
 export type Clock = () => Date;
