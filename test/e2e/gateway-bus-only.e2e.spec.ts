@@ -24,6 +24,9 @@ describe('the distributed gateway (bus-only)', () => {
   const children: ChildProcess[] = [];
   const log: string[] = [];
   const output = () => log.join('');
+  const healthPorts: Record<string, number> = {};
+  const serviceProcs: Record<string, ChildProcess> = {};
+  let gatewayApi = '';
 
   function launch(app: string, env: NodeJS.ProcessEnv): ChildProcess {
     const child = spawn(process.execPath, [path.join(ROOT, 'apps', app, 'dist', 'main.js')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -102,12 +105,16 @@ describe('the distributed gateway (bus-only)', () => {
     expect(await tables()).toEqual([]);
 
     // The services migrate (and keep their events in PostgreSQL: EVENTSTORE_URL is the gateway's only).
-    for (const app of SERVICES) launch(app, { ...env, PORT: String(await freePort()) });
+    for (const app of SERVICES) {
+      healthPorts[app] = await freePort();
+      serviceProcs[app] = launch(app, { ...env, PORT: String(await freePort()), HEALTH_PORT: String(healthPorts[app]) });
+    }
     await eventually(async () => output(), (o) => (o.match(/service ready/g) ?? []).length === SERVICES.length, 60_000, 'services ready');
     await eventually(async () => output(), (o) => /gateway listening/.test(o), 20_000, 'the gateway listening');
     expect(await tables()).toEqual(expect.arrayContaining(['events', 'idempotency_keys', 'parked_events']));
 
     const api = `http://127.0.0.1:${port}/api`;
+    gatewayApi = api;
     const health = await eventually(async () => fetch(`${api}/health`), (r) => r.status === 200, 20_000, 'health 200');
     const body = (await health.json()) as { status: string; checks: Record<string, { ok: boolean }>; projections: { name: string }[] };
     expect(body.status).toBe('ok');
@@ -126,5 +133,27 @@ describe('the distributed gateway (bus-only)', () => {
     expect([first.status, again.status]).toEqual([201, 201]);
     expect((await again.json()).project_id).toBe((await first.json()).project_id);
     expect(output()).not.toMatch(/EVENTSTORE_URL/);
+  });
+
+  it('probes each process on its own: a service on HEALTH_PORT, a gateway ready while a service hangs', async () => {
+    expect(gatewayApi).not.toBe('');
+    for (const app of SERVICES) {
+      const r = await fetch(`http://127.0.0.1:${healthPorts[app]}/readyz`);
+      expect([app, r.status, await r.json()]).toEqual([app, 200, {
+        status: 'ok', service: app, checks: { bus: { ok: true }, eventStore: { ok: true }, database: { ok: true } },
+      }]);
+      expect((await fetch(`http://127.0.0.1:${healthPorts[app]}/livez`)).status).toBe(200);
+    }
+    expect(await (await fetch(`${gatewayApi}/health/live`)).json()).toEqual({ status: 'ok' });
+    // The servers service stops answering (SIGSTOP): the full report says so, this gateway stays ready.
+    serviceProcs.servers.kill('SIGSTOP');
+    try {
+      const full = await fetch(`${gatewayApi}/health`);
+      expect(full.status).toBe(503);
+      const ready = await fetch(`${gatewayApi}/health/ready`);
+      expect([ready.status, await ready.json()]).toEqual([200, { status: 'ok', checks: { bus: { ok: true }, database: { ok: true } } }]);
+    } finally {
+      serviceProcs.servers.kill('SIGCONT');
+    }
   });
 });

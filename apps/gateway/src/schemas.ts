@@ -11,7 +11,7 @@ export {
   PortConfigInput as PortConfig, PoolConfigInput as PoolConfigSchema, LobbyConfigInput as LobbyConfigSchema, LOBBY_CONFIG_NAME,
   SettingsPatch, SettingsAnswer as Settings,
   RateLimitsInput as RateLimits, CreateProjectBody, ProjectIdParams, PatchProjectBody, CreatedProject, RotatedKeys, ProjectAdminView as ProjectAdmin,
-  ErrorBody, Health,
+  ErrorBody, Health, Probe,
   LogsQuery, LogHistogramQuery, LogPage, LogHistogram, ServerMetricsView as ServerMetrics,
   PLAYER_ID_PATTERN, PlayerIdHeader, LobbyConfigParams, LobbyIdParams, CreateLobbyBody, JoinLobbyBody, PlayerStateBody,
   LobbyView as Lobby, LeftLobby, DeletedLobby, LobbySettingsBody, TargetPlayerBody, BrowseLobbiesQuery, LobbyViewPage as LobbyPage, LobbyEventsQuery,

@@ -6,6 +6,7 @@ export * from './nest/tokens';
 export * from './nest/platform.module';
 export * from './nest/gateway-platform.module';
 export * from './nest/boot';
+export * from './nest/health-server';
 export * from './nest/tracing';
 export * from './nest/shutdown';
 export * from './nest/event-store-factory';

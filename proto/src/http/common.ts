@@ -29,3 +29,9 @@ export class Health {
     optional: true, description: 'read models: parked events and lag (degraded with 200 when one has parked events or lags over 30 s)',
   }) projections?: ProjectionHealth[];
 }
+
+/** A gateway's own probes (`/api/health/live`, `/api/health/ready`): what it needs to serve, not the services. */
+export class Probe {
+  @Enum(['ok', 'unavailable']) status!: 'ok' | 'unavailable';
+  @Custom(CHECKS_SCHEMA, { name: 'checks', test: () => true, msg: '' }, { optional: true }) checks?: Record<string, { ok: boolean; detail?: string }>;
+}

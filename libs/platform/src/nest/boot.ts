@@ -1,28 +1,42 @@
-// Starts one service as its own process (distributed mode): no HTTP, just the bus.
+// Starts one service as its own process (distributed mode): no public HTTP, just the bus (and, when
+// HEALTH_PORT is set, its probe endpoints: health-server.ts).
 import { Module, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import type { EventStore } from '@spawnpoint/eventstore';
+import type { Bus } from '@spawnpoint/messaging';
+import type { ReadModels } from '@spawnpoint/read-models';
 import { loadConfig } from './config';
+import { healthPortFrom, startHealthServer } from './health-server';
 import { PlatformModule } from './platform.module';
 import { exitOnShutdownSignals } from './shutdown';
+import { BUS, EVENT_STORE, READ_MODELS } from './tokens';
 import { setupTracing } from './tracing';
 
 export async function bootService(name: string, serviceModule: Type<unknown>): Promise<void> {
   setupTracing(name);
   const config = loadConfig(process.env, 'distributed');
+  const healthPort = healthPortFrom(process.env);
+  const health = healthPort === null ? null : await startHealthServer(name, healthPort, config.host);
   @Module({ imports: [PlatformModule.forRoot(config, name), serviceModule] })
   class ServiceRoot {}
   // abortOnError false: a failed start is reported below, not by process.abort().
   const started = NestFactory.createApplicationContext(ServiceRoot, { logger: ['error', 'warn'], abortOnError: false });
   // Not Nest's shutdown hooks (they re-raise the signal after closing: exit 143); from the first moment.
   exitOnShutdownSignals(name, async () => {
+    health?.stopping();
     const app = await started.catch(() => null);
     await app?.close();
+    await health?.close();
   });
   try {
-    await started;
+    const app = await started;
+    const bus = app.get<Bus>(BUS);
+    const store = app.get<EventStore>(EVENT_STORE);
+    const db = app.get<ReadModels>(READ_MODELS);
+    health?.ready({ bus: () => bus.ping(), eventStore: () => store.ping(), database: () => db.$queryRaw`SELECT 1` });
   } catch (err) {
     console.error(`spawnpoint ${name}: could not start: ${err instanceof Error ? err.message : String(err)}`);
     process.exit(1);
   }
-  console.log(`spawnpoint ${name} service ready (NATS ${config.natsUrl})`);
+  console.log(`spawnpoint ${name} service ready (NATS ${config.natsUrl}${health ? `; health on port ${health.port}` : ''})`);
 }

@@ -4,7 +4,6 @@
 import type { EventStore } from '@spawnpoint/eventstore';
 import type { Bus } from '@spawnpoint/messaging';
 import {
-  DependencyCheck,
   ListParkedReply,
   ListParkedRequest,
   parkedListSubject,
@@ -13,27 +12,10 @@ import {
   ServiceHealthReport,
 } from '@spawnpoint/proto';
 import type { ReadModels } from '@spawnpoint/read-models';
+import { CHECK_MS, checkWithin, within } from '../nest/health-server';
 import { listParked, projectionsHealth } from './parked-events';
 import type { ProjectionRunner } from './projection-runner';
 import type { Handlers } from '../commands/serve';
-
-/** Each check gets this long; the gateway's own deadline is a little longer. */
-const CHECK_MS = 1500;
-
-function within<T>(ms: number, work: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([work, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('timed out')), ms)))])
-    .finally(() => clearTimeout(timer));
-}
-
-async function check(fn: () => Promise<unknown>): Promise<DependencyCheck> {
-  try {
-    await within(CHECK_MS, fn());
-    return { ok: true };
-  } catch (err) {
-    return { ok: false, detail: (err as Error).message };
-  }
-}
 
 export interface ReportSources {
   service: string;
@@ -48,8 +30,8 @@ export function serviceReportHandlers({ service, runner, store, db }: ReportSour
       // Lag is wall-clock age against the store's commit times: not domain time, so not the injected clock.
       const names = runner.names;
       const [eventStore, database, projections] = await Promise.all([
-        check(() => store.ping()),
-        check(() => db.$queryRaw`SELECT 1`),
+        checkWithin(() => store.ping()),
+        checkWithin(() => db.$queryRaw`SELECT 1`),
         names.length ? within(CHECK_MS, projectionsHealth(db, store, new Date(), names)).catch(() => undefined) : Promise.resolve([]),
       ]);
       return { service, checks: { eventStore, database }, ...(projections ? { projections } : {}) };

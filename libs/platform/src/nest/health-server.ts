@@ -1,0 +1,87 @@
+// A service's own probe endpoints (HEALTH_PORT), for Kubernetes: `GET /livez` answers while the process
+// runs and its event loop turns; `GET /readyz` answers 200 once the service has started and its own bus,
+// event store and database answer, else 503 with the failing checks. It listens from the first moment of
+// the process (migrations can take a while), so a liveness probe never kills a service that is starting.
+// Not on the public API port; metrics (issue 15) will join it here.
+import { createServer, Server } from 'node:http';
+import type { DependencyCheck } from '@spawnpoint/proto';
+
+export const CHECK_MS = 1500;
+
+export type ReadinessChecks = Record<string, () => Promise<unknown>>;
+
+/** `work`, or a "timed out" rejection after `ms`. */
+export function within<T>(ms: number, work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([work, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('timed out')), ms)))])
+    .finally(() => clearTimeout(timer));
+}
+
+/** Runs one check with a deadline: never throws. */
+export async function checkWithin(fn: () => Promise<unknown>, ms = CHECK_MS): Promise<DependencyCheck> {
+  try {
+    await within(ms, fn());
+    return { ok: true };
+  } catch (err) {
+    return { ok: false, detail: (err as Error).message };
+  }
+}
+
+/** Runs every check at once; ok when all pass. */
+export async function runChecks(checks: ReadinessChecks): Promise<{ ok: boolean; checks: Record<string, DependencyCheck> }> {
+  const names = Object.keys(checks);
+  const results = await Promise.all(names.map((name) => checkWithin(checks[name])));
+  const out = Object.fromEntries(names.map((name, i) => [name, results[i]]));
+  return { ok: results.every((r) => r.ok), checks: out };
+}
+
+export interface HealthServer {
+  readonly port: number;
+  /** The service has started: readiness now runs these checks. */
+  ready(checks: ReadinessChecks): void;
+  /** Shutting down: readiness fails at once (traffic drains), liveness still answers. */
+  stopping(): void;
+  close(): Promise<void>;
+}
+
+/** HEALTH_PORT unset or empty: no listener (several processes on one machine would collide). */
+export function healthPortFrom(env: NodeJS.ProcessEnv): number | null {
+  const raw = env.HEALTH_PORT;
+  if (raw === undefined || raw === '') return null;
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`HEALTH_PORT must be a port number, not "${raw}"`);
+  return port;
+}
+
+export async function startHealthServer(service: string, port: number, host = '0.0.0.0'): Promise<HealthServer> {
+  let phase: 'starting' | 'ready' | 'stopping' = 'starting';
+  let checks: ReadinessChecks = {};
+  const server: Server = createServer((req, res) => {
+    const send = (status: number, body: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+      res.end(JSON.stringify(body));
+    };
+    const path = (req.url ?? '/').split('?')[0];
+    if (req.method !== 'GET' && req.method !== 'HEAD') return send(405, { error: 'Only GET' });
+    if (path === '/livez') return send(200, { status: 'ok', service });
+    if (path === '/readyz') {
+      if (phase !== 'ready') return send(503, { status: phase, service });
+      void runChecks(checks).then((r) => send(r.ok ? 200 : 503, { status: r.ok ? 'ok' : 'unavailable', service, checks: r.checks }));
+      return;
+    }
+    send(404, { error: `No route ${path}; try /livez or /readyz` });
+  });
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => { server.off('error', reject); resolve(); });
+  });
+  server.unref();
+  const address = server.address();
+  return {
+    port: typeof address === 'object' && address ? address.port : port,
+    ready(given) { checks = given; if (phase === 'starting') phase = 'ready'; },
+    stopping() { phase = 'stopping'; },
+    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+  };
+}
