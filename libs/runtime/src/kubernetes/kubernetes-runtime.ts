@@ -2,7 +2,7 @@
 // region; a watch per region turns pod updates into machine events (podEvents); logs are followed from
 // the API server. Pods outlive this process: close() detaches, and the next instance adopts the pods it
 // finds, so deploying the servers service does not end matches.
-import type { CoreV1Api, CustomObjectsApi, KubeConfig, V1Pod } from '@kubernetes/client-node';
+import type { CoreV1Api, CustomObjectsApi, KubeConfig, V1Node, V1Pod, V1Taint, V1Toleration } from '@kubernetes/client-node';
 import { emitTo } from '../listeners';
 import { classifyLogLevel } from '../log-level';
 import { MachineTimers } from '../machine-timers';
@@ -81,6 +81,8 @@ export class KubernetesRuntime implements GameRuntime {
   private readonly regions = new Map<string, Region>();
   private readonly machines = new Map<string, Machine>();
   private readonly reservations = new Map<string, Region>();
+  /** Regions without hosts: the node each server's game pod is pinned to (players were given its address). */
+  private readonly placements = new Map<string, string>();
   /** Pods whose end was reported without the watch seeing them go: deleted again if they show up. */
   private readonly tombstones = new Set<string>();
   private readonly listeners = new Set<(event: MachineEvent) => void>();
@@ -156,27 +158,36 @@ export class KubernetesRuntime implements GameRuntime {
     const target = this.regionFor(serverId, region);
     const previous = this.reservations.get(serverId);
     if (previous && previous !== target) throw new Error(`server ${serverId} already holds ports in region ${previous.name}`);
+    const hostOf = (port: PortSpec) => (port.protocol === 'tcp' ? target.settings.tcpHost : target.settings.udpHost);
+    // A region without a host for these ports gives players the address of a node picked now; the pod is
+    // pinned to it (start), so that address is the one its host ports answer on.
+    const node = ports.some((port) => !hostOf(port)) ? await this.pickNode(target) : null;
     const numbers = target.pool.allocate(serverId, ports.length, this.busyPorts(target));
     this.reservations.set(serverId, target);
+    if (node) this.placements.set(serverId, node.name);
+    else this.placements.delete(serverId);
     return ports.map((port, i) => ({
       ...port,
       // The game binds its configured port inside the pod; the node forwards the external one to it.
       bindPort: port.internalPort,
       externalPort: numbers[i],
-      host: port.protocol === 'tcp' ? target.settings.tcpHost : target.settings.udpHost,
+      host: hostOf(port) || node!.address,
     }));
   }
 
   async releasePorts(serverId: string): Promise<void> {
     this.reservations.get(serverId)?.pool.release(serverId);
     this.reservations.delete(serverId);
+    this.placements.delete(serverId);
   }
 
   async start(spec: MachineSpec): Promise<void> {
     if (this.closed) throw new Error('kubernetes runtime is closed');
     const region = this.regions.get(spec.region);
     if (!region) throw new Error(`server ${spec.serverId}: region ${spec.region} has no cluster configured for the kubernetes runtime`);
-    const pod = podFor(spec, this.settings);
+    // Synchronous unless a node must be looked up (a stop right after start must find the machine tracked).
+    const node = this.placements.get(spec.serverId) ?? (nodeHostsOf(spec, region.settings).size > 0 ? await this.nodeAt(spec, region) : undefined);
+    const pod = podFor(spec, this.settings, { node });
     const earlier = this.machines.get(spec.serverId);
     if (earlier && !earlier.exited) throw new Error(`server ${spec.serverId} is already running`);
     if (earlier) await this.awaitGone(earlier);
@@ -529,6 +540,40 @@ export class KubernetesRuntime implements GameRuntime {
     return busy;
   }
 
+  /** A spec started again after its ports were released (a region without hosts): the node whose address its ports carry. */
+  private async nodeAt(spec: MachineSpec, region: Region): Promise<string> {
+    const hosts = nodeHostsOf(spec, region.settings);
+    const node = (await this.listNodes(region)).find((n) => hosts.has(nodeAddress(n) ?? ''));
+    if (!node) throw new Error(`server ${spec.serverId}: no node of region ${region.name} has the address ${[...hosts].join(', ')} its ports were given`);
+    return node.metadata!.name!;
+  }
+
+  /** The ready, schedulable node (of the region's node selector, its taints tolerated) running the fewest of its games. */
+  private async pickNode(region: Region): Promise<{ name: string; address: string }> {
+    const candidates = (await this.listNodes(region)).filter((node) =>
+      isReady(node) && !node.spec?.unschedulable && tolerates(region.settings.tolerations ?? [], node.spec?.taints ?? []) && nodeAddress(node));
+    if (candidates.length === 0) {
+      const selector = labelSelector(region.settings.nodeSelector);
+      throw new Error(`region ${region.name}: no ready, schedulable node${selector ? ` matching ${selector}` : ''} to run the game on `
+        + '(the region has no tcpHost/udpHost, so players get the address of the node the game runs on)');
+    }
+    const load = new Map<string, number>();
+    const count = (node: string | undefined) => { if (node) load.set(node, (load.get(node) ?? 0) + 1); };
+    for (const pod of region.watch.pods()) if (!outcomeOf(pod)) count(pod.spec?.nodeName ?? pinnedNode(pod));
+    for (const [serverId, node] of this.placements) if (!this.machines.has(serverId)) count(node);
+    const [best] = candidates.sort((a, b) => (load.get(a.metadata!.name!) ?? 0) - (load.get(b.metadata!.name!) ?? 0) || a.metadata!.name!.localeCompare(b.metadata!.name!));
+    return { name: best.metadata!.name!, address: nodeAddress(best)! };
+  }
+
+  private async listNodes(region: Region): Promise<V1Node[]> {
+    const selector = labelSelector(region.settings.nodeSelector);
+    try {
+      return (await region.core.listNode(selector ? { labelSelector: selector } : {})).items;
+    } catch (err) {
+      throw new Error(`kubernetes: could not list the nodes of region ${region.name} (it has no tcpHost/udpHost: players get the game's node address): ${describeApiError(err)}`, { cause: err });
+    }
+  }
+
   private defaultKubeConfig(): KubeConfig {
     const kubeConfig = new this.client.KubeConfig();
     kubeConfig.loadFromDefault();
@@ -571,6 +616,41 @@ function portsOf(pod: V1Pod | undefined): PodPortNote[] {
   } catch {
     return [];
   }
+}
+
+/**
+ * What players are told for a node: its ExternalIP, else its InternalIP (the pod's status.hostIP); host
+ * ports answer on the node's addresses.
+ */
+export function nodeAddress(node: V1Node): string | undefined {
+  const addresses = node.status?.addresses ?? [];
+  return (addresses.find((a) => a.type === 'ExternalIP') ?? addresses.find((a) => a.type === 'InternalIP'))?.address || undefined;
+}
+
+function isReady(node: V1Node): boolean {
+  return node.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
+}
+
+/** Whether the tolerations let a pod onto a node with these taints (the scheduling effects only). */
+export function tolerates(tolerations: V1Toleration[], taints: V1Taint[]): boolean {
+  return taints.filter((t) => t.effect === 'NoSchedule' || t.effect === 'NoExecute').every((taint) => tolerations.some((t) =>
+    (!t.effect || t.effect === taint.effect)
+    && (t.operator === 'Exists' ? (!t.key || t.key === taint.key) : t.key === taint.key && (t.value ?? '') === (taint.value ?? ''))));
+}
+
+/** The hosts of a spec's ports that are node addresses (their protocol has no host in the region). */
+function nodeHostsOf(spec: MachineSpec, region: KubernetesRegionSettings): Set<string> {
+  return new Set(spec.ports.filter((p) => !(p.protocol === 'tcp' ? region.tcpHost : region.udpHost)).map((p) => p.host));
+}
+
+/** The node a pod is pinned to by podFor's placement, before it is scheduled. */
+function pinnedNode(pod: V1Pod): string | undefined {
+  const term = pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms?.[0];
+  return term?.matchFields?.find((f) => f.key === 'metadata.name' && f.operator === 'In')?.values?.[0];
+}
+
+function labelSelector(labels: Record<string, string> | undefined): string {
+  return Object.entries(labels ?? {}).map(([key, value]) => `${key}=${value}`).join(',');
 }
 
 /** A timestamp from a typed list (Date) or a raw watch event (string), in ms. */

@@ -316,6 +316,73 @@ describe('KubernetesRuntime against a fake API server', () => {
     await expect(two.allocatePorts('t', [TCP_GAME], 'mars')).rejects.toThrow(/region mars has no cluster/);
   });
 
+  describe('a region without tcpHost/udpHost: the address of the node the game runs on', () => {
+    const node = (name: string, addresses: Array<[string, string]>, extra: { ready?: boolean; unschedulable?: boolean; labels?: Record<string, string>; taints?: object[] } = {}) => ({
+      metadata: { name, labels: { 'kubernetes.io/hostname': name, ...extra.labels } },
+      spec: { unschedulable: extra.unschedulable ?? false, taints: extra.taints ?? [] },
+      status: { conditions: [{ type: 'Ready', status: extra.ready === false ? 'False' : 'True' }], addresses: addresses.map(([type, address]) => ({ type, address })) },
+    }) as never;
+    const pinnedTo = (pod: any) => pod.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms?.[0]?.matchFields?.[0]?.values?.[0];
+
+    async function nodeHosted(region: Record<string, unknown> = {}): Promise<KubernetesRuntime> {
+      await runtime.close();
+      const created = newRuntime(settings({ regions: { 'eu-west': { namespace: NS, portRange: [30000, 30099], ...region } } }));
+      await created.synced(2000);
+      return created;
+    }
+
+    it('picks the least busy ready, schedulable node, gives its ExternalIP (else InternalIP), and pins the pod there', async () => {
+      api.nodes.push(
+        node('node-a', [['InternalIP', '10.0.0.1'], ['ExternalIP', '198.51.100.1']]),
+        node('node-b', [['InternalIP', '10.0.0.2']]),
+        node('node-c', [['InternalIP', '10.0.0.3']], { ready: false }),
+        node('node-d', [['InternalIP', '10.0.0.4']], { unschedulable: true }),
+        node('node-e', [['InternalIP', '10.0.0.5']], { taints: [{ key: 'gpu', effect: 'NoSchedule' }] }),
+      );
+      const onNodes = await nodeHosted();
+      const first = await onNodes.allocatePorts('g1', [UDP_GAME, TCP_GAME]);
+      expect(first.map((p) => p.host)).toEqual(['198.51.100.1', '198.51.100.1']);
+      const spec = { ...machineSpec({ serverId: 'g1', ports: [], build: 'image' }), ports: first };
+      await onNodes.start(spec);
+      const sent = api.requests.find((r) => r.method === 'POST')!.body;
+      expect(pinnedTo(sent)).toBe('node-a');
+      expect(sent.spec).toEqual(podFor(spec, onNodes.settings, { node: 'node-a' }).spec);
+      // node-a runs a game now: the next goes to node-b (the others are not ready, cordoned, or tainted).
+      expect((await onNodes.allocatePorts('g2', [TCP_GAME]))[0].host).toBe('10.0.0.2');
+      expect(api.requests.find((r) => r.path === '/api/v1/nodes')!.authorization).toBe('Bearer fake-token');
+    });
+
+    it('keeps a given host: only the blank protocol takes the node\'s address; the node selector and tolerations apply', async () => {
+      api.nodes.push(
+        node('other-pool', [['InternalIP', '10.0.0.9']]),
+        node('tainted', [['InternalIP', '10.0.0.8']], { labels: { pool: 'games' }, taints: [{ key: 'games', value: 'yes', effect: 'NoSchedule' }] }),
+      );
+      const onNodes = await nodeHosted({ udpHost: '203.0.113.7', nodeSelector: { pool: 'games' }, tolerations: [{ key: 'games', operator: 'Equal', value: 'yes', effect: 'NoSchedule' }] });
+      expect((await onNodes.allocatePorts('g1', [UDP_GAME])).map((p) => p.host)).toEqual(['203.0.113.7']);
+      expect(api.requests.filter((r) => r.path === '/api/v1/nodes')).toHaveLength(0);
+      const ports = await onNodes.allocatePorts('g2', [UDP_GAME, TCP_GAME]);
+      expect(ports.map((p) => p.host)).toEqual(['203.0.113.7', '10.0.0.8']);
+      expect(api.requests.find((r) => r.path === '/api/v1/nodes')!.query.get('labelSelector')).toBe('pool=games');
+    });
+
+    it('starts a spec again on the node its ports name, after its ports were released', async () => {
+      api.nodes.push(node('node-a', [['InternalIP', '10.0.0.1']]), node('node-b', [['InternalIP', '10.0.0.2']]));
+      const onNodes = await nodeHosted();
+      const ports = (await onNodes.allocatePorts('g1', [TCP_GAME])).map((p) => ({ ...p, host: '10.0.0.2' }));
+      await onNodes.releasePorts('g1');
+      await onNodes.start({ ...machineSpec({ serverId: 'g1', ports: [], build: 'image' }), ports });
+      expect(pinnedTo(api.requests.find((r) => r.method === 'POST')!.body)).toBe('node-b');
+    });
+
+    it('says why when no node can take the game, or the nodes cannot be listed', async () => {
+      api.nodes.push(node('down', [['InternalIP', '10.0.0.1']], { ready: false }));
+      const onNodes = await nodeHosted({ nodeSelector: { pool: 'games' } });
+      await expect(onNodes.allocatePorts('g1', [TCP_GAME])).rejects.toThrow(/region eu-west: no ready, schedulable node matching pool=games to run the game on/);
+      api.fail('GET', /\/api\/v1\/nodes/, 403);
+      await expect(onNodes.allocatePorts('g1', [TCP_GAME])).rejects.toThrow(/could not list the nodes of region eu-west/);
+    });
+  });
+
   it('refuses to start what it cannot run, before calling the API', async () => {
     await expect(runtime.start({ ...machineSpec({ serverId: 'nozip', build: 'zip' }), artifactUrl: undefined })).rejects.toThrow(/needs an artifactUrl/);
     await expect(runtime.start(machineSpec({ serverId: 'far', region: 'us-east' }))).rejects.toThrow(/region us-east has no cluster/);

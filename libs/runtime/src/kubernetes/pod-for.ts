@@ -32,7 +32,7 @@ export interface PodPort extends V1ContainerPort {
 }
 
 /** The Pod running `spec` in its region. Throws when the spec cannot run on this runtime. */
-export function podFor(spec: MachineSpec, settings: KubernetesRuntimeSettings): V1Pod {
+export function podFor(spec: MachineSpec, settings: KubernetesRuntimeSettings, placement: { node?: string } = {}): V1Pod {
   const region = settings.regions[spec.region];
   if (!region) throw new Error(`server ${spec.serverId}: region ${spec.region} has no cluster configured for the kubernetes runtime`);
   const size = COMPUTE_SIZES.find((s) => s.name === spec.computeSize);
@@ -114,6 +114,11 @@ export function podFor(spec: MachineSpec, settings: KubernetesRuntimeSettings): 
       automountServiceAccountToken: false,
       enableServiceLinks: false,
       ...(region.nodeSelector ? { nodeSelector: region.nodeSelector } : {}),
+      // A region without hosts told players this node's address: the pod must run there (the scheduler
+      // still checks that it fits).
+      ...(placement.node ? { affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: {
+        nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: [placement.node] }] }],
+      } } } } : {}),
       ...(region.tolerations ? { tolerations: region.tolerations } : {}),
       ...(region.imagePullSecrets ? { imagePullSecrets: region.imagePullSecrets.map((name) => ({ name })) } : {}),
       ...(settings.priorityClassName ? { priorityClassName: settings.priorityClassName } : {}),

@@ -15,9 +15,12 @@ export interface KubernetesRegionSettings {
   tolerations?: V1Toleration[];
   /** Secrets (in `namespace`) for pulling private image builds. */
   imagePullSecrets?: string[];
-  /** What `network_ports[].host` says for TCP ports: the region's relay. */
+  /**
+   * What `network_ports[].host` says for TCP ports: the region's relay. Empty: the address of the node the
+   * game pod runs on (the runtime picks the node and pins the pod to it; see NODE_HOST).
+   */
   tcpHost: string;
-  /** What `network_ports[].host` says for UDP ports: the region's proxy IPv4 address. */
+  /** What `network_ports[].host` says for UDP ports: the region's proxy IPv4 address. Empty: the node's address. */
   udpHost: string;
   /** Host ports handed out in this region, inclusive. */
   portRange: [number, number];
@@ -144,7 +147,10 @@ function parseRegion(region: string, raw: unknown, fail: (where: string, problem
     bad('namespace', 'required: a namespace name (lowercase letters, digits, "-", at most 63)');
   }
   for (const key of ['tcpHost', 'udpHost'] as const) {
-    if (typeof raw[key] !== 'string' || !HOST.test(raw[key])) bad(key, 'required: a host name or IP address');
+    // Absent or empty: the address of the node each game pod runs on.
+    if (raw[key] !== undefined && (typeof raw[key] !== 'string' || (raw[key] !== '' && !HOST.test(raw[key])))) {
+      bad(key, 'must be a host name or IP address, or empty for the address of the game pod\'s node');
+    }
   }
   const portRange = parsePortRange(raw.portRange);
   if (!portRange) bad('portRange', 'required: [low, high] or "low-high", 1 <= low <= high <= 65535');
@@ -174,8 +180,8 @@ function parseRegion(region: string, raw: unknown, fail: (where: string, problem
     ...(raw.nodeSelector !== undefined ? { nodeSelector: raw.nodeSelector as Record<string, string> } : {}),
     ...(raw.tolerations !== undefined ? { tolerations: raw.tolerations as V1Toleration[] } : {}),
     ...(raw.imagePullSecrets !== undefined ? { imagePullSecrets: raw.imagePullSecrets as string[] } : {}),
-    tcpHost: raw.tcpHost as string,
-    udpHost: raw.udpHost as string,
+    tcpHost: (raw.tcpHost as string | undefined) ?? '',
+    udpHost: (raw.udpHost as string | undefined) ?? '',
     portRange: portRange!,
   };
 }

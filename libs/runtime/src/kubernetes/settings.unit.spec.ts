@@ -34,7 +34,7 @@ describe('parseKubernetesSettings', () => {
     const attempt = () => parseKubernetesSettings({
       fetchImage: 'has space', startupTimeoutMs: -1, logStreams: 'both', colour: 'blue',
       regions: {
-        'eu-west': { namespace: 'Games_EU', tcpHost: '', udpHost: 'udp://x', portRange: [9000, 8000], extra: 1 },
+        'eu-west': { namespace: 'Games_EU', tcpHost: 42, udpHost: 'udp://x', portRange: [9000, 8000], extra: 1 },
         'moon-base': region,
         'us-east': { ...region, nodeSelector: { 'bad key!': 'x' }, tolerations: [{ operator: 'Sometimes' }] },
       },
@@ -43,10 +43,20 @@ describe('parseKubernetesSettings', () => {
     const message = (() => { try { attempt(); return ''; } catch (err) { return (err as Error).message; } })();
     for (const expected of [
       'fetchImage: must be an image reference', 'startupTimeoutMs: must be an integer >= 1', 'logStreams: must be "combined" or "split"',
-      'colour: unknown setting', 'regions.eu-west.namespace: required', 'regions.eu-west.tcpHost: required', 'regions.eu-west.udpHost: required',
+      'colour: unknown setting', 'regions.eu-west.namespace: required', 'regions.eu-west.tcpHost: must be a host name or IP address, or empty',
+      'regions.eu-west.udpHost: must be a host name or IP address, or empty',
       'regions.eu-west.portRange: required', 'regions.eu-west.extra: unknown setting', 'regions.moon-base: not a Spawnpoint region',
       'regions.us-east.nodeSelector.bad key!: not a valid label key', 'regions.us-east.tolerations[0]: operator must be Equal or Exists',
     ]) expect(message).toContain(expected);
+  });
+
+  it('takes an absent or empty tcpHost/udpHost as "the address of the game pod\'s node"', () => {
+    const settings = parseKubernetesSettings({ regions: {
+      'eu-west': { namespace: 'games', portRange: [7000, 7999] },
+      'us-east': { namespace: 'games', tcpHost: '', udpHost: '203.0.113.5', portRange: '8000-8999' },
+    } });
+    expect(settings.regions['eu-west']).toMatchObject({ tcpHost: '', udpHost: '' });
+    expect(settings.regions['us-east']).toMatchObject({ tcpHost: '', udpHost: '203.0.113.5' });
   });
 
   it('requires at least one region', () => {

@@ -3,7 +3,7 @@
 // driven through the real client over real HTTP. It implements only what the runtime uses.
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { KubeConfig, V1ContainerState, V1Pod } from '@kubernetes/client-node';
+import type { KubeConfig, V1ContainerState, V1Node, V1Pod } from '@kubernetes/client-node';
 import { kubernetesClient } from '../client';
 
 interface WatchEvent {
@@ -36,6 +36,8 @@ export class FakeApiServer {
   readonly requests: RecordedRequest[] = [];
   /** Metrics by pod name (metrics.k8s.io); absent: 404. */
   readonly metrics = new Map<string, object>();
+  /** The cluster's nodes (GET /api/v1/nodes, label selectors of `key=value` terms). */
+  readonly nodes: V1Node[] = [];
   /** What the kubelet does on a graceful delete: end the game (with this exit code) and remove the pod. */
   kubeletOnDelete: { exitCode: number } | null = { exitCode: 0 };
   private readonly pods = new Map<string, V1Pod>();
@@ -172,6 +174,11 @@ export class FakeApiServer {
     }
     if ((match = /^\/api\/v1\/namespaces\/([^/]+)\/pods\/([^/]+)\/log$/.exec(url.pathname)) && req.method === 'GET') {
       return this.log(res, match[1], match[2], url.searchParams);
+    }
+    if (url.pathname === '/api/v1/nodes' && req.method === 'GET') {
+      const selector = parseSelector(url.searchParams.get('labelSelector'));
+      const items = this.nodes.filter((node) => Object.entries(selector).every(([key, value]) => node.metadata?.labels?.[key] === value));
+      return json(res, 200, { kind: 'NodeList', apiVersion: 'v1', metadata: { resourceVersion: String(this.rv) }, items });
     }
     if ((match = /^\/apis\/metrics.k8s.io\/v1beta1\/namespaces\/([^/]+)\/pods\/([^/]+)$/.exec(url.pathname))) {
       const sample = this.metrics.get(match[2]);
