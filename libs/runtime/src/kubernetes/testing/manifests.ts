@@ -41,10 +41,12 @@ export function apiServerProblems(manifest: Manifest): string[] {
   checkLabels(meta.labels, 'metadata.labels', problems);
   for (const key of Object.keys(meta.annotations ?? {})) if (!isLabelKey(key)) problems.push(`annotation key ${key} is not a qualified name`);
   if (manifest.kind === 'Pod') checkPodSpec(manifest.spec, 'spec', problems);
-  if (manifest.kind === 'Deployment') {
+  if (manifest.kind === 'Deployment' || manifest.kind === 'StatefulSet') {
     const template = manifest.spec?.template;
     checkLabels(template?.metadata?.labels, 'spec.template.metadata.labels', problems);
-    checkPodSpec(template?.spec, 'spec.template.spec', problems);
+    // A StatefulSet's volumeClaimTemplates are volumes of its pods.
+    const claims = (manifest.spec?.volumeClaimTemplates ?? []).map((c: { metadata?: { name?: string } }) => c.metadata?.name);
+    checkPodSpec(template?.spec, 'spec.template.spec', problems, claims);
     for (const [key, value] of Object.entries<string>(manifest.spec?.selector?.matchLabels ?? {})) {
       if (template?.metadata?.labels?.[key] !== value) problems.push(`spec.selector.matchLabels.${key} does not match the template's labels`);
     }
@@ -59,10 +61,10 @@ function checkLabels(labels: Record<string, string> | undefined, where: string, 
   }
 }
 
-function checkPodSpec(spec: any, where: string, problems: string[]): void {
+function checkPodSpec(spec: any, where: string, problems: string[], claims: string[] = []): void {
   if (!spec) return;
   const containers: any[] = [...(spec.initContainers ?? []), ...(spec.containers ?? [])];
-  const volumes = new Set((spec.volumes ?? []).map((v: { name: string }) => v.name));
+  const volumes = new Set([...(spec.volumes ?? []).map((v: { name: string }) => v.name), ...claims]);
   const containerNames = new Set<string>();
   const portNames = new Set<string>();
   const hostPorts = new Set<string>();
