@@ -50,7 +50,8 @@ export class ArtifactUrl {
 export class RequestUploadRequest { @Str() projectId!: string; @Str() name!: string; @Str({ optional: true, nullable: true }) executablePath?: string | null }
 export class UploadTicket { @Str() build_id!: string; @Str() name!: string; @Int() version!: number; @Str() token!: string; @Str() expires_at!: string }
 @BusRequest(B.receiveUpload)
-export class ReceiveUploadRequest { @Str() token!: string; @Str() path!: string; @Int({ min: 0 }) sizeBytes!: number }
+/** `blobKey`: the blob (libs/platform BlobStore) the gateway streamed the ZIP into; the builds service owns it from here. */
+export class ReceiveUploadRequest { @Str() token!: string; @Str({ min: 1, max: 200 }) blobKey!: string; @Int({ min: 0 }) sizeBytes!: number }
 @BusRequest(B.registerImage)
 export class RegisterImageRequest { @Str() projectId!: string; @Str() name!: string; @Str() image!: string }
 @BusRequest(B.get, B.delete)
@@ -61,15 +62,21 @@ export class ListBuildsRequest { @Str() projectId!: string; @Str({ optional: tru
 export class ResolveBuildRequest { @Str() projectId!: string; @Str() name!: string; @Int({ optional: true, nullable: true }) version?: number | null }
 export class ResolvedBuild {
   @Str() buildId!: string; @Str() name!: string; @Int() version!: number; @Enum(['zip', 'image']) kind!: 'zip' | 'image';
-  @Str({ nullable: true }) dir!: string | null; @Str({ nullable: true }) executablePath!: string | null; @Str({ nullable: true }) image!: string | null;
+  @Str({ nullable: true }) executablePath!: string | null; @Str({ nullable: true }) image!: string | null;
 }
 
 // Artifact URLs: how a game pod (or an operator) downloads a ready zip build as a tar.gz of its unpacked
 // directory. The URL is the credential: `GET /api/v3/builds/{id}/artifact?expires=<unix s>&signature=<hex>`,
 // signature = HMAC-SHA256(secret, `${buildId}.${expires}`), so it is scoped to one build and short-lived.
-@BusRequest(B.artifactPath)
-export class ArtifactPathRequest { @Str() buildId!: string }
-export class ArtifactPath { @Str() buildId!: string; @Str() dir!: string }
+// The gateway asks the builds service which blob holds a build's tar.gz (404, 409 as the download answers) and streams it.
+@BusRequest(B.artifactBlob)
+export class ArtifactBlobRequest { @Str() buildId!: string }
+export class ArtifactBlob { @Str() buildId!: string; @Str() blobKey!: string }
+
+/** Where the gateway streams uploaded ZIPs: `upload/<uuid>` (the builds service removes them once processed). */
+export const UPLOAD_BLOB_PREFIX = 'upload/';
+/** The blob key of a ready zip build's unpacked directory as a tar.gz (written by the builds service). */
+export const buildArtifactBlobKey = (buildId: string) => `build/${buildId}`;
 
 /** How long a signed artifact URL stays valid (seconds). */
 export const ARTIFACT_URL_TTL_S = 60 * 60;

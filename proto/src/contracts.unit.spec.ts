@@ -42,7 +42,7 @@ describe('bus request contracts', () => {
       .toEqual([{ loc: ['body', 'targetId'], msg: expect.any(String), type: 'string_type' }]);
     expect(refusal(SUBJECTS.servers.start, { projectId: 'p', plan: 'free', body: 'not an object' }).detail)
       .toEqual([{ loc: ['body', 'body'], msg: expect.any(String), type: 'object_type' }]);
-    expect(refusal(SUBJECTS.builds.receiveUpload, { token: 't', path: '/x', sizeBytes: 1.5 }).detail)
+    expect(refusal(SUBJECTS.builds.receiveUpload, { token: 't', blobKey: 'upload/x', sizeBytes: 1.5 }).detail)
       .toEqual([{ loc: ['body', 'sizeBytes'], msg: expect.any(String), type: 'int_type' }]);
   });
 

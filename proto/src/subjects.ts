@@ -21,7 +21,7 @@ export const SUBJECTS = {
     list: 'builds.list',
     delete: 'builds.delete',
     resolve: 'builds.resolve',
-    artifactPath: 'builds.artifactPath',
+    artifactBlob: 'builds.artifactBlob',
   },
   servers: {
     start: 'servers.start',

@@ -142,19 +142,27 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
   };
 }
 
+export interface DistributedOptions {
+  gateways?: number;
+  extraServices?: string[];
+  /** Each app its own SPAWNPOINT_DATA_DIR, `<dataDir>/<app>` (as pods without a shared volume): nothing on disk is shared. */
+  ownDataDirs?: boolean;
+}
+
 /** Each app its own process over real NATS and PostgreSQL; a project made through the admin API. */
-export async function startDistributed(portRange = '17500-17999', extraEnv: NodeJS.ProcessEnv = {}, options: { gateways?: number; extraServices?: string[] } = {}): Promise<Platform> {
+export async function startDistributed(portRange = '17500-17999', extraEnv: NodeJS.ProcessEnv = {}, options: DistributedOptions = {}): Promise<Platform> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'sp-e2e-distributed-'));
   const db: TestDatabase = await createTestDatabase('e2e');
   const port = await freePort();
   const legacyPort = await freePort();
   const log: string[] = [];
-  const env = { ...baseEnv(dataDir, port, portRange, legacyPort), DATABASE_URL: db.url, NATS_URL, ...extraEnv };
+  const shared = { ...baseEnv(dataDir, port, portRange, legacyPort), DATABASE_URL: db.url, NATS_URL, ...extraEnv };
+  const env = (app: string): NodeJS.ProcessEnv => (options.ownDataDirs ? { ...shared, SPAWNPOINT_DATA_DIR: path.join(dataDir, app) } : shared);
   // Services first (they create the schema), then the gateway.
   // extraServices: more replicas of a service (they share its bus subjects as a queue group).
   // names[i]: the app of children[i] (for kill and relaunch).
   const names = ['projects', 'builds', 'servers', 'lobbies', 'matchmaking', 'backfill', ...(options.extraServices ?? [])];
-  const children = names.map((app) => launch(app, env, log));
+  const children = names.map((app) => launch(app, env(app), log));
   try {
     return await bootDistributed(children, names, env, log, port, legacyPort, dataDir, db, options);
   } catch (err) {
@@ -167,12 +175,12 @@ export async function startDistributed(portRange = '17500-17999', extraEnv: Node
 }
 
 async function bootDistributed(
-  children: ChildProcess[], names: string[], env: NodeJS.ProcessEnv, log: string[], port: number, legacyPort: number, dataDir: string, db: TestDatabase,
+  children: ChildProcess[], names: string[], env: (app: string) => NodeJS.ProcessEnv, log: string[], port: number, legacyPort: number, dataDir: string, db: TestDatabase,
   options: { gateways?: number },
 ): Promise<Platform> {
   const services = children.length;
   await waitFor(async () => (log.join('').match(/service ready/g) ?? []).length === services, 'services ready', log, 60_000, children);
-  children.push(launch('gateway', env, log));
+  children.push(launch('gateway', env('gateway'), log));
   names.push('gateway');
   const baseUrl = `http://127.0.0.1:${port}/api`;
   await waitFor(async () => (await fetch(`${baseUrl}/health`)).status === 200, 'gateway healthy', log, 60_000, children);
@@ -180,7 +188,7 @@ async function bootDistributed(
   const gatewayUrls = [baseUrl];
   for (let i = 1; i < (options.gateways ?? 1); i++) {
     const extraPort = await freePort();
-    children.push(launch('gateway', { ...env, PORT: String(extraPort), LEGACY_PORT: String(await freePort()) }, log));
+    children.push(launch('gateway', { ...env(`gateway-${i + 1}`), PORT: String(extraPort), LEGACY_PORT: String(await freePort()) }, log));
     names.push(`gateway-${i + 1}`);
     gatewayUrls.push(`http://127.0.0.1:${extraPort}/api`);
     await waitFor(async () => (await fetch(`${gatewayUrls[i]}/health`)).status === 200, `gateway ${i + 1} healthy`, log, 60_000, children);
@@ -194,7 +202,7 @@ async function bootDistributed(
   async function relaunch(app: string): Promise<void> {
     const ready = new RegExp(`spawnpoint ${app} service ready`, 'g');
     const before = (log.join('').match(ready) ?? []).length;
-    const child = launch(app, env, log);
+    const child = launch(app, env(app), log);
     // With replicas of the app, the one that has died is started again.
     const dead = names.findIndex((n, i) => n === app && (children[i].exitCode !== null || children[i].signalCode !== null));
     children[dead >= 0 ? dead : names.indexOf(app)] = child;

@@ -4,14 +4,14 @@
 import 'reflect-metadata';
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { statSync } from 'node:fs';
+import { createReadStream, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { Module, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { INestApplicationContext } from '@nestjs/common';
 import { Bus, COMMAND_ID_HEADER, Headers } from '@spawnpoint/messaging';
-import { BUS, loadConfig, PlatformConfig, PlatformModule } from '@spawnpoint/platform';
-import { SUBJECTS, UploadTicket } from '@spawnpoint/proto';
+import { BLOBS, BlobStore, BUS, loadConfig, PlatformConfig, PlatformModule } from '@spawnpoint/platform';
+import { SUBJECTS, UPLOAD_BLOB_PREFIX, UploadTicket } from '@spawnpoint/proto';
 import { createTestDatabase } from './databases';
 import { eventually } from './http';
 
@@ -57,6 +57,14 @@ export async function uploadSampleBuild(bed: ServiceBed, projectId: string, name
   const ticket = await bed.request<UploadTicket>(SUBJECTS.builds.requestUpload, { projectId, name });
   const zip = path.join(bed.config.dataDir, `upload-${randomUUID()}.zip`);
   execFileSync(process.execPath, [path.join(__dirname, '..', '..', 'examples', 'zip-build.js'), zip]);
-  await bed.request(SUBJECTS.builds.receiveUpload, { token: ticket.token, path: zip, sizeBytes: statSync(zip).size });
+  await uploadZip(bed, ticket.token, zip);
+  rmSync(zip, { force: true });
   await eventually(() => bed.request<{ status: string }>(SUBJECTS.builds.get, { projectId, buildId: ticket.build_id }), (b) => b.status === 'ready', 20_000, 'build ready');
+}
+
+/** Hands the builds service a ZIP file as the gateway does: streamed into an upload blob, then receiveUpload. */
+export async function uploadZip<T = unknown>(bed: ServiceBed, token: string, zip: string): Promise<T> {
+  const blobKey = `${UPLOAD_BLOB_PREFIX}${randomUUID()}`;
+  await bed.app.get<BlobStore>(BLOBS).put(blobKey, createReadStream(zip));
+  return bed.request<T>(SUBJECTS.builds.receiveUpload, { token, blobKey, sizeBytes: statSync(zip).size });
 }

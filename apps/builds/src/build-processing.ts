@@ -1,41 +1,50 @@
 // Unpacking uploaded ZIPs in the background: a build ends ready or failed, never stuck in processing —
 // also across restarts (resumeInterrupted). Shared by the receive-upload handler and the host's lifecycle.
+// The ZIP arrives as a blob (the gateway streamed it into PostgreSQL); it is copied to a temporary file on
+// this service's own disk (the ZIP checks need random access), unpacked into the data dir (a local cache),
+// and the unpacked build is stored as a tar.gz blob before the build is ready, so any process can get it.
 import { Inject, Injectable } from '@nestjs/common';
-import { existsSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { buildDecider, buildStream } from '@spawnpoint/domain';
-import { execute, load, Platform, PLATFORM } from '@spawnpoint/platform';
+import { BLOBS, BlobStore, execute, load, Platform, PLATFORM } from '@spawnpoint/platform';
+import { buildArtifactBlobKey } from '@spawnpoint/proto';
+import { tarGz } from './build-archive';
 import { BuildRejected, processZip } from './zip/process-zip';
+
+const UPLOAD_GONE = 'processing was interrupted and the upload is gone; upload the ZIP again';
 
 @Injectable()
 export class BuildProcessing {
   private readonly jobs = new Set<Promise<void>>();
 
-  constructor(@Inject(PLATFORM) private readonly platform: Platform) {}
+  constructor(@Inject(PLATFORM) private readonly platform: Platform, @Inject(BLOBS) private readonly blobs: BlobStore) {}
 
   artifactDir(projectId: string, buildId: string): string {
     return path.join(this.platform.config.dataDir, 'builds', projectId, buildId);
   }
 
-  start(projectId: string, buildId: string, zipPath: string, executablePath: string | null): void {
-    const job = this.process(projectId, buildId, zipPath, executablePath).finally(() => this.jobs.delete(job));
+  /** Processes the ZIP in blob `uploadKey`, and removes that blob when done (whatever the outcome). */
+  start(projectId: string, buildId: string, uploadKey: string, executablePath: string | null): void {
+    const job = this.process(projectId, buildId, uploadKey, executablePath).finally(() => this.jobs.delete(job));
     this.jobs.add(job);
   }
 
-  /** Builds left in processing by a stopped service: resume from the kept upload, or fail them. */
+  /** Builds left in processing by a stopped service: resume from the kept upload blob, or fail them. */
   async resumeInterrupted(): Promise<void> {
     const { db, store } = this.platform;
     const stuck = await db.build.findMany({ where: { status: 'processing', deleted: false }, select: { id: true } });
     for (const { id } of stuck) {
       const { state } = await load(store, buildDecider, buildStream(id));
       if (state.status !== 'processing') continue;
-      if (existsSync(state.uploadPath)) {
+      // uploadPath holds the upload's blob key (a file path in builds received before blobs: gone).
+      if (await this.blobs.head(state.uploadPath)) {
         this.start(state.projectId, id, state.uploadPath, state.executablePath);
       } else {
-        await execute(store, buildDecider, buildStream(id), {
-          type: 'FailProcessing', error: 'processing was interrupted and the upload is gone; upload the ZIP again', now: this.now(),
-        }, { projectId: state.projectId });
+        await execute(store, buildDecider, buildStream(id), { type: 'FailProcessing', error: UPLOAD_GONE, now: this.now() }, { projectId: state.projectId });
       }
     }
   }
@@ -49,19 +58,31 @@ export class BuildProcessing {
     return this.platform.clock().toISOString();
   }
 
-  private async process(projectId: string, buildId: string, zipPath: string, executablePath: string | null): Promise<void> {
+  private async process(projectId: string, buildId: string, uploadKey: string, executablePath: string | null): Promise<void> {
     const stream = buildStream(buildId);
     const { store } = this.platform;
+    const staging = path.join(this.platform.config.dataDir, 'staging');
+    const zipPath = path.join(staging, `${buildId}-${randomUUID()}.zip`);
     try {
+      await mkdir(staging, { recursive: true });
+      const upload = await this.blobs.open(uploadKey);
+      if (!upload) throw new BuildRejected(UPLOAD_GONE);
+      await pipeline(upload, createWriteStream(zipPath, { flags: 'wx' }));
       const dir = this.artifactDir(projectId, buildId);
-      await mkdir(path.dirname(dir), { recursive: true });
+      // A processing resumed after a crash may find its own earlier unpack (nothing else uses the directory yet).
+      await rm(dir, { recursive: true, force: true });
       const result = await processZip(zipPath, dir, { executablePath: executablePath ?? undefined });
+      await this.blobs.put(buildArtifactBlobKey(buildId), await tarGz(dir));
       await execute(store, buildDecider, stream, { type: 'CompleteProcessing', executablePath: result.executablePath, sizeBytes: result.sizeBytes, now: this.now() }, { projectId });
     } catch (err) {
       const message = err instanceof BuildRejected ? err.message : `processing failed: ${(err as Error).message}`;
+      // A failed build keeps no artifact (the blob may be written when only the last step failed).
+      await rm(this.artifactDir(projectId, buildId), { recursive: true, force: true });
+      await this.blobs.delete(buildArtifactBlobKey(buildId)).catch(() => undefined);
       await execute(store, buildDecider, stream, { type: 'FailProcessing', error: message, now: this.now() }, { projectId });
     } finally {
       await rm(zipPath, { force: true });
+      await this.blobs.delete(uploadKey).catch((err) => console.error(`builds: could not remove upload ${uploadKey}; the upload sweep retries`, err));
     }
   }
 }

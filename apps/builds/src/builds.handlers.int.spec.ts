@@ -1,11 +1,15 @@
 // Every builds use case through its handler, reached over the in-process bus as the gateway reaches it,
-// on the PostgreSQL event store and read models and real files. `servers.usesBuild` is answered by a
-// handler on the same bus (the servers service's part of a delete).
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+// on the PostgreSQL event store and read models (uploads and artifacts as blobs there) and real files.
+// `servers.usesBuild` is answered by a handler on the same bus (the servers service's part of a delete).
+import { execFileSync } from 'node:child_process';
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { RemoteError } from '@spawnpoint/messaging';
-import { ArtifactPath, BuildView, ResolvedBuild, SUBJECTS, UploadTicket } from '@spawnpoint/proto';
-import { ServiceBed, startServiceBed } from '../../../test/support/service-bed';
+import { BLOBS, BlobStore } from '@spawnpoint/platform';
+import { ArtifactBlob, BuildView, ResolvedBuild, SUBJECTS, UploadTicket } from '@spawnpoint/proto';
+import { ServiceBed, startServiceBed, uploadZip } from '../../../test/support/service-bed';
 import { BuildsModule } from './builds.module';
 import { rawZip } from './zip/testing/raw-zip';
 
@@ -22,15 +26,19 @@ describe('builds handlers (in-process bus, PostgreSQL)', () => {
   const refusal = (p: Promise<unknown>) => p.then(() => null, (e: RemoteError) => e.body);
   const get = (buildId: string, projectId = P) => bed.request<BuildView>(SUBJECTS.builds.get, { projectId, buildId });
 
-  /** Requests an upload and hands the service a ZIP file as the gateway does. */
+  const blobs = () => bed.app.get<BlobStore>(BLOBS);
+  /** Upload blobs left over (processing removes its upload blob, whatever the outcome). */
+  const uploadBlobs = async () => (await blobs().completedBefore('upload/', new Date(Date.now() + 60_000))).length;
+
+  /** Requests an upload and hands the service a ZIP as the gateway does (in an upload blob). */
   async function upload(name: string, entries = [{ name: 'game.sh', data: Buffer.from('#!/bin/sh\necho hi\n'), mode: 0o100755 }]): Promise<BuildView> {
     const ticket = await bed.request<UploadTicket>(SUBJECTS.builds.requestUpload, { projectId: P, name, executablePath: null });
     const dir = path.join(bed.config.dataDir, 'uploads');
     mkdirSync(dir, { recursive: true });
     const file = path.join(dir, `${ticket.build_id}.zip`);
-    const zip = rawZip(entries);
-    writeFileSync(file, zip);
-    await bed.request(SUBJECTS.builds.receiveUpload, { token: ticket.token, path: file, sizeBytes: zip.length });
+    writeFileSync(file, rawZip(entries));
+    await uploadZip(bed, ticket.token, file);
+    rmSync(file);
     for (let i = 0; i < 200; i++) {
       const b = await get(ticket.build_id);
       if (b.status !== 'processing') return b;
@@ -54,8 +62,12 @@ describe('builds handlers (in-process bus, PostgreSQL)', () => {
     expect(evil.status).toBe('failed');
     expect(evil.error).toBeTruthy();
     expect(existsSync(path.join(bed.config.dataDir, 'builds', 'escape.sh'))).toBe(false);
-    const forged = await refusal(bed.request(SUBJECTS.builds.receiveUpload, { token: `${ready.build_id}.forged`, path: '/tmp/none.zip', sizeBytes: 1 }));
+    expect(await blobs().head(`build/${evil.build_id}`)).toBeNull();
+    await blobs().put('upload/forged', (async function* () { yield Buffer.from('PK'); })());
+    const forged = await refusal(bed.request(SUBJECTS.builds.receiveUpload, { token: `${ready.build_id}.forged`, blobKey: 'upload/forged', sizeBytes: 2 }));
     expect(forged).toMatchObject({ status: 403 });
+    // The refused upload's blob is gone too, and so are the processed ones.
+    expect(await uploadBlobs()).toBe(0);
   });
 
   it('RegisterImage: an image build is ready at once', async () => {
@@ -76,26 +88,41 @@ describe('builds handlers (in-process bus, PostgreSQL)', () => {
     const v2 = await upload('resolve');
     expect(await bed.request<ResolvedBuild>(SUBJECTS.builds.resolve, { projectId: P, name: 'resolve', version: null })).toMatchObject({ buildId: v2.build_id, version: 2 });
     const pinned = await bed.request<ResolvedBuild>(SUBJECTS.builds.resolve, { projectId: P, name: 'resolve', version: 1 });
-    expect(pinned).toMatchObject({ buildId: v1.build_id, dir: expect.stringContaining(v1.build_id) });
+    expect(pinned).toMatchObject({ buildId: v1.build_id, kind: 'zip', executablePath: 'game.sh' });
     expect(await refusal(bed.request(SUBJECTS.builds.resolve, { projectId: P, name: 'nothing', version: null }))).toMatchObject({ status: 404 });
   });
 
-  it('GetArtifactPath: the unpacked directory of a ready ZIP build; 409 for an image', async () => {
+  it('GetArtifactBlob: the stored tar.gz of a ready ZIP build (also once the local directory is gone); 409 for an image', async () => {
     const b = await upload('artifact');
-    const found = await bed.request<ArtifactPath>(SUBJECTS.builds.artifactPath, { buildId: b.build_id });
-    expect(existsSync(path.join(found.dir, 'game.sh'))).toBe(true);
+    const found = await bed.request<ArtifactBlob>(SUBJECTS.builds.artifactBlob, { buildId: b.build_id });
+    expect(found).toEqual({ buildId: b.build_id, blobKey: `build/${b.build_id}` });
+    rmSync(path.join(bed.config.dataDir, 'builds'), { recursive: true, force: true });
+    const tmp = mkdtempSync(path.join(os.tmpdir(), 'sp-artifact-blob-'));
+    try {
+      await pipeline((await blobs().open(found.blobKey))!, createWriteStream(path.join(tmp, 'a.tar.gz')));
+      expect(execFileSync('tar', ['-tzf', path.join(tmp, 'a.tar.gz')], { encoding: 'utf8' }).split('\n').filter(Boolean)).toEqual(['./game.sh']);
+      execFileSync('tar', ['-xzf', path.join(tmp, 'a.tar.gz'), '-C', tmp]);
+      expect(readFileSync(path.join(tmp, 'game.sh'), 'utf8')).toBe('#!/bin/sh\necho hi\n');
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+    expect((await bed.request<ArtifactBlob>(SUBJECTS.builds.artifactBlob, { buildId: b.build_id })).blobKey).toBe(found.blobKey);
     const image = await bed.request<BuildView>(SUBJECTS.builds.registerImage, { projectId: P, name: 'img2', image: 'registry.example/game:2' });
-    expect(await refusal(bed.request(SUBJECTS.builds.artifactPath, { buildId: image.build_id }))).toMatchObject({ status: 409 });
+    expect(await refusal(bed.request(SUBJECTS.builds.artifactBlob, { buildId: image.build_id }))).toMatchObject({ status: 409 });
+    expect(await refusal(bed.request(SUBJECTS.builds.artifactBlob, { buildId: '00000000-0000-4000-8000-000000000000' }))).toMatchObject({ status: 404 });
   });
 
   it('DeleteBuild: refused while a server runs it, then deleted with its files', async () => {
     const b = await upload('delete-me');
-    const dir = (await bed.request<ArtifactPath>(SUBJECTS.builds.artifactPath, { buildId: b.build_id })).dir;
+    const dir = path.join(bed.config.dataDir, 'builds', P, b.build_id);
+    expect(existsSync(dir)).toBe(true);
     inUse.add(b.build_id);
     expect(await refusal(bed.request(SUBJECTS.builds.delete, { projectId: P, buildId: b.build_id }))).toMatchObject({ status: 409 });
     inUse.delete(b.build_id);
     expect(await bed.request(SUBJECTS.builds.delete, { projectId: P, buildId: b.build_id })).toEqual({ status: 'build_deleted', build_id: b.build_id });
     expect(existsSync(dir)).toBe(false);
+    expect(await blobs().head(`build/${b.build_id}`)).toBeNull();
     expect(await refusal(get(b.build_id))).toMatchObject({ status: 404 });
+    expect(await refusal(bed.request(SUBJECTS.builds.artifactBlob, { buildId: b.build_id }))).toMatchObject({ status: 404 });
   });
 });

@@ -1,23 +1,28 @@
 // The builds service: upload tickets (single-use, hashed tokens), versions per name, hostile-ZIP
-// processing into the artifact directory, and resolution of a version_tag to a ready build. This class
-// runs its read model, relay and background work; each use case is a handler in commands/ or queries/.
+// processing into the build's tar.gz blob (and a local directory), and resolution of a version_tag to a
+// ready build. This class runs its read model, relay and background work; each use case is a handler in
+// commands/ or queries/.
 import { Inject, Injectable } from '@nestjs/common';
-import path from 'node:path';
-import { Platform, PLATFORM, ServiceHost } from '@spawnpoint/platform';
+import { BLOBS, BlobStore, Platform, PLATFORM, ServiceHost } from '@spawnpoint/platform';
 import { BuildProcessing } from './build-processing';
 import { BuildsReadModel } from './builds-read-model';
 import { buildsProjection } from './builds.projection';
 import { UploadSweeper } from './upload-sweeper';
 
 export const UPLOAD_URL_TTL_MS = 60 * 60 * 1000;
-/** How often expired upload tickets and abandoned upload files are cleaned up (upload-sweeper.ts). */
+/** How often expired upload tickets and abandoned upload blobs are cleaned up (upload-sweeper.ts). */
 export const UPLOAD_SWEEP_MS = 60 * 1000;
 
 @Injectable()
 export class BuildsHost extends ServiceHost {
   private sweeper: UploadSweeper | null = null;
 
-  constructor(@Inject(PLATFORM) platform: Platform, readModel: BuildsReadModel, private readonly processing: BuildProcessing) {
+  constructor(
+    @Inject(PLATFORM) platform: Platform,
+    readModel: BuildsReadModel,
+    private readonly processing: BuildProcessing,
+    @Inject(BLOBS) private readonly blobs: BlobStore,
+  ) {
     super(platform, readModel, 'builds', ['build', 'buildseries']);
   }
 
@@ -27,7 +32,7 @@ export class BuildsHost extends ServiceHost {
 
   protected override async starting(): Promise<void> {
     await this.processing.resumeInterrupted();
-    this.sweeper = new UploadSweeper(this.store, this.db, path.join(this.config.dataDir, 'uploads'), this.clock, { ticketTtlMs: UPLOAD_URL_TTL_MS });
+    this.sweeper = new UploadSweeper(this.store, this.db, this.blobs, this.clock, { ticketTtlMs: UPLOAD_URL_TTL_MS });
     this.sweeper.start(UPLOAD_SWEEP_MS);
   }
 
@@ -36,7 +41,7 @@ export class BuildsHost extends ServiceHost {
     await this.processing.settle();
   }
 
-  /** Expire overdue upload tickets and remove abandoned upload files now (also runs every minute). */
+  /** Expire overdue upload tickets and remove abandoned upload blobs now (also runs every minute). */
   sweepUploads() {
     if (!this.sweeper) throw new Error('builds service not started');
     return this.sweeper.sweep();

@@ -1,5 +1,5 @@
-// Distributed mode: the builds service alone, over NATS. It shares SPAWNPOINT_DATA_DIR with the
-// gateway (uploads land there) and the servers service (artifacts are read from there).
+// Distributed mode: the builds service alone, over NATS. Uploads and unpacked builds travel as blobs in
+// PostgreSQL (ADR-0013); SPAWNPOINT_DATA_DIR is its own disk (staging and a cache of unpacked builds).
 import 'reflect-metadata';
 import { bootService } from '@spawnpoint/platform';
 import { BuildsModule } from './builds.module';

@@ -5,7 +5,7 @@ import { DeleteBuild, DeleteBuildHandler } from './commands/delete-build.handler
 import { ReceiveUpload, ReceiveUploadHandler } from './commands/receive-upload.handler';
 import { RegisterImage, RegisterImageHandler } from './commands/register-image.handler';
 import { RequestUpload, RequestUploadHandler } from './commands/request-upload.handler';
-import { GetArtifactPath, GetArtifactPathHandler } from './queries/artifact-path.handler';
+import { GetArtifactBlob, GetArtifactBlobHandler } from './queries/artifact-blob.handler';
 import { GetBuild, GetBuildHandler } from './queries/get-build.handler';
 import { ListBuilds, ListBuildsHandler } from './queries/list-builds.handler';
 import { ResolveBuild, ResolveBuildHandler } from './queries/resolve-build.handler';
@@ -18,10 +18,10 @@ export const buildsRoutes = () => [
   route(SUBJECTS.builds.get, GetBuild),
   route(SUBJECTS.builds.list, ListBuilds),
   route(SUBJECTS.builds.resolve, ResolveBuild),
-  route(SUBJECTS.builds.artifactPath, GetArtifactPath),
+  route(SUBJECTS.builds.artifactBlob, GetArtifactBlob),
 ];
 
 export const BUILDS_HANDLERS = [
   RequestUploadHandler, ReceiveUploadHandler, RegisterImageHandler, DeleteBuildHandler,
-  GetBuildHandler, ListBuildsHandler, ResolveBuildHandler, GetArtifactPathHandler,
+  GetBuildHandler, ListBuildsHandler, ResolveBuildHandler, GetArtifactBlobHandler,
 ];

@@ -1,27 +1,28 @@
 // Clean-up of abandoned uploads, run by the builds service at start and then every minute:
 // - builds still `uploading` after their upload URL expired become `failed` (ExpireUpload), so no build
 //   waits in `uploading` forever;
-// - files in uploads/ that nobody wrote for longer than an upload URL lives and that no `processing`
-//   build still needs are removed (a gateway killed mid-upload leaves its partial file there).
-// Everything it acts on is in the store, the read model and the directory, so a restart loses nothing;
-// several builds replicas may sweep at once (the decider makes a repeated expiry a no-op).
-import { readdir, rm, stat } from 'node:fs/promises';
-import path from 'node:path';
+// - blobs nobody wrote for longer than an upload URL lives are removed: incomplete ones (a gateway or
+//   builds process killed mid-write) and complete uploads that no `processing` build still needs (a
+//   gateway killed between storing the ZIP and handing it over).
+// Everything it acts on is in the store and the database, so a restart loses nothing; several builds
+// replicas may sweep at once (the decider makes a repeated expiry a no-op, a repeated delete does nothing).
 import { buildDecider, buildStream } from '@spawnpoint/domain';
 import type { EventStore } from '@spawnpoint/eventstore';
-import { execute, load } from '@spawnpoint/platform';
+import { BlobStore, execute, load } from '@spawnpoint/platform';
+import { UPLOAD_BLOB_PREFIX } from '@spawnpoint/proto';
 import type { ReadModels } from '@spawnpoint/read-models';
 
 export interface UploadSweepResult {
   expired: string[];
-  removedFiles: string[];
+  /** Keys of the blobs removed. */
+  removedBlobs: string[];
 }
 
 export interface UploadSweeperOptions {
   /** How long an upload URL is valid (a ticket older than this may have expired). */
   ticketTtlMs: number;
-  /** A file in uploads/ untouched this long is abandoned (default: ticketTtlMs). */
-  staleFileMs?: number;
+  /** A blob unwritten this long is abandoned (default: ticketTtlMs). */
+  staleBlobMs?: number;
 }
 
 export class UploadSweeper {
@@ -32,7 +33,7 @@ export class UploadSweeper {
   constructor(
     private readonly store: EventStore,
     private readonly db: ReadModels,
-    private readonly uploadsDir: string,
+    private readonly blobs: BlobStore,
     private readonly clock: () => Date,
     private readonly options: UploadSweeperOptions,
   ) {}
@@ -61,8 +62,8 @@ export class UploadSweeper {
   private async sweepOnce(): Promise<UploadSweepResult> {
     const now = this.clock();
     const expired = await this.expireTickets(now);
-    const removedFiles = await this.removeStaleFiles(now);
-    return { expired, removedFiles };
+    const removedBlobs = await this.removeStaleBlobs(now);
+    return { expired, removedBlobs };
   }
 
   private async expireTickets(now: Date): Promise<string[]> {
@@ -80,40 +81,27 @@ export class UploadSweeper {
     return expired;
   }
 
-  private async removeStaleFiles(now: Date): Promise<string[]> {
-    let names: string[];
-    try {
-      names = (await readdir(this.uploadsDir)).filter((n) => n.endsWith('.zip'));
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
-      throw err;
-    }
-    const staleMs = this.options.staleFileMs ?? this.options.ticketTtlMs;
-    const stale: string[] = [];
-    for (const name of names) {
-      const file = path.join(this.uploadsDir, name);
-      const info = await stat(file).catch(() => null);
-      if (info && now.getTime() - info.mtimeMs > staleMs) stale.push(file);
-    }
-    if (stale.length === 0) return [];
+  private async removeStaleBlobs(now: Date): Promise<string[]> {
+    const before = new Date(now.getTime() - (this.options.staleBlobMs ?? this.options.ticketTtlMs));
+    const removed = await this.blobs.removeIncomplete(before);
+    const stale = await this.blobs.completedBefore(UPLOAD_BLOB_PREFIX, before);
+    if (stale.length === 0) return removed;
     const keep = new Set(await this.processingUploads());
-    const removed: string[] = [];
-    for (const file of stale) {
-      if (keep.has(file)) continue;
-      await rm(file, { force: true });
-      removed.push(file);
+    for (const key of stale) {
+      if (keep.has(key)) continue;
+      if (await this.blobs.delete(key)) removed.push(key);
     }
-    return removed;
+    return removed.sort();
   }
 
-  /** The ZIPs that builds in `processing` will still read (an interrupted processing resumes from them). */
+  /** The upload blobs that builds in `processing` will still read (an interrupted processing resumes from them). */
   private async processingUploads(): Promise<string[]> {
     const rows = await this.db.build.findMany({ where: { status: 'processing', deleted: false }, select: { id: true } });
-    const paths: string[] = [];
+    const keys: string[] = [];
     for (const { id } of rows) {
       const { state } = await load(this.store, buildDecider, buildStream(id));
-      if (state.status === 'processing') paths.push(state.uploadPath);
+      if (state.status === 'processing') keys.push(state.uploadPath);
     }
-    return paths;
+    return keys;
   }
 }

@@ -5,6 +5,7 @@ import { DomainError, ServerLaunch, NetworkPort } from '@spawnpoint/domain';
 import { Platform, PLATFORM } from '@spawnpoint/platform';
 import { ProjectView, ResolvedBuild, signArtifactUrl } from '@spawnpoint/proto';
 import { AllocatedPort, buildGameEnv, GameRuntime, MachineSpec, PortSpec, splitArgs } from '@spawnpoint/runtime';
+import { BuildDirs } from './build-dirs';
 import { LogAttribution } from './log-attribution';
 import { RUNTIME } from './runtime';
 import { ServerStates } from './server-states';
@@ -23,6 +24,7 @@ export class Machines {
     @Inject(RUNTIME) private readonly runtime: GameRuntime,
     private readonly states: ServerStates,
     readModel: ServersReadModel,
+    private readonly buildDirs: BuildDirs,
   ) {
     this.logOwners = new LogAttribution(
       (id) => this.specs.get(id)?.projectId,
@@ -50,7 +52,7 @@ export class Machines {
   /** Start the server's game (call in its lane); a failure records START_FAILED and answers 409. */
   async launch(launch: ServerLaunch, build: ResolvedBuild, allocated: AllocatedPort[], project: ProjectView): Promise<void> {
     const spec: MachineSpec = {
-      serverId: launch.serverId, projectId: launch.projectId, buildDir: build.dir ?? undefined, executablePath: build.executablePath ?? undefined,
+      serverId: launch.serverId, projectId: launch.projectId, executablePath: build.executablePath ?? undefined,
       image: build.image ?? undefined, args: splitArgs(launch.startupArgs), computeSize: launch.computeSize, region: launch.region, ports: allocated,
       env: buildGameEnv({
         instanceId: launch.serverId, matchId: launch.matchId, region: launch.region, computeSize: launch.computeSize, versionTag: launch.versionTag,
@@ -69,6 +71,8 @@ export class Machines {
     }
     this.specs.set(launch.serverId, spec);
     try {
+      // A local game runs from this machine's copy of the build (extracted from its blob when missing).
+      if (this.runtime.kind === 'process' && build.kind === 'zip') spec.buildDir = await this.buildDirs.ensure(launch.projectId, build.buildId);
       await this.runtime.start(spec);
     } catch (err) {
       await this.states.recordExit(launch.serverId, 'START_FAILED', null);

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { Module } from '@nestjs/common';
 import { CONFIG, Platform, PLATFORM, PlatformConfig, servesRoutes } from '@spawnpoint/platform';
 import { GameRuntime, KubernetesRuntime, ProcessRuntime } from '@spawnpoint/runtime';
+import { BuildDirs } from './build-dirs';
 import { ClaimVisibility } from './claim-visibility';
 import { LogWriter } from './log-writer';
 import { LogReads } from './logs/log-read-deps';
@@ -36,7 +37,7 @@ import { Upstream } from './upstream';
     },
     { provide: LogWriter, inject: [PLATFORM], useFactory: (p: Platform) => new LogWriter(p.db) },
     { provide: PlanAdmission, inject: [PLATFORM], useFactory: (p: Platform) => new PlanAdmission(p.config.databaseUrl) },
-    ServersReadModel, ServerStates, Upstream, ServerViews, ClaimVisibility, Machines, MachineEvents, ServerLauncher, ServerIntents, ServerPools, LogReads,
+    ServersReadModel, ServerStates, Upstream, ServerViews, ClaimVisibility, BuildDirs, Machines, MachineEvents, ServerLauncher, ServerIntents, ServerPools, LogReads,
     ServersHost,
     ...SERVERS_HANDLERS,
     servesRoutes(ServersHost, serversRoutes),

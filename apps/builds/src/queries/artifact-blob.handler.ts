@@ -1,31 +1,29 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { existsSync } from 'node:fs';
 import { conflict, notFound } from '@spawnpoint/domain';
-import { BusQuery, Platform, PLATFORM } from '@spawnpoint/platform';
-import { ArtifactPath, ArtifactPathRequest } from '@spawnpoint/proto';
-import { BuildProcessing } from '../build-processing';
+import { BLOBS, BlobStore, BusQuery, Platform, PLATFORM } from '@spawnpoint/platform';
+import { ArtifactBlob, ArtifactBlobRequest, buildArtifactBlobKey } from '@spawnpoint/proto';
 import { UUID } from '../build-views';
 
-export class GetArtifactPath extends BusQuery<ArtifactPathRequest, ArtifactPath> {}
+export class GetArtifactBlob extends BusQuery<ArtifactBlobRequest, ArtifactBlob> {}
 
 /**
- * The unpacked directory of a ready zip build, for the signed artifact download. No project check: the
- * caller has verified a signature scoped to this build id. Unknown or deleted: 404; image build or a
- * build that is not ready: 409.
+ * The blob holding a ready zip build as a tar.gz, for the signed artifact download (the gateway streams
+ * it). No project check: the caller has verified a signature scoped to this build id. Unknown or deleted:
+ * 404; image build or a build that is not ready: 409.
  */
 @Injectable()
-@QueryHandler(GetArtifactPath)
-export class GetArtifactPathHandler implements IQueryHandler<GetArtifactPath> {
-  constructor(@Inject(PLATFORM) private readonly platform: Platform, private readonly processing: BuildProcessing) {}
+@QueryHandler(GetArtifactBlob)
+export class GetArtifactBlobHandler implements IQueryHandler<GetArtifactBlob> {
+  constructor(@Inject(PLATFORM) private readonly platform: Platform, @Inject(BLOBS) private readonly blobs: BlobStore) {}
 
-  async execute({ request: req }: GetArtifactPath): Promise<ArtifactPath> {
+  async execute({ request: req }: GetArtifactBlob): Promise<ArtifactBlob> {
     const b = UUID.test(req.buildId) ? await this.platform.db.build.findFirst({ where: { id: req.buildId, deleted: false } }) : null;
     if (!b) throw notFound('build');
     if (b.kind !== 'zip') throw conflict('build is a container image build: it has no artifact to download');
     if (b.status !== 'ready') throw conflict(`build is ${b.status}, not ready`);
-    const dir = this.processing.artifactDir(b.projectId, b.id);
-    if (!existsSync(dir)) throw notFound('build');
-    return { buildId: b.id, dir };
+    const blobKey = buildArtifactBlobKey(b.id);
+    if (!(await this.blobs.head(blobKey))) throw notFound('build');
+    return { buildId: b.id, blobKey };
   }
 }

@@ -3,15 +3,17 @@ import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { notFound } from '@spawnpoint/domain';
 import { BusQuery, Platform, PLATFORM } from '@spawnpoint/platform';
 import { ResolveBuildRequest, ResolvedBuild } from '@spawnpoint/proto';
-import { BuildProcessing } from '../build-processing';
 
 export class ResolveBuild extends BusQuery<ResolveBuildRequest, ResolvedBuild> {}
 
-/** The latest ready build under the name, or the pinned version (what a server start runs). */
+/**
+ * The latest ready build under the name, or the pinned version (what a server start runs). No directory:
+ * the servers service unpacks a zip build's blob into its own data dir when it is not there yet.
+ */
 @Injectable()
 @QueryHandler(ResolveBuild)
 export class ResolveBuildHandler implements IQueryHandler<ResolveBuild> {
-  constructor(@Inject(PLATFORM) private readonly platform: Platform, private readonly processing: BuildProcessing) {}
+  constructor(@Inject(PLATFORM) private readonly platform: Platform) {}
 
   async execute({ request: req }: ResolveBuild): Promise<ResolvedBuild> {
     const b = await this.platform.db.build.findFirst({
@@ -23,8 +25,7 @@ export class ResolveBuildHandler implements IQueryHandler<ResolveBuild> {
       throw notFound(`ready build ${which}`);
     }
     return {
-      buildId: b.id, name: b.name, version: b.version, kind: b.kind as ResolvedBuild['kind'],
-      dir: b.kind === 'zip' ? this.processing.artifactDir(b.projectId, b.id) : null, executablePath: b.executablePath, image: b.image,
+      buildId: b.id, name: b.name, version: b.version, kind: b.kind as ResolvedBuild['kind'], executablePath: b.executablePath, image: b.image,
     };
   }
 }

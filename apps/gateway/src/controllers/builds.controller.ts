@@ -1,14 +1,9 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Query, Req, StreamableFile, UseGuards, UseInterceptors } from '@nestjs/common';
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { createWriteStream, existsSync } from 'node:fs';
-import { mkdir, readdir, rm } from 'node:fs/promises';
-import path from 'node:path';
-import { PassThrough, Readable, Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { Readable } from 'node:stream';
 import { Bus, RemoteError } from '@spawnpoint/messaging';
-import { BUS, CONFIG, PlatformConfig } from '@spawnpoint/platform';
-import { ArtifactPath, BuildView, signArtifactUrl, SUBJECTS, UploadTicket, verifyArtifact } from '@spawnpoint/proto';
+import { BLOBS, BlobStore, BUS, CONFIG, PlatformConfig } from '@spawnpoint/platform';
+import { ArtifactBlob, BuildView, signArtifactUrl, SUBJECTS, UPLOAD_BLOB_PREFIX, UploadTicket, verifyArtifact } from '@spawnpoint/proto';
 import { Access, AccessGuard, AuthedRequest } from '../http/guard';
 import { InputLimitsGuard, RawBody } from '../http/input-limits.guard';
 import { parse } from '../http/validation';
@@ -21,35 +16,15 @@ import { IdempotencyInterceptor } from '../http/idempotency';
 
 export const MAX_UPLOAD_BYTES = 2 * 1024 ** 3;
 const notFound = { 404: { description: 'No such build in this project', schema: ErrorBody } };
-const TAR = existsSync('/usr/bin/tar') ? '/usr/bin/tar' : 'tar';
-
-/**
- * `tar -czf - -C dir ./<entry>...`: the directory's entries rather than `.`, so the archive has no `./`
- * entry whose mode and times an unprivileged extract would try (and fail) to set on the pod's /game.
- * The stream ends only once tar has exited 0; a failing tar aborts it, so a client never takes a
- * truncated archive for a whole one.
- */
-async function tarGz(dir: string): Promise<Readable> {
-  const entries = (await readdir(dir)).sort().map((name) => `./${name}`);
-  const child = spawn(TAR, ['-czf', '-', '-C', dir, ...entries], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const out = new PassThrough();
-  let stderr = '';
-  child.stderr.setEncoding('utf8').on('data', (d: string) => { stderr = (stderr + d).slice(-2000); });
-  child.stdout.pipe(out, { end: false });
-  child.once('error', (err) => out.destroy(err));
-  child.once('close', (code, signal) => {
-    if (code === 0) out.end();
-    else out.destroy(new Error(`tar exited with ${code ?? signal}: ${stderr.trim()}`));
-  });
-  // The client went away: stop archiving.
-  out.once('close', () => { if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL'); });
-  return out;
-}
 
 @Controller('api/v3/builds')
 @UseGuards(AccessGuard, InputLimitsGuard)
 export class BuildsController {
-  constructor(@Inject(BUS) private readonly bus: Bus, @Inject(CONFIG) private readonly config: PlatformConfig) {}
+  constructor(
+    @Inject(BUS) private readonly bus: Bus,
+    @Inject(CONFIG) private readonly config: PlatformConfig,
+    @Inject(BLOBS) private readonly blobs: BlobStore,
+  ) {}
 
   @UseInterceptors(IdempotencyInterceptor)
   @Post('upload-url')
@@ -77,30 +52,28 @@ export class BuildsController {
     const { token } = parse(UploadParams, params, 'path');
     const source = req.body instanceof Readable ? req.body : req.body === undefined ? req.raw : null;
     if (!source) throw new RemoteError({ error: 'Send the ZIP as the raw request body (application/zip or application/octet-stream)', status: 415 });
-    const dir = path.join(this.config.dataDir, 'uploads');
-    await mkdir(dir, { recursive: true });
-    const file = path.join(dir, `${randomUUID()}.zip`);
+    // Into a blob in PostgreSQL (ADR-0013), so the builds service needs no disk shared with this replica.
+    const blobKey = `${UPLOAD_BLOB_PREFIX}${randomUUID()}`;
     let size = 0;
-    // A client that stops sending without closing would hold the connection and the partial file for good.
+    // A client that stops sending without closing would hold the connection and the partial blob for good.
     const idleMs = this.config.uploadIdleMs;
     const idle = setTimeout(() => source.destroy(new RemoteError({ error: `Upload stalled: no data for ${idleMs / 1000} s`, status: 408 })), idleMs);
+    async function* limited(): AsyncGenerator<Buffer> {
+      for await (const chunk of source as AsyncIterable<Buffer>) {
+        idle.refresh();
+        size += chunk.length;
+        if (size > MAX_UPLOAD_BYTES) throw new RemoteError({ error: 'Upload exceeds 2 GiB', status: 413 });
+        yield chunk;
+      }
+    }
     try {
-      await pipeline(source, new Transform({
-        transform(chunk: Buffer, _enc, cb) {
-          idle.refresh();
-          size += chunk.length;
-          if (size > MAX_UPLOAD_BYTES) cb(new RemoteError({ error: 'Upload exceeds 2 GiB', status: 413 }));
-          else cb(null, chunk);
-        },
-      }), createWriteStream(file, { flags: 'wx' }));
-    } catch (err) {
-      await rm(file, { force: true });
-      throw err;
+      // A failed upload (client gone, stalled, too large) leaves no blob behind: put removes what it wrote.
+      await this.blobs.put(blobKey, limited());
     } finally {
       clearTimeout(idle);
     }
-    // The builds service takes ownership of the file (and removes it) from here on.
-    return this.bus.request(SUBJECTS.builds.receiveUpload, { token, path: file, sizeBytes: size }, { timeoutMs: 30_000 });
+    // The builds service takes ownership of the blob (and removes it) from here on.
+    return this.bus.request(SUBJECTS.builds.receiveUpload, { token, blobKey, sizeBytes: size }, { timeoutMs: 30_000 });
   }
 
   @UseInterceptors(IdempotencyInterceptor)
@@ -137,8 +110,11 @@ export class BuildsController {
     if (!verdict.ok) {
       throw new RemoteError({ error: verdict.reason === 'expired' ? 'Artifact URL has expired' : 'Artifact URL is invalid', status: 403 });
     }
-    const { dir } = await this.bus.request<ArtifactPath>(SUBJECTS.builds.artifactPath, { buildId: id });
-    return new StreamableFile(await tarGz(dir), { type: 'application/gzip', disposition: `attachment; filename="${id}.tar.gz"` });
+    // The tar.gz the builds service stored when it unpacked the build, streamed as it is read.
+    const { blobKey } = await this.bus.request<ArtifactBlob>(SUBJECTS.builds.artifactBlob, { buildId: id });
+    const archive = await this.blobs.open(blobKey);
+    if (!archive) throw new RemoteError({ error: 'build not found', status: 404 });
+    return new StreamableFile(archive, { type: 'application/gzip', disposition: `attachment; filename="${id}.tar.gz"` });
   }
 
   @UseInterceptors(IdempotencyInterceptor)

@@ -14,7 +14,10 @@ export type BuildUploadRequested = DomainEvent<'BuildUploadRequested', BuildIden
   executablePath: string | null;
   at: string;
 }>;
-/** `uploadPath`: where the ZIP waits to be processed, so an interrupted processing can resume. */
+/**
+ * `uploadPath`: where the ZIP waits to be processed, so an interrupted processing can resume: the key of its
+ * blob (ADR-0013; builds received before blobs hold a file path there). The name stays for stored events.
+ */
 export type BuildUploadReceived = DomainEvent<'BuildUploadReceived', { buildId: string; sizeBytes: number; uploadPath: string; at: string }>;
 export type BuildReady = DomainEvent<'BuildReady', { buildId: string; executablePath: string; sizeBytes: number; at: string }>;
 export type BuildFailed = DomainEvent<'BuildFailed', { buildId: string; error: string; at: string }>;
