@@ -20,6 +20,8 @@ export interface Platform {
   serverKey: string;
   clientKey: string;
   dataDir: string;
+  /** The admin API's token, when not ADMIN_TOKEN (the chart generates one). */
+  adminToken?: string;
   /** Distributed mode: the platform's database (event store and read models). */
   databaseUrl?: string;
   output: () => string;
@@ -85,9 +87,9 @@ async function waitFor(fn: () => Promise<boolean>, what: string, log: string[], 
 }
 
 /** Test traffic is bursty: the suites' main project gets high limits (the rate-limit test makes its own project). */
-async function raiseLimits(baseUrl: string, projectId: string): Promise<void> {
+export async function raiseLimits(baseUrl: string, projectId: string, adminToken = ADMIN_TOKEN): Promise<void> {
   const res = await fetch(`${baseUrl}/admin/projects/${projectId}`, {
-    method: 'PATCH', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+    method: 'PATCH', headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
     body: JSON.stringify({ rate_limits: { read_per_second: 100_000, write_per_second: 100_000, player_per_second: 100_000 } }),
   });
   if (res.status !== 200) throw new Error(`raising limits: ${res.status} ${await res.text()}`);

@@ -5,6 +5,7 @@
 // the same match, which the Match decider answers without a second one. The step over a queue is its
 // incremental index's (QueueBook.step), run in the queue worker (queue-book-proxy.ts) so this event loop
 // only waits for it. What follows a proposal is the match-formation workflow's.
+import { hostname } from 'node:os';
 import { Client, ClientConfig, Pool } from 'pg';
 import { LobbyConfig, MatchLobby, MatchmakingMode, MatchProposal } from '@spawnpoint/domain';
 import { Clock, failpoint } from '@spawnpoint/platform';
@@ -141,7 +142,8 @@ export class Matcher {
       return false;
     }
     this.lock = client;
-    console.log(`matchmaking: this process (pid ${process.pid}) is the active matcher`);
+    // The host name tells replicas apart in containers, where every app is pid 1.
+    console.log(`matchmaking: this process (${hostname()} pid ${process.pid}) is the active matcher`);
     return true;
   }
 
