@@ -6,10 +6,9 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { client } from '../support/http';
-import { buildImage, ChartPlatform, composeApps, containerLogs, isRunning, podmanAvailable, removeContainers, runReplica, startFromChart, TEST_IMAGE } from '../support/containers';
+import { buildImage, ChartPlatform, composeApps, containerLogs, isRunning, podmanAvailable, removeContainers, runReplica, startFromChart, TEST_IMAGE, unclaimedPort } from '../support/containers';
 import { createTestDatabase, TestDatabase } from '../support/databases';
 import { NATS_URL } from '../support/nats';
-import { freePort } from '../support/processes';
 import { describeNewcomerStory } from './newcomer-story';
 
 const run = promisify(execFile);
@@ -121,14 +120,15 @@ suite('deploy/compose.yaml\'s services from the image', () => {
     db = await createTestDatabase('compose');
     const apps = composeApps();
     expect(apps.map((a) => a.service).sort()).toEqual(['backfill', 'builds', 'gateway', 'lobbies', 'matchmaking', 'projects', 'servers']);
-    const gatewayPort = await freePort();
+    const claimed = new Set<number>();
+    const gatewayPort = await unclaimedPort(claimed);
     const prefix = `sp-compose-${process.pid}`;
     const checks: Array<{ name: string; test: string[] }> = [];
     for (const app of [...apps.filter((a) => a.service !== 'gateway'), ...apps.filter((a) => a.service === 'gateway')]) {
       // One host network for all: each gets its own ports, and its healthcheck asks them.
-      const healthPort = await freePort();
+      const healthPort = await unclaimedPort(claimed);
       const env = { ...app.env, NATS_URL, DATABASE_URL: db.url, HEALTH_PORT: String(healthPort), SPAWNPOINT_PORT_RANGE: '27900-27949' };
-      if (app.service === 'gateway') Object.assign(env, { PORT: String(gatewayPort), LEGACY_PORT: String(await freePort()) });
+      if (app.service === 'gateway') Object.assign(env, { PORT: String(gatewayPort), LEGACY_PORT: String(await unclaimedPort(claimed)) });
       const name = `${prefix}-${app.service}`;
       await runReplica(image, app, name, env);
       names.push(name);

@@ -148,6 +148,20 @@ export async function isRunning(name: string): Promise<boolean> {
   return stdout.trim() === 'true';
 }
 
+/**
+ * A free port not handed out before in this run: a container binds its ports only once its app starts,
+ * so until then the OS would offer the same free port again.
+ */
+export async function unclaimedPort(claimed: Set<number>): Promise<number> {
+  for (;;) {
+    const port = await freePort();
+    if (!claimed.has(port)) {
+      claimed.add(port);
+      return port;
+    }
+  }
+}
+
 export async function removeContainers(names: string[]): Promise<void> {
   if (names.length) await run('podman', ['rm', '--force', '--time', '10', ...names]).catch(() => undefined);
 }
@@ -191,7 +205,8 @@ export async function startFromChart(image: string, extraValues: Record<string, 
   const containers: Container[] = [];
   const logs = async () => (await Promise.all(names.map(async (n) => `--- ${n}\n${(await containerLogs(n)).slice(-3000)}`))).join('\n');
   try {
-    const firstPort = await freePort();
+    const claimed = new Set<number>();
+    const firstPort = await unclaimedPort(claimed);
     const values = {
       runtime: 'process',
       natsUrl: NATS_URL,
@@ -214,7 +229,7 @@ export async function startFromChart(image: string, extraValues: Record<string, 
         for (const [portName] of Object.entries(spec.ports)) {
           const variable = byEnv[portName];
           if (!variable) throw new Error(`${spec.app}: port ${portName} has no env var the test knows`);
-          hostPorts[portName] = hostPorts[portName] ?? (spec.app === 'gateway' && portName === 'http' && gatewayPorts.length === 0 ? firstPort : await freePort());
+          hostPorts[portName] = hostPorts[portName] ?? (spec.app === 'gateway' && portName === 'http' && gatewayPorts.length === 0 ? firstPort : await unclaimedPort(claimed));
           if (portName === 'metrics' && hostPorts.health) hostPorts.metrics = hostPorts.health;
           env[variable] = String(hostPorts[portName]);
         }
