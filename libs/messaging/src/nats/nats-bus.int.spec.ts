@@ -3,6 +3,9 @@ import { NATS_URL } from '../../../../test/support/nats';
 import type { IntegrationEvent } from '../bus';
 import { describeBusContract } from '../testing/bus-contract';
 import { natsTestStream } from '../testing/nats-test-bus';
+import { connect, nanos } from 'nats';
+import { DEFAULT_EVENT_RETENTION } from './event-stream';
+import { NatsBus } from './nats-bus';
 import { waitFor } from '../testing/wait';
 
 describeBusContract('NATS', async () => {
@@ -76,5 +79,31 @@ describe('NatsBus', () => {
     await waitFor(() => seen.length === 1, 5000, 'delivery');
     expect(seen[0]).toEqual(odd);
     await bus.close();
+  });
+
+  it('keeps the event stream within its retention (age and bytes), set at connect and updated on the next', async () => {
+    const own = natsTestStream(NATS_URL);
+    const nc = await connect({ servers: NATS_URL });
+    try {
+      const jsm = await nc.jetstreamManager();
+      const first = await NatsBus.connect({ ...own.options, name: 'retention-default' });
+      const defaults = (await jsm.streams.info(own.options.streamName!)).config;
+      expect([defaults.max_age, defaults.max_bytes]).toEqual([nanos(DEFAULT_EVENT_RETENTION.maxAgeMs), DEFAULT_EVENT_RETENTION.maxBytes]);
+      await first.close();
+
+      const bus = await NatsBus.connect({ ...own.options, name: 'retention-small', retention: { maxAgeMs: 3_600_000, maxBytes: 4096 } });
+      const info = await jsm.streams.info(own.options.streamName!);
+      expect([info.config.max_age, info.config.max_bytes]).toEqual([nanos(3_600_000), 4096]);
+      // Past the byte limit the oldest events go: the stream stays within it and its first sequence moves on.
+      for (let i = 0; i < 30; i++) await bus.publish({ ...event('Filler'), data: { pad: 'x'.repeat(200) } });
+      const state = (await jsm.streams.info(own.options.streamName!)).state;
+      expect(state.bytes).toBeLessThanOrEqual(4096);
+      expect(state.first_seq).toBeGreaterThan(1);
+      expect(state.last_seq).toBe(30);
+      await bus.close();
+    } finally {
+      await nc.close();
+      await own.delete();
+    }
   });
 });

@@ -17,7 +17,7 @@ import { EVENTS_PREFIX, eventTopic } from '../subjects';
 import { withCommandId } from '../command-context';
 import { inSpan, withTraceContext } from '../tracing';
 import { startDurableConsumer } from './durable-consumer';
-import { ensureEventStream } from './event-stream';
+import { ensureEventStream, type EventRetention } from './event-stream';
 import { fromNatsHeaders, toNatsHeaders } from './nats-headers';
 
 export interface NatsBusOptions {
@@ -31,6 +31,8 @@ export interface NatsBusOptions {
   requestTimeoutMs?: number;
   /** First token of event subjects (default `events`). Streams cannot overlap, so tests use their own. */
   eventSubjectPrefix?: string;
+  /** How long and how much the event stream keeps (default 7 days, no byte limit). */
+  retention?: EventRetention;
 }
 
 /** Replicas of a service share requests; the group is per subject, so one name serves all. */
@@ -57,7 +59,7 @@ export class NatsBus implements Bus {
     const nc = await connect({ servers: options.servers.split(',').map((s) => s.trim()), name: options.name, maxReconnectAttempts: -1 });
     try {
       const jsm = await nc.jetstreamManager();
-      await ensureEventStream(jsm, stream, subjectPrefix);
+      await ensureEventStream(jsm, stream, subjectPrefix, options.retention);
       return new NatsBus(nc, nc.jetstream(), jsm, stream, subjectPrefix, options.requestTimeoutMs ?? 5000);
     } catch (err) {
       await nc.close();

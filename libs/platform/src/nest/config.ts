@@ -14,6 +14,11 @@ export interface PlatformConfig {
    */
   eventStoreUrl: string | null;
   natsUrl: string;
+  /**
+   * How long and how much the JetStream event stream keeps (SPAWNPOINT_EVENTS_MAX_AGE_HOURS, default 168;
+   * SPAWNPOINT_EVENTS_MAX_BYTES, default none: -1). A consumer away longer than that misses events.
+   */
+  eventRetention: { maxAgeMs: number; maxBytes: number };
   dataDir: string;
   port: number;
   legacyPort: number;
@@ -51,6 +56,15 @@ export interface PlatformConfig {
   rateLimits?: 'local' | 'shared';
 }
 
+/** A positive number from the environment, or the default; anything else is refused at start. */
+function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, not "${raw}"`);
+  return value;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, mode: PlatformConfig['mode'] = 'distributed'): PlatformConfig {
   const port = Number(env.PORT ?? 8080);
   const host = env.HOST ?? '0.0.0.0';
@@ -66,6 +80,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, mode: PlatformC
     databaseUrl: env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/spawnpoint',
     eventStoreUrl: env.EVENTSTORE_URL || null,
     natsUrl: env.NATS_URL ?? 'nats://127.0.0.1:4222',
+    eventRetention: {
+      maxAgeMs: positive(env, 'SPAWNPOINT_EVENTS_MAX_AGE_HOURS', 168) * 3600_000,
+      maxBytes: env.SPAWNPOINT_EVENTS_MAX_BYTES ? positive(env, 'SPAWNPOINT_EVENTS_MAX_BYTES', -1) : -1,
+    },
     dataDir: path.resolve(env.SPAWNPOINT_DATA_DIR ?? '.spawnpoint'),
     port,
     legacyPort: Number(env.LEGACY_PORT ?? 8081),

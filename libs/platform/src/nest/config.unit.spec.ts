@@ -1,0 +1,17 @@
+import { loadConfig } from './config';
+
+describe('the event stream retention settings', () => {
+  it('default to 7 days and no byte limit (-1: a byte limit reserves NATS storage, so it is opt-in)', () => {
+    expect(loadConfig({}).eventRetention).toEqual({ maxAgeMs: 168 * 3600_000, maxBytes: -1 });
+  });
+
+  it('take hours and bytes from the environment', () => {
+    expect(loadConfig({ SPAWNPOINT_EVENTS_MAX_AGE_HOURS: '24', SPAWNPOINT_EVENTS_MAX_BYTES: '1073741824' }).eventRetention)
+      .toEqual({ maxAgeMs: 24 * 3600_000, maxBytes: 1024 ** 3 });
+  });
+
+  it('refuse a value that is not a positive number, naming the variable', () => {
+    expect(() => loadConfig({ SPAWNPOINT_EVENTS_MAX_AGE_HOURS: 'a week' })).toThrow('SPAWNPOINT_EVENTS_MAX_AGE_HOURS must be a positive number, not "a week"');
+    expect(() => loadConfig({ SPAWNPOINT_EVENTS_MAX_BYTES: '0' })).toThrow('SPAWNPOINT_EVENTS_MAX_BYTES must be a positive number, not "0"');
+  });
+});
