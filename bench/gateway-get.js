@@ -13,6 +13,9 @@ const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const WARMUP_S = 2;
 const TARGET_RATIO = 0.25;
 const TARGET_P99_MS = 25;
+// Metrics on (METRICS_PORT set) against off: two platforms side by side, measured alternately, best of each.
+const METRICS_ROUNDS = Number(process.env.BENCH_METRICS_ROUNDS ?? 2);
+const TARGET_METRICS_COST = 0.05;
 
 // The bare app, in its own process like the platform (so autocannon does not share its event loop).
 const BARE_APP = `
@@ -82,16 +85,30 @@ async function main() {
   console.log(`# ${CONNECTIONS} connections, ${WARMUP_S} s warm-up + ${DURATION_S} s measured, each target`);
   let bare = null;
   let platform = null;
+  let metered = null;
   try {
     bare = await startBare();
     const b = await measure(bare.url);
     await bare.stop();
     bare = null;
 
+    // The GET with metrics off, and on (METRICS_PORT set: the gateway's RED hook, bus and append metrics):
+    // both platforms up side by side, measured alternately (order swapped each round), best of each.
     platform = await startStandalone();
     const server = await startServer(platform, 'bench-get');
-    const g = await measure(`${platform.baseUrl}/v3/servers/${server.instance_id}`, { 'api-key': platform.serverKey });
+    metered = await startStandalone({ portRange: '19500-19999', env: { METRICS_PORT: String(await freePort()) } });
+    const meteredServer = await startServer(metered, 'bench-get-metrics');
+    const getOff = () => measure(`${platform.baseUrl}/v3/servers/${server.instance_id}`, { 'api-key': platform.serverKey });
+    const getOn = () => measure(`${metered.baseUrl}/v3/servers/${meteredServer.instance_id}`, { 'api-key': metered.serverKey });
+    const off = [];
+    const on = [];
+    for (let round = 0; round < METRICS_ROUNDS; round++) {
+      if (round % 2 === 0) { off.push(await getOff()); on.push(await getOn()); } else { on.push(await getOn()); off.push(await getOff()); }
+    }
     await platform.api('DELETE', `/v3/servers/${server.instance_id}`, { key: platform.serverKey });
+    await metered.api('DELETE', `/v3/servers/${meteredServer.instance_id}`, { key: metered.serverKey });
+    const best = (runs) => runs.reduce((a, b) => (b.reqPerS > a.reqPerS ? b : a));
+    const g = best(off);
 
     print('bare_fastify', b);
     print('gateway_get', g);
@@ -103,11 +120,19 @@ async function main() {
     console.log(`gateway_get.target.ratio_ge_${TARGET_RATIO} ${ratioOk ? 'PASS' : 'MISS'}`);
     console.log(`gateway_get.target.p99_lt_${TARGET_P99_MS}ms ${p99Ok ? 'PASS' : 'MISS'}`);
     console.log(`gateway_get.target.all_200 ${okOk ? 'PASS' : 'MISS'}`);
+    const [bestOff, bestOn] = [best(off), best(on)];
+    print('gateway_get_metrics_on', bestOn);
+    const metricsRatio = bestOn.reqPerS / bestOff.reqPerS;
+    console.log(`gateway_get.metrics_on_vs_off ${metricsRatio.toFixed(3)}`);
+    console.log(`gateway_get.target.metrics_cost_lt_${TARGET_METRICS_COST * 100}pct ${metricsRatio > 1 - TARGET_METRICS_COST ? 'PASS' : 'MISS'}`);
+    console.log(`# metrics on vs off (best of ${on.length} / ${off.length}): ${bestOn.reqPerS.toFixed(0)} / ${bestOff.reqPerS.toFixed(0)} req/s ` +
+      `(runs on ${on.map((m) => m.reqPerS.toFixed(0)).join(', ')}; off ${off.map((m) => m.reqPerS.toFixed(0)).join(', ')}), p99 ${bestOn.p99} / ${bestOff.p99} ms`);
     console.log(`# bare Fastify ${b.reqPerS.toFixed(0)} req/s (p99 ${b.p99} ms); gateway GET ${g.reqPerS.toFixed(0)} req/s (p50 ${g.p50} ms, p99 ${g.p99} ms), ` +
       `${(ratio * 100).toFixed(1)}% of bare; non-2xx ${g.non2xx}, errors ${g.errors + g.timeouts}`);
   } finally {
     await bare?.stop();
     await platform?.stop();
+    await metered?.stop();
   }
 }
 

@@ -194,8 +194,13 @@ describe('helm chart', () => {
         expect(env.SPAWNPOINT_ARTIFACT_SECRET.valueFrom.secretKeyRef).toBeDefined();
         if (app === 'gateway') {
           expect(container.ports).toContainEqual({ name: 'http', containerPort: 8080, protocol: 'TCP' });
-          expect(env).not.toHaveProperty('HEALTH_PORT');
           expect(env).not.toHaveProperty('EVENTSTORE_URL');
+          // Its ops port serves /metrics (its probes stay on the API port), scraped through Service port `metrics`.
+          expect(env.HEALTH_PORT.value).toBe('9464');
+          expect(container.ports).toContainEqual({ name: 'health', containerPort: 9464, protocol: 'TCP' });
+          const service = find(objects, 'Service', 'sp-gateway')!;
+          expect(service.spec.ports).toContainEqual({ name: 'metrics', port: 9464, targetPort: 'health', protocol: 'TCP' });
+          expect(service.metadata.labels['spawnpoint.dev/metrics']).toBe('true');
         } else {
           expect(env.HEALTH_PORT.value).toBe('9464');
           expect(container.ports).toEqual([{ name: 'health', containerPort: 9464, protocol: 'TCP' }]);

@@ -32,6 +32,8 @@ export interface Platform {
   kill(app: string, signal: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** Distributed: start that app again with the same environment and wait until it is ready. */
   relaunch(app: string): Promise<void>;
+  /** Distributed with `opsPorts`: each app's HEALTH_PORT (probes and /metrics), by app name. */
+  opsPorts?: Record<string, number>;
 }
 
 function killChild(child: ChildProcess, signal: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
@@ -149,6 +151,8 @@ export interface DistributedOptions {
   extraServices?: string[];
   /** Each app its own SPAWNPOINT_DATA_DIR, `<dataDir>/<app>` (as pods without a shared volume): nothing on disk is shared. */
   ownDataDirs?: boolean;
+  /** Each app its own HEALTH_PORT (probes and /metrics), reported as `opsPorts`. */
+  opsPorts?: boolean;
 }
 
 /** Each app its own process over real NATS and PostgreSQL; a project made through the admin API. */
@@ -159,14 +163,22 @@ export async function startDistributed(portRange = '17500-17999', extraEnv: Node
   const legacyPort = await freePort();
   const log: string[] = [];
   const shared = { ...baseEnv(dataDir, port, portRange, legacyPort), DATABASE_URL: db.url, NATS_URL, ...extraEnv };
-  const env = (app: string): NodeJS.ProcessEnv => (options.ownDataDirs ? { ...shared, SPAWNPOINT_DATA_DIR: path.join(dataDir, app) } : shared);
+  const opsPorts: Record<string, number> = {};
+  if (options.opsPorts) {
+    for (const app of ['projects', 'builds', 'servers', 'lobbies', 'matchmaking', 'backfill', 'gateway']) opsPorts[app] = await freePort();
+  }
+  const env = (app: string): NodeJS.ProcessEnv => ({
+    ...(options.ownDataDirs ? { ...shared, SPAWNPOINT_DATA_DIR: path.join(dataDir, app) } : shared),
+    ...(opsPorts[app] !== undefined ? { HEALTH_PORT: String(opsPorts[app]) } : {}),
+  });
   // Services first (they create the schema), then the gateway.
   // extraServices: more replicas of a service (they share its bus subjects as a queue group).
   // names[i]: the app of children[i] (for kill and relaunch).
   const names = ['projects', 'builds', 'servers', 'lobbies', 'matchmaking', 'backfill', ...(options.extraServices ?? [])];
   const children = names.map((app) => launch(app, env(app), log));
   try {
-    return await bootDistributed(children, names, env, log, port, legacyPort, dataDir, db, options);
+    const platform = await bootDistributed(children, names, env, log, port, legacyPort, dataDir, db, options);
+    return options.opsPorts ? { ...platform, opsPorts } : platform;
   } catch (err) {
     // A start that failed leaves nothing behind: its processes would hold connections the next suites need.
     await stopAll(children);

@@ -5,6 +5,8 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import type { FastifyInstance } from 'fastify';
 import { installRequestHooks, LISTENER_OPTIONS } from './http/request-hooks';
 import { recordRoute } from './http/route-table';
+import { installMetricsHook } from './http/metrics-hook';
+import { metricsEnabled } from '@spawnpoint/platform';
 
 const ALLOWED_HEADERS = 'api-key, content-type, x-player-id, x-player-token, client-auth-token, last-event-id, x-request-id, traceparent, idempotency-key';
 const EXPOSED_HEADERS = 'x-request-id, x-ratelimit-limit, x-ratelimit-remaining, retry-after, idempotent-replayed';
@@ -15,6 +17,8 @@ export async function createHttpApp(root: Type<unknown>, options: { shutdownHook
   const fastify = adapter.getInstance();
   fastify.addHook('onRoute', (route) => recordRoute(route.method as string | string[], route.url));
   // Nest's adapter brings its own fastify (5.11) beside the gateway's (5.12): same API, distinct types.
+  // First, so the time covers every other hook; only when metrics are on (the ops server runs).
+  if (metricsEnabled()) installMetricsHook(fastify as unknown as FastifyInstance);
   installRequestHooks(fastify as unknown as FastifyInstance, { methods: 'GET, POST, PUT, PATCH, DELETE', allowedHeaders: ALLOWED_HEADERS, exposedHeaders: EXPOSED_HEADERS });
   // Uploads arrive as raw streams; the upload handler counts and caps the bytes itself.
   fastify.addContentTypeParser(['application/zip', 'application/octet-stream', 'application/x-zip-compressed'], (_req, payload, done) => done(null, payload));

@@ -2,7 +2,8 @@
 // store, no migrations (GatewayPlatformModule); PostgreSQL only for its edge state.
 import 'reflect-metadata';
 import { Module } from '@nestjs/common';
-import { exitOnShutdownSignals, GatewayPlatformModule, loadConfig, setupTracing } from '@spawnpoint/platform';
+import { Bus } from '@spawnpoint/messaging';
+import { BUS, enableMetrics, exitOnShutdownSignals, GatewayPlatformModule, healthPortFrom, loadConfig, READ_MODELS, setupTracing, startHealthServer } from '@spawnpoint/platform';
 import { GatewayModule } from './gateway.module';
 import { createHttpApp } from './http-app';
 import { legacyLobbyApiFor, legacyPort } from './legacy';
@@ -10,16 +11,23 @@ import { legacyLobbyApiFor, legacyPort } from './legacy';
 async function main(): Promise<void> {
   setupTracing('gateway');
   const config = loadConfig(process.env, 'distributed');
+  // The ops server (HEALTH_PORT / METRICS_PORT): probes and /metrics, never on the API port.
+  const opsPort = healthPortFrom(process.env);
+  if (opsPort !== null) enableMetrics('gateway');
+  const ops = opsPort === null ? null : await startHealthServer('gateway', opsPort, config.host);
   @Module({ imports: [GatewayPlatformModule.forRoot(config), GatewayModule] })
   class GatewayRoot {}
   // From the first moment: a gateway still waiting for the services' schema has nothing to close yet.
   let app: Awaited<ReturnType<typeof createHttpApp>> | null = null;
-  exitOnShutdownSignals('gateway', async () => { await app?.close(); });
+  exitOnShutdownSignals('gateway', async () => { ops?.stopping(); await app?.close(); await ops?.close(); });
   app = await createHttpApp(GatewayRoot, { shutdownHooks: false });
   const legacy = legacyLobbyApiFor(app, { port: legacyPort(process.env, config), host: config.host });
   await app.listen(config.port, config.host);
   const legacyApi = await legacy.start();
-  console.log(`spawnpoint gateway listening on ${config.publicUrl}/api`);
+  const bus = app.get<Bus>(BUS);
+  const db = app.get<{ $queryRaw(query: TemplateStringsArray): Promise<unknown> }>(READ_MODELS);
+  ops?.ready({ bus: () => bus.ping(), database: () => db.$queryRaw`SELECT 1` });
+  console.log(`spawnpoint gateway listening on ${config.publicUrl}/api${ops ? `; health and metrics on port ${ops.port}` : ''}`);
   if (legacyApi) console.log(`legacy lobby API listening on port ${legacyApi.port}`);
 }
 

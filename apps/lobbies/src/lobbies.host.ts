@@ -7,7 +7,7 @@
 // the state they share is in the providers beside this file (lobby-states, lobby-writes, lobby-launch ...).
 import { Inject, Injectable } from '@nestjs/common';
 import { Unsubscribe } from '@spawnpoint/messaging';
-import { LobbyConfigs, PLATFORM, Platform, ServiceHost } from '@spawnpoint/platform';
+import { lobbyGauges, LobbyConfigs, PLATFORM, Platform, ServiceHost } from '@spawnpoint/platform';
 import { lobbyLaunchWorkflow, lobbyQueueWorkflow, lobbyServerWorkflow } from '@spawnpoint/domain';
 import { LobbyPresence, SUBJECTS, validListener } from '@spawnpoint/proto';
 import { lobbiesProjection } from './lobbies.projection';
@@ -32,6 +32,10 @@ export class LobbiesHost extends ServiceHost {
 
   protected readModels() {
     return [lobbiesProjection()];
+  }
+
+  protected override gauges() {
+    return lobbyGauges(this.db);
   }
 
   protected override workflows() {

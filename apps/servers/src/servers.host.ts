@@ -5,7 +5,7 @@
 // state is providers (server-states, machines, machine-events, pools, admission).
 import { Inject, Injectable } from '@nestjs/common';
 import { serverLifecycleWorkflow } from '@spawnpoint/domain';
-import { IntentDispatcher, Platform, PLATFORM, ServiceHost } from '@spawnpoint/platform';
+import { IntentDispatcher, Platform, PLATFORM, serverGauges, ServiceHost } from '@spawnpoint/platform';
 import type { GameRuntime } from '@spawnpoint/runtime';
 import { LogWriter } from './log-writer';
 import { MachineEvents } from './machine-events';
@@ -38,6 +38,10 @@ export class ServersHost extends ServiceHost {
 
   protected readModels() {
     return [serversProjection];
+  }
+
+  protected override gauges() {
+    return serverGauges(this.db);
   }
 
   protected override workflows() {

@@ -22,7 +22,7 @@ function announce(s: Standalone): void {
   console.log(`
 Spawnpoint is running (standalone).
 
-  API:         ${s.url}/api        (reference: ${s.url}/api/docs)${s.legacyUrl ? `\n  Legacy lobby API: ${s.legacyUrl}` : ''}
+  API:         ${s.url}/api        (reference: ${s.url}/api/docs)${s.legacyUrl ? `\n  Legacy lobby API: ${s.legacyUrl}` : ''}${s.opsPort !== null ? `\n  Health and metrics: port ${s.opsPort} (/livez, /readyz, /metrics)` : ''}
   Project:     ${s.project.projectId}
   Server key:  ${s.project.serverKey}
   Client key:  ${s.project.clientKey}

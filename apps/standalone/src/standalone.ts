@@ -6,7 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { BuildsModule } from '@spawnpoint/builds';
 import { createHttpApp, GatewayModule, legacyLobbyApiFor, legacyPort } from '@spawnpoint/gateway';
 import { Bus } from '@spawnpoint/messaging';
-import { BUS, loadConfig, PlatformModule } from '@spawnpoint/platform';
+import { BUS, enableMetrics, EVENT_STORE, healthPortFrom, HealthServer, loadConfig, PlatformModule, READ_MODELS, startHealthServer } from '@spawnpoint/platform';
 import { LobbiesModule } from '@spawnpoint/lobbies';
 import { MatchmakingModule } from '@spawnpoint/matchmaking';
 import { BackfillModule } from '@spawnpoint/backfill';
@@ -21,6 +21,8 @@ export interface Standalone {
   /** Base URL of the legacy lobby API (second listener); null when LEGACY_PORT turns it off. */
   legacyUrl: string | null;
   project: DefaultProject;
+  /** The ops server's port (probes and /metrics of every service here); null when HEALTH_PORT / METRICS_PORT is unset. */
+  opsPort: number | null;
   close(): Promise<void>;
 }
 
@@ -29,10 +31,21 @@ export async function startStandalone(env: NodeJS.ProcessEnv = process.env): Pro
   mkdirSync(config.dataDir, { recursive: true });
   const lock = lockDataDir(config.dataDir);
   let pg: RunningPostgres | null = null;
+  // One registry for all of its services, one ops port; on before the services register their handlers.
+  const opsPort = healthPortFrom(env);
+  if (opsPort !== null) enableMetrics('standalone');
+  let ops: HealthServer | null = null;
+  try {
+    ops = opsPort === null ? null : await startHealthServer('standalone', opsPort, config.host);
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
   if (!env.DATABASE_URL) {
     try {
       pg = await startEmbeddedPostgres(config.dataDir, env.SPAWNPOINT_PG_PORT ? Number(env.SPAWNPOINT_PG_PORT) : undefined);
     } catch (err) {
+      await ops?.close();
       lock.release();
       throw err;
     }
@@ -48,22 +61,28 @@ export async function startStandalone(env: NodeJS.ProcessEnv = process.env): Pro
     await app.listen(config.port, config.host);
     const legacyApi = await legacy.start();
     const project = await ensureDefaultProject(app.get<Bus>(BUS), config.dataDir, { server: config.devServerKey, client: config.devClientKey });
+    const [bus, store, db] = [app.get<Bus>(BUS), app.get<{ ping(): Promise<void> }>(EVENT_STORE), app.get<{ $queryRaw(q: TemplateStringsArray): Promise<unknown> }>(READ_MODELS)];
+    ops?.ready({ bus: () => bus.ping(), eventStore: () => store.ping(), database: () => db.$queryRaw`SELECT 1` });
     const address = app.getHttpServer().address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     return {
       url: `http://127.0.0.1:${port}`,
       legacyUrl: legacyApi ? `http://127.0.0.1:${legacyApi.port}` : null,
       project,
+      opsPort: ops?.port ?? null,
       // In order: HTTP (event streams ended, then the listeners), services (handlers, relays and their
       // checkpoints, timers, games), the read models and the store, and last the database.
       async close() {
+        ops?.stopping();
         await app.close();
+        await ops?.close();
         await pg?.stop();
         lock.release();
       },
     };
   } catch (err) {
     await started?.close().catch(() => undefined);
+    await ops?.close();
     await pg?.stop();
     lock.release();
     throw err;

@@ -34,3 +34,4 @@ export * from './clients/game-servers';
 export * from './clients/live-queue-stats';
 export * from './failpoint';
 export * from './blobs/blob-store';
+export * from './metrics';

@@ -4,25 +4,36 @@
 import { Bus, COMMAND_ID_HEADER, currentCommand, RequestContext, runInCommand, Unsubscribe } from '@spawnpoint/messaging';
 import { RecentCommands } from './command-context';
 import { asRemote } from './errors';
+import { metricsEnabled } from '../metrics/registry';
+import { BusOutcome, observeBusRequest, subjectLabel } from '../metrics/bus-metrics';
 
 export type Handlers = Record<string, (payload: any, ctx: RequestContext) => Promise<unknown> | unknown>;
 
 const recent = new RecentCommands();
 
 export async function serve(bus: Bus, handlers: Handlers): Promise<Unsubscribe[]> {
+  // Decided once: the ops server (which switches metrics on) starts before any service serves.
+  const metered = metricsEnabled();
   return Promise.all(
-    Object.entries(handlers).map(([subject, fn]) =>
-      bus.handle(subject, async (payload, ctx) => {
+    Object.entries(handlers).map(([subject, fn]) => {
+      const label = subjectLabel(subject);
+      return bus.handle(subject, async (payload, ctx) => {
         const commandId = ctx.headers[COMMAND_ID_HEADER];
         // The handler's own requests are commands of their own: the id is recorded, not passed on.
         // (In process the caller's context would reach the handler: it is replaced, or cleared.)
         const run = async () => (commandId || currentCommand() ? runInCommand(commandId ? { commandId, outbound: false } : null, async () => fn(payload, ctx)) : fn(payload, ctx));
+        const started = metered ? process.hrtime.bigint() : 0n;
+        let outcome: BusOutcome = 'ok';
         try {
           return await (commandId ? recent.run(subject, commandId, payload, run) : run());
         } catch (err) {
-          throw asRemote(err);
+          const remote = asRemote(err);
+          outcome = remote.body.status >= 500 ? 'error' : 'rejected';
+          throw remote;
+        } finally {
+          if (metered) observeBusRequest(label, outcome, Number(process.hrtime.bigint() - started) / 1e9);
         }
-      }),
-    ),
+      });
+    }),
   );
 }

@@ -1,5 +1,5 @@
 // Starts one service as its own process (distributed mode): no public HTTP, just the bus (and, when
-// HEALTH_PORT is set, its probe endpoints: health-server.ts).
+// HEALTH_PORT or METRICS_PORT is set, its probe and metrics endpoints: health-server.ts).
 import { Module, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { EventStore } from '@spawnpoint/eventstore';
@@ -7,6 +7,7 @@ import type { Bus } from '@spawnpoint/messaging';
 import type { ReadModels } from '@spawnpoint/read-models';
 import { loadConfig } from './config';
 import { healthPortFrom, startHealthServer } from './health-server';
+import { enableMetrics } from '../metrics/registry';
 import { PlatformModule } from './platform.module';
 import { exitOnShutdownSignals } from './shutdown';
 import { BUS, EVENT_STORE, READ_MODELS } from './tokens';
@@ -16,6 +17,8 @@ export async function bootService(name: string, serviceModule: Type<unknown>): P
   setupTracing(name);
   const config = loadConfig(process.env, 'distributed');
   const healthPort = healthPortFrom(process.env);
+  // Metrics are recorded only where they can be scraped (before the services register their handlers).
+  if (healthPort !== null) enableMetrics(name);
   const health = healthPort === null ? null : await startHealthServer(name, healthPort, config.host);
   @Module({ imports: [PlatformModule.forRoot(config, name), serviceModule] })
   class ServiceRoot {}

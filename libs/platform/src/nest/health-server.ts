@@ -2,8 +2,9 @@
 // runs and its event loop turns; `GET /readyz` answers 200 once the service has started and its own bus,
 // event store and database answer, else 503 with the failing checks. It listens from the first moment of
 // the process (migrations can take a while), so a liveness probe never kills a service that is starting.
-// Not on the public API port; metrics (issue 15) will join it here.
+// `GET /metrics`: the process's Prometheus registry (metrics/registry.ts). Not on the public API port.
 import { createServer, Server } from 'node:http';
+import { renderMetrics } from '../metrics/registry';
 import type { DependencyCheck } from '@spawnpoint/proto';
 
 export const CHECK_MS = 1500;
@@ -44,12 +45,17 @@ export interface HealthServer {
   close(): Promise<void>;
 }
 
-/** HEALTH_PORT unset or empty: no listener (several processes on one machine would collide). */
+/**
+ * The ops port: HEALTH_PORT, else METRICS_PORT (the same setting under the name the metrics issue uses:
+ * one port serves probes and metrics). Both unset or empty: no listener (several processes on one
+ * machine would collide).
+ */
 export function healthPortFrom(env: NodeJS.ProcessEnv): number | null {
-  const raw = env.HEALTH_PORT;
+  const name = env.HEALTH_PORT !== undefined && env.HEALTH_PORT !== '' ? 'HEALTH_PORT' : 'METRICS_PORT';
+  const raw = env[name];
   if (raw === undefined || raw === '') return null;
   const port = Number(raw);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`HEALTH_PORT must be a port number, not "${raw}"`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`${name} must be a port number, not "${raw}"`);
   return port;
 }
 
@@ -69,7 +75,14 @@ export async function startHealthServer(service: string, port: number, host = '0
       void runChecks(checks).then((r) => send(r.ok ? 200 : 503, { status: r.ok ? 'ok' : 'unavailable', service, checks: r.checks }));
       return;
     }
-    send(404, { error: `No route ${path}; try /livez or /readyz` });
+    if (path === '/metrics') {
+      void renderMetrics().then(
+        ({ contentType, body }) => { res.writeHead(200, { 'content-type': contentType, 'cache-control': 'no-store' }); res.end(body); },
+        (err: unknown) => send(500, { error: `metrics: ${(err as Error).message}` }),
+      );
+      return;
+    }
+    send(404, { error: `No route ${path}; try /livez, /readyz or /metrics` });
   });
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {

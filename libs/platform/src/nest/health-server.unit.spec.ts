@@ -38,8 +38,9 @@ describe('a service health server (HEALTH_PORT)', () => {
     expect(Date.now() - started).toBeLessThan(5000);
   });
 
-  it('knows only its two routes', async () => {
-    expect((await get(server, '/metrics')).status).toBe(404);
+  it('knows only its three routes', async () => {
+    expect((await get(server, '/nope')).status).toBe(404);
+    expect((await fetch(`http://127.0.0.1:${server.port}/metrics`)).status).toBe(200);
   });
 });
 
@@ -50,5 +51,13 @@ describe('HEALTH_PORT', () => {
     expect(healthPortFrom({ HEALTH_PORT: '9464' })).toBe(9464);
     expect(() => healthPortFrom({ HEALTH_PORT: 'nine' })).toThrow('HEALTH_PORT must be a port number, not "nine"');
     expect(() => healthPortFrom({ HEALTH_PORT: '70000' })).toThrow('HEALTH_PORT must be a port number');
+  });
+
+  it('takes METRICS_PORT as the same setting when HEALTH_PORT is unset', () => {
+    expect(healthPortFrom({ METRICS_PORT: '9465' })).toBe(9465);
+    expect(healthPortFrom({ HEALTH_PORT: '', METRICS_PORT: '9465' })).toBe(9465);
+    expect(healthPortFrom({ HEALTH_PORT: '9464', METRICS_PORT: '9465' })).toBe(9464);
+    expect(healthPortFrom({ METRICS_PORT: '' })).toBeNull();
+    expect(() => healthPortFrom({ METRICS_PORT: 'x' })).toThrow('METRICS_PORT must be a port number, not "x"');
   });
 });

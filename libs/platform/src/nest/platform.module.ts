@@ -8,6 +8,8 @@ import { closeReadModels, createReadModels, migrateReadModels, ReadModels } from
 import { BlobStore } from '../blobs/blob-store';
 import { PlatformConfig } from './config';
 import { chooseEventStore, openEventStore, OpenedEventStore } from './event-store-factory';
+import { meteredEventStore } from '../metrics/event-store-metrics';
+import { metricsEnabled } from '../metrics/registry';
 import { Platform } from './service-host';
 import { BLOBS, BUS, CHECKPOINTS, CLOCK, CONFIG, EVENT_STORE, PLATFORM, READ_MODELS } from './tokens';
 
@@ -32,7 +34,7 @@ export class PlatformModule implements OnApplicationShutdown {
         { provide: CONFIG, useValue: config },
         { provide: CLOCK, useValue: () => new Date() },
         { provide: OPENED_STORE, useFactory: () => openEventStore(chooseEventStore(config)) },
-        { provide: EVENT_STORE, inject: [OPENED_STORE], useFactory: (opened: OpenedEventStore) => opened.store },
+        { provide: EVENT_STORE, inject: [OPENED_STORE], useFactory: (opened: OpenedEventStore) => (metricsEnabled() ? meteredEventStore(opened.store) : opened.store) },
         { provide: CHECKPOINTS, inject: [OPENED_STORE], useFactory: (opened: OpenedEventStore) => opened.checkpoints },
         {
           provide: BUS,

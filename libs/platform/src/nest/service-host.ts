@@ -21,6 +21,8 @@ import { BusRoute } from '../commands/cqrs/bus-message';
 import { routeHandlers } from '../commands/cqrs/bus-dispatch';
 import { Clock } from './tokens';
 import { AnyWorkflow, IntentDispatcher, WorkflowRunner } from '../workflow-runner/workflow-runner';
+import { GaugeDefinition, projectionGauges, registerGauges } from '../metrics/service-metrics';
+import { metricsEnabled } from '../metrics/registry';
 
 /** The ports every service uses, as one injectable (token PLATFORM). */
 export interface Platform {
@@ -46,6 +48,7 @@ export abstract class ServiceHost implements OnModuleInit, OnApplicationBootstra
   workflowRunner: WorkflowRunner | null = null;
   private relay: EventRelay | null = null;
   private served: (() => Promise<void>)[] = [];
+  private unregisterGauges: (() => void) | null = null;
 
   protected constructor(
     private readonly platform: Platform,
@@ -78,6 +81,11 @@ export abstract class ServiceHost implements OnModuleInit, OnApplicationBootstra
     this.routed = { routes, dispatch };
   }
 
+  /** Scrape-time gauges from the read models this service owns (metrics/domain-gauges.ts); none by default. */
+  protected gauges(): GaugeDefinition[] {
+    return [];
+  }
+
   /** After read models and relay run, before requests are served (e.g. reconcile with the world). */
   protected async starting(): Promise<void> {}
   protected async stopping(): Promise<void> {}
@@ -108,6 +116,7 @@ export abstract class ServiceHost implements OnModuleInit, OnApplicationBootstra
     const routed = this.routed ? routeHandlers(this.routed.routes, this.routed.dispatch.commands, this.routed.dispatch.queries) : {};
     const reports = serviceReportHandlers({ service: this.serviceName, runner: this.projections, store: this.store, db: this.db });
     this.served = await serve(this.bus, { ...routed, ...replayHandlers(this.projections), ...reports });
+    if (metricsEnabled()) this.unregisterGauges = registerGauges([...projectionGauges(this.db, this.store, () => this.projections.names), ...this.gauges()]);
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -115,6 +124,7 @@ export abstract class ServiceHost implements OnModuleInit, OnApplicationBootstra
     // next leader); the service's own work (timers, sweeps, consumers, games), whose last events the relay
     // still publishes; the relay and its checkpoint; the read models. The database closes after all of them
     // (PlatformModule, then standalone's PostgreSQL).
+    this.unregisterGauges?.();
     for (const unsubscribe of this.served.splice(0)) await unsubscribe().catch(() => undefined);
     await this.workflowRunner?.stop();
     await this.stopping();

@@ -1,0 +1,103 @@
+// The process registry as the ops server serves it: runtime metrics, build info, bus requests served
+// through `serve` on a real in-process bus, HTTP observations, appends, and scrape-time gauges.
+import { InProcessBus, RemoteError } from '@spawnpoint/messaging';
+import type { EventStore } from '@spawnpoint/eventstore';
+import { idLikeLabels, parsePrometheus, scrape, sum } from '../../../../test/support/prometheus';
+import { serve } from '../commands/serve';
+import { HealthServer, startHealthServer } from '../nest/health-server';
+import { observeHttpRequest } from './http-metrics';
+import { subjectLabel } from './bus-metrics';
+import { meteredEventStore } from './event-store-metrics';
+import { enableMetrics } from './registry';
+import { addGaugeSource } from './scrape-gauge';
+
+describe('the process metrics registry on the ops server', () => {
+  let ops: HealthServer;
+  let bus: InProcessBus;
+  beforeAll(async () => {
+    enableMetrics('test-service', '1.2.3');
+    ops = await startHealthServer('test-service', 0, '127.0.0.1');
+    bus = new InProcessBus();
+  });
+  afterAll(async () => {
+    await bus.close();
+    await ops.close();
+  });
+
+  it('serves runtime metrics and build info in the text format', async () => {
+    const e = await scrape(ops.port);
+    expect(e.types.nodejs_eventloop_lag_p99_seconds).toBe('gauge');
+    expect(e.types.process_resident_memory_bytes).toBe('gauge');
+    expect(sum(e, 'spawnpoint_build_info', { service: 'test-service', version: '1.2.3' })).toBe(1);
+  });
+
+  it('counts bus requests per subject and outcome, with a latency histogram', async () => {
+    await serve(bus, {
+      'tests.echo': (payload) => payload,
+      'tests.refuse': () => { throw new RemoteError({ error: 'No', status: 404 }); },
+      'tests.break': () => { throw new Error('boom'); },
+    });
+    await bus.request('tests.echo', { a: 1 });
+    await bus.request('tests.echo', { a: 2 });
+    await expect(bus.request('tests.refuse', {})).rejects.toThrow('No');
+    const quiet = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    await expect(bus.request('tests.break', {})).rejects.toThrow('Internal error');
+    quiet.mockRestore();
+    const e = await scrape(ops.port);
+    expect(sum(e, 'spawnpoint_bus_requests_total', { subject: 'tests.echo', outcome: 'ok' })).toBe(2);
+    expect(sum(e, 'spawnpoint_bus_requests_total', { subject: 'tests.refuse', outcome: 'rejected' })).toBe(1);
+    expect(sum(e, 'spawnpoint_bus_requests_total', { subject: 'tests.break', outcome: 'error' })).toBe(1);
+    expect(e.types.spawnpoint_bus_request_duration_seconds).toBe('histogram');
+    expect(sum(e, 'spawnpoint_bus_request_duration_seconds_count', { subject: 'tests.echo' })).toBe(2);
+    expect(sum(e, 'spawnpoint_bus_request_duration_seconds_bucket', { subject: 'tests.echo', le: '+Inf' })).toBe(2);
+  });
+
+  it('never lets an id into a subject label', () => {
+    expect(subjectLabel('servers.get')).toBe('servers.get');
+    expect(subjectLabel('servers.3f2b8a4e-0c1d-4e5f-9a8b-7c6d5e4f3a2b')).toBe('other');
+    expect(subjectLabel('_INBOX.abc123.def')).toBe('other');
+    expect(subjectLabel('lobbies.updates.0123456789abcdef')).toBe('other');
+  });
+
+  it('records HTTP requests by route template, unmatched ones as `unmatched`', async () => {
+    observeHttpRequest('GET', '/api/v3/servers/:instance_id', 200, 0.004);
+    observeHttpRequest('GET', '/api/v3/servers/:instance_id', 404, 0.002);
+    observeHttpRequest('GET', undefined, 404, 0.001);
+    const e = await scrape(ops.port);
+    expect(sum(e, 'spawnpoint_http_requests_total', { method: 'GET', route: '/api/v3/servers/:instance_id', status: '200' })).toBe(1);
+    expect(sum(e, 'spawnpoint_http_requests_total', { route: 'unmatched', status: '404' })).toBe(1);
+    expect(sum(e, 'spawnpoint_http_request_duration_seconds_count', { method: 'GET', route: '/api/v3/servers/:instance_id' })).toBe(2);
+    expect(sum(e, 'spawnpoint_http_request_duration_seconds_sum', { method: 'GET', route: '/api/v3/servers/:instance_id' })).toBeCloseTo(0.006);
+  });
+
+  it('times and counts appends through the metered store, passing everything else through', async () => {
+    const appended: number[] = [];
+    // A stand-in store: only its append is measured, and the proxy must keep `this` for the rest.
+    class Store { #head = 7n; async appendToStream(_s: string, events: unknown[]) { appended.push(events.length); return { nextRevision: 0 }; } async headPosition() { return this.#head; } }
+    const store = meteredEventStore(new Store() as unknown as EventStore);
+    const before = sum(await scrape(ops.port), 'spawnpoint_eventstore_appended_events_total');
+    await store.appendToStream('server-x', [{ type: 'A', data: {} }, { type: 'B', data: {} }], 'any');
+    expect(await store.headPosition()).toBe(7n);
+    const e = await scrape(ops.port);
+    expect(sum(e, 'spawnpoint_eventstore_appended_events_total') - before).toBe(2);
+    expect(sum(e, 'spawnpoint_eventstore_append_duration_seconds_count')).toBeGreaterThanOrEqual(1);
+    expect(appended).toEqual([2]);
+  });
+
+  it('computes gauges at scrape time and leaves out a source that fails', async () => {
+    let ready = 3;
+    const remove = addGaugeSource('spawnpoint_test_pool', 'test', ['region'], async () => [{ labels: { region: 'eu-west' }, value: ready }]);
+    const removeBroken = addGaugeSource('spawnpoint_test_pool', 'test', ['region'], async () => { throw new Error('db down'); });
+    expect(sum(await scrape(ops.port), 'spawnpoint_test_pool', { region: 'eu-west' })).toBe(3);
+    ready = 5;
+    expect(sum(await scrape(ops.port), 'spawnpoint_test_pool', { region: 'eu-west' })).toBe(5);
+    remove();
+    removeBroken();
+    expect((await scrape(ops.port)).samples.filter((s) => s.name === 'spawnpoint_test_pool')).toEqual([]);
+  });
+
+  it('has no id-like label values', async () => {
+    expect(idLikeLabels(await scrape(ops.port))).toEqual([]);
+    expect(idLikeLabels(parsePrometheus('x{id="3f2b8a4e-0c1d-4e5f-9a8b-7c6d5e4f3a2b"} 1\ny{k="pf_abc"} 1\n'))).toHaveLength(2);
+  });
+});
