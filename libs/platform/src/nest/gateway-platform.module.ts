@@ -38,7 +38,7 @@ export class GatewayPlatformModule implements OnApplicationShutdown {
       providers: [
         { provide: CONFIG, useValue: config },
         { provide: CLOCK, useValue: () => new Date() },
-        { provide: BUS, useFactory: () => NatsBus.connect({ servers: config.natsUrl, name: 'gateway' }) },
+        { provide: BUS, useFactory: () => NatsBus.connect({ servers: config.natsUrl, name: 'gateway', retention: config.eventRetention }) },
         {
           // Edge state only (READ_MODELS is the token the gateway's idempotency store takes its pool from).
           provide: READ_MODELS,

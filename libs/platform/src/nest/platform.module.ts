@@ -39,7 +39,7 @@ export class PlatformModule implements OnApplicationShutdown {
         {
           provide: BUS,
           useFactory: () =>
-            config.mode === 'standalone' ? new InProcessBus() : NatsBus.connect({ servers: config.natsUrl, name: serviceName }),
+            config.mode === 'standalone' ? new InProcessBus() : NatsBus.connect({ servers: config.natsUrl, name: serviceName, retention: config.eventRetention }),
         },
         {
           provide: READ_MODELS,
