@@ -20,7 +20,7 @@ const roots = (kind) => ({
   ...base,
   displayName: kind,
   moduleNameMapper: {
-    '^@spawnpoint/(domain|eventstore|messaging|read-models|runtime|platform)$': '<rootDir>/libs/$1/src',
+    '^@spawnpoint/(domain|eventstore|logging|messaging|read-models|runtime|platform)$': '<rootDir>/libs/$1/src',
     '^@spawnpoint/proto$': '<rootDir>/proto/src',
     '^@spawnpoint/(gateway|projects|builds|servers|lobbies|matchmaking|backfill|standalone)$': '<rootDir>/apps/$1/src',
   },
