@@ -5,7 +5,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DomainError, isMatchOver, matchFormationWorkflow, matchStream } from '@spawnpoint/domain';
 import { Unsubscribe } from '@spawnpoint/messaging';
-import { LiveQueueStats, LobbyConfigs, Platform, PLATFORM, ServiceHost } from '@spawnpoint/platform';
+import { LiveQueueStats, LobbyConfigs, Platform, PLATFORM, queueGauges, ServiceHost } from '@spawnpoint/platform';
 import { QueueStatsBroadcast, SUBJECTS } from '@spawnpoint/proto';
 import { readModelsPool } from '@spawnpoint/read-models';
 import { MatchIntents } from './match-intents';
@@ -35,6 +35,10 @@ export class MatchmakingHost extends ServiceHost {
 
   protected override workflows() {
     return [matchFormationWorkflow];
+  }
+
+  protected override gauges() {
+    return queueGauges(this.db);
   }
 
   protected override dispatcher() {

@@ -60,8 +60,9 @@ describe('ticket writes (PostgreSQL)', () => {
     const client = await readModelsPool(bed.models).connect();
     try {
       await client.query('BEGIN');
-      await applyTicketWrites(ticketWrites(events), client);
+      const waits = await applyTicketWrites(ticketWrites(events), client);
       await client.query('COMMIT');
+      return waits;
     } finally {
       client.release();
     }
@@ -75,7 +76,10 @@ describe('ticket writes (PostgreSQL)', () => {
     expect((await tables()).tickets).toMatchObject([{ lobby_id: 'a', ticket: 2, players: [{ id: 'ann', state: { mmr: 1500 } }, { id: 'bo' }], held_by: null }]);
     await write([ev('LobbyReserved', { lobbyId: 'a', matchId: 'm1', ticket: 2, at: iso(t0) })]);
     expect((await tables()).tickets[0].held_by).toBe('m1');
-    await write([ev('LobbyMatchFound', { lobbyId: 'a', matchId: 'm1', confirmationDeadline: null, at: iso(t0 + 4000) })]);
+    const found = ev('LobbyMatchFound', { lobbyId: 'a', matchId: 'm1', confirmationDeadline: null, at: iso(t0 + 4000) });
+    // The wait it recorded comes back once (time to match); the same event again records nothing.
+    expect(await write([found])).toEqual([{ mode: 'duel', seconds: 4 }]);
+    expect(await write([found])).toEqual([]);
     const { tickets, waits } = await tables();
     expect(tickets).toEqual([]);
     expect(waits).toEqual([{ lobby_id: 'a', match_id: 'm1', project_id: 'p1', config: 'arena', mode: 'duel', region: 'eu-west', players: 2, queued_at: new Date(t0), matched_at: new Date(t0 + 4000) }]);

@@ -74,7 +74,9 @@ const HOLD = {
   FROM unnest($1::text[], $2::text[], $3::int[]) AS u(lobby_id, match_id, ticket)
   WHERE m.lobby_id = u.lobby_id AND m.ticket = u.ticket`,
 };
-// The removed rows of lobbies that left for a match become their waits, in the same statement.
+// The removed rows of lobbies that left for a match become their waits, in the same statement. The waits
+// it inserted come back (a wait already recorded, by another replica or an earlier run, does not): each is
+// observed once as time to match.
 const REMOVE = {
   name: 'match-tickets-remove',
   text: `WITH gone AS (DELETE FROM match_tickets WHERE lobby_id = ANY($1::text[])
@@ -82,10 +84,15 @@ const REMOVE = {
   INSERT INTO match_waits (lobby_id, match_id, project_id, config, mode, region, players, queued_at, matched_at)
   SELECT g.lobby_id, w.match_id, g.project_id, g.config, g.mode, g.region, g.players, g.queued_at, w.at
   FROM gone g JOIN unnest($2::text[], $3::text[], $4::timestamptz[]) AS w(lobby_id, match_id, at) ON w.lobby_id = g.lobby_id
-  ON CONFLICT DO NOTHING`,
+  ON CONFLICT DO NOTHING
+  RETURNING mode, extract(epoch FROM matched_at - queued_at)::float8 AS seconds`,
 };
 
-export async function applyTicketWrites(segments: TicketSegment[], sql: SqlTx): Promise<void> {
+/** A lobby's wait this batch recorded: its mode and queued → match found. */
+export interface RecordedWait { mode: string; seconds: number }
+
+export async function applyTicketWrites(segments: TicketSegment[], sql: SqlTx): Promise<RecordedWait[]> {
+  const waits: RecordedWait[] = [];
   for (const s of segments) {
     if (s.upserts.length) {
       const u = s.upserts;
@@ -98,10 +105,12 @@ export async function applyTicketWrites(segments: TicketSegment[], sql: SqlTx): 
       await sql.query(HOLD, [s.holds.map((h) => h.lobbyId), s.holds.map((h) => h.matchId), s.holds.map((h) => h.ticket)]);
     }
     if (s.removes.length) {
-      const waits = s.removes.filter((r) => r.wait);
-      await sql.query(REMOVE, [
-        s.removes.map((r) => r.lobbyId), waits.map((r) => r.lobbyId), waits.map((r) => r.wait!.matchId), waits.map((r) => r.wait!.at),
+      const found = s.removes.filter((r) => r.wait);
+      const { rows } = await sql.query<RecordedWait>(REMOVE, [
+        s.removes.map((r) => r.lobbyId), found.map((r) => r.lobbyId), found.map((r) => r.wait!.matchId), found.map((r) => r.wait!.at),
       ]);
+      waits.push(...rows);
     }
   }
+  return waits;
 }

@@ -5,7 +5,7 @@
 // ticket row is replaced only by a newer ticket.
 import type { BackfillEvent, MatchEvent, QueueTicket } from '@spawnpoint/domain';
 import { RecordedEvent } from '@spawnpoint/eventstore';
-import { Projection, SqlTx } from '@spawnpoint/platform';
+import { observeTimeToMatch, Projection, SqlTx } from '@spawnpoint/platform';
 import { fillKey } from './match-id';
 import { OpenMatches } from './open-matches';
 import { QueueBookProxy } from './queue-book-proxy';
@@ -27,7 +27,9 @@ export function ticketsProjection(book: QueueBookProxy, open: OpenMatches, queue
     // 100 ms between batches would be most of enqueue → matched (bench/matchmaking-http.js, paced).
     minBatchIntervalMs: 0,
     async applySql(events, sql) {
-      await applyTicketWrites(ticketWrites(events.map(asEvent)), sql);
+      const waits = await applyTicketWrites(ticketWrites(events.map(asEvent)), sql);
+      // Once committed (a batch retried would record them again).
+      if (waits.length) return () => waits.forEach((w) => observeTimeToMatch(w.mode, Math.max(0, w.seconds)));
     },
     applied(recorded) {
       const e = asEvent(recorded);

@@ -3,6 +3,7 @@
 // workflow (server-intents.ts), which reacts to the ServerCrashed this records.
 import { Inject, Injectable } from '@nestjs/common';
 import { GameRuntime, MachineEvent } from '@spawnpoint/runtime';
+import { ColdStarts } from './cold-starts';
 import { LogWriter } from './log-writer';
 import { Machines } from './machines';
 import { RUNTIME } from './runtime';
@@ -17,6 +18,7 @@ export class MachineEvents {
     private readonly states: ServerStates,
     private readonly machines: Machines,
     private readonly logs: LogWriter,
+    private readonly coldStarts: ColdStarts,
   ) {}
 
   watch(): void {
@@ -35,7 +37,8 @@ export class MachineEvents {
         const projectId = typeof owner === 'string' ? owner : await owner;
         if (projectId) this.logs.add(projectId, event.entry);
       } else if (event.type === 'ports_bound') {
-        await this.states.execute(event.serverId, { type: 'MarkRunning', now: event.at.toISOString() });
+        const ran = await this.states.execute(event.serverId, { type: 'MarkRunning', now: event.at.toISOString() });
+        if (ran.events.some((e) => e.type === 'ServerRunning')) this.coldStarts.running(event.serverId);
       } else if (event.type === 'exited' && event.reason !== 'SHUTDOWN_SIGNAL') {
         // SHUTDOWN_SIGNAL exits are ours (stop, restart): whoever stopped the machine handles the rest.
         await this.states.recordExit(event.serverId, event.reason, event.exitCode, event.at);

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { ServerLaunch } from '@spawnpoint/domain';
 import { ProjectView, ResolvedBuild } from '@spawnpoint/proto';
 import type { GameRuntime } from '@spawnpoint/runtime';
+import { ColdStarts } from './cold-starts';
 import { Machines, networkPorts, portSpecs } from './machines';
 import { RUNTIME } from './runtime';
 import { ServerStates } from './server-states';
@@ -14,9 +15,12 @@ export type LaunchFields = Omit<ServerLaunch, 'serverId' | 'projectId' | 'networ
 
 @Injectable()
 export class ServerLauncher {
-  constructor(@Inject(RUNTIME) private readonly runtime: GameRuntime, private readonly states: ServerStates, private readonly machines: Machines) {}
+  constructor(
+    @Inject(RUNTIME) private readonly runtime: GameRuntime, private readonly states: ServerStates, private readonly machines: Machines, private readonly coldStarts: ColdStarts,
+  ) {}
 
   async create(project: ProjectView, build: ResolvedBuild, ports: PortConfig[], fields: LaunchFields, serverId: string = randomUUID()): Promise<{ serverId: string; position: bigint | null }> {
+    this.coldStarts.begin(serverId, fields.region);
     const allocated = await this.runtime.allocatePorts(serverId, portSpecs(ports), fields.region);
     const launch: ServerLaunch = {
       ...fields, serverId, projectId: project.projectId, networkPorts: networkPorts(allocated), buildId: build.buildId, version: build.version,

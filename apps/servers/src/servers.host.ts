@@ -5,7 +5,7 @@
 // state is providers (server-states, machines, machine-events, pools, admission).
 import { Inject, Injectable } from '@nestjs/common';
 import { serverLifecycleWorkflow } from '@spawnpoint/domain';
-import { IntentDispatcher, Platform, PLATFORM, serverGauges, ServiceHost } from '@spawnpoint/platform';
+import { IntentDispatcher, machineGauges, Platform, PLATFORM, poolTargetGauges, serverGauges, ServiceHost } from '@spawnpoint/platform';
 import type { GameRuntime } from '@spawnpoint/runtime';
 import { LogWriter } from './log-writer';
 import { MachineEvents } from './machine-events';
@@ -41,7 +41,7 @@ export class ServersHost extends ServiceHost {
   }
 
   protected override gauges() {
-    return serverGauges(this.db);
+    return [...serverGauges(this.db), ...machineGauges(this.runtime), ...poolTargetGauges(() => this.pools.manager.minReadyByRegion())];
   }
 
   protected override workflows() {

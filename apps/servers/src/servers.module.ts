@@ -4,6 +4,7 @@ import { CONFIG, Platform, PLATFORM, PlatformConfig, servesRoutes } from '@spawn
 import { GameRuntime, KubernetesRuntime, ProcessRuntime } from '@spawnpoint/runtime';
 import { BuildDirs } from './build-dirs';
 import { ClaimVisibility } from './claim-visibility';
+import { ColdStarts } from './cold-starts';
 import { LogWriter } from './log-writer';
 import { LogReads } from './logs/log-read-deps';
 import { MachineEvents } from './machine-events';
@@ -37,7 +38,7 @@ import { Upstream } from './upstream';
     },
     { provide: LogWriter, inject: [PLATFORM], useFactory: (p: Platform) => new LogWriter(p.db) },
     { provide: PlanAdmission, inject: [PLATFORM], useFactory: (p: Platform) => new PlanAdmission(p.config.databaseUrl) },
-    ServersReadModel, ServerStates, Upstream, ServerViews, ClaimVisibility, BuildDirs, Machines, MachineEvents, ServerLauncher, ServerIntents, ServerPools, LogReads,
+    ServersReadModel, ServerStates, Upstream, ServerViews, ClaimVisibility, ColdStarts, BuildDirs, Machines, MachineEvents, ServerLauncher, ServerIntents, ServerPools, LogReads,
     ServersHost,
     ...SERVERS_HANDLERS,
     servesRoutes(ServersHost, serversRoutes),

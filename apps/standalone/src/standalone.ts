@@ -62,7 +62,8 @@ export async function startStandalone(env: NodeJS.ProcessEnv = process.env): Pro
     const legacyApi = await legacy.start();
     const project = await ensureDefaultProject(app.get<Bus>(BUS), config.dataDir, { server: config.devServerKey, client: config.devClientKey });
     const [bus, store, db] = [app.get<Bus>(BUS), app.get<{ ping(): Promise<void> }>(EVENT_STORE), app.get<{ $queryRaw(q: TemplateStringsArray): Promise<unknown> }>(READ_MODELS)];
-    ops?.ready({ bus: () => bus.ping(), eventStore: () => store.ping(), database: () => db.$queryRaw`SELECT 1` });
+    // spawnpoint_dependency_up: the store and the embedded database (the bus is in memory: there is no NATS to be down).
+    ops?.ready({ bus: () => bus.ping(), eventStore: () => store.ping(), database: () => db.$queryRaw`SELECT 1` }, { eventStore: 'eventstore', database: 'database' });
     const address = app.getHttpServer().address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     return {

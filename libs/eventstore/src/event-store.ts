@@ -86,6 +86,8 @@ export interface EventStore {
   subscribeToAll(options: SubscribeOptions, handler: EventHandler, onError?: (err: unknown) => void): Subscription;
   /** Position of the last committed event (0n when empty); among `categories` when given. */
   headPosition(categories?: string[]): Promise<bigint>;
+  /** How many events come after `fromPosition` (of `categories` when given), counted up to `limit`: a lag in events. */
+  countAfter(options: SubscribeOptions & { limit: number }): Promise<number>;
   /** Liveness for the health check. */
   ping(): Promise<void>;
   close(): Promise<void>;

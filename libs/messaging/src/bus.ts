@@ -62,6 +62,13 @@ export interface ConsumerOptions {
   maxAttempts?: number;
 }
 
+/** A durable consumer's backlog (NATS JetStream: `num_pending` of its consumer info). */
+export interface ConsumerLag {
+  durable: string;
+  /** Messages of the stream not delivered to it yet. */
+  pending: number;
+}
+
 export interface Unsubscribe {
   (): Promise<void>;
 }
@@ -79,5 +86,7 @@ export interface Bus {
   broadcast(subject: string, payload: unknown): Promise<void>;
   listen(subject: string, handler: (payload: any) => void): Promise<Unsubscribe>;
   ping(): Promise<void>;
+  /** The backlog of each durable consumer this bus runs, where the bus keeps one (NATS; in process, publish waits for consumers). */
+  consumerLag?(): Promise<ConsumerLag[]>;
   close(): Promise<void>;
 }

@@ -6,7 +6,7 @@
 import { BeforeApplicationShutdown, Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
 import { Bus, Unsubscribe } from '@spawnpoint/messaging';
-import { BUS, CONFIG, LiveQueueStats, PlatformConfig } from '@spawnpoint/platform';
+import { BUS, CONFIG, LiveQueueStats, lobbyStreamGauges, metricsEnabled, PlatformConfig, registerGauges } from '@spawnpoint/platform';
 import { LobbyPresence, LobbyStreamEvent, LobbyUpdate, OpenedLobbyStream, SUBJECTS, validListener } from '@spawnpoint/proto';
 import { RecentUpdates } from './recent-updates';
 import { eventId, SSE_HEADERS, sseFrame } from './sse';
@@ -43,6 +43,7 @@ export class LobbyStreams implements OnModuleInit, BeforeApplicationShutdown {
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly unsubscribes: Unsubscribe[] = [];
   private readonly queueFigures = new LiveQueueStats();
+  private unregisterGauges: (() => void) | null = null;
 
   constructor(@Inject(BUS) private readonly bus: Bus, @Inject(CONFIG) private readonly config: PlatformConfig) {
     this.plan = wheelPlan({ presence: config.lobbyPresenceMs, ping: config.lobbyPingMs, queueStats: config.lobbyQueueStatsMs });
@@ -56,10 +57,12 @@ export class LobbyStreams implements OnModuleInit, BeforeApplicationShutdown {
     );
     this.every(this.plan.tickMs, () => this.tick());
     this.every(1_000, () => this.recent.prune());
+    if (metricsEnabled()) this.unregisterGauges = registerGauges(lobbyStreamGauges(() => this.size));
   }
 
   /** Before the HTTP listener closes: it waits for every open connection, and a stream stays open until ended. */
   async beforeApplicationShutdown(): Promise<void> {
+    this.unregisterGauges?.();
     for (const t of this.timers) clearInterval(t);
     for (const u of this.unsubscribes.splice(0)) await u();
     for (const set of this.byLobby.values()) for (const s of set) s.res.end();

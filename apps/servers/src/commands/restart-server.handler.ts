@@ -4,6 +4,7 @@ import { applyPlan, conflict, notFound, ServerLaunch, ServerState, serverStream 
 import { BusCommand } from '@spawnpoint/platform';
 import { ProjectView, RestartServerRequest, ServerView } from '@spawnpoint/proto';
 import type { GameRuntime } from '@spawnpoint/runtime';
+import { ColdStarts } from '../cold-starts';
 import { Machines, networkPorts, portSpecs } from '../machines';
 import { RUNTIME } from '../runtime';
 import { ServerStates } from '../server-states';
@@ -29,6 +30,7 @@ export class RestartServerHandler implements ICommandHandler<RestartServer> {
     private readonly machines: Machines,
     private readonly upstream: Upstream,
     @Inject(RUNTIME) private readonly runtime: GameRuntime,
+    private readonly coldStarts: ColdStarts,
   ) {}
 
   async execute({ request: req }: RestartServer): Promise<ServerView> {
@@ -53,6 +55,7 @@ export class RestartServerHandler implements ICommandHandler<RestartServer> {
     const build = await this.upstream.resolveBuild(req.projectId, versionTag, version);
     const ports = o.port_configs ?? state.networkPorts.map((p) => ({ name: p.name, internal_port: p.internal_port, protocol: p.protocol, tls_enabled: p.tls_enabled }));
     await this.machines.teardown(req.serverId);
+    this.coldStarts.begin(req.serverId, state.region);
     const allocated = await this.runtime.allocatePorts(req.serverId, portSpecs(ports), state.region);
     let next: ServerState;
     try {

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
 import { applyPlan, PLAN_LIMITS, serverStream } from '@spawnpoint/domain';
-import { BusCommand, idFromCommand } from '@spawnpoint/platform';
+import { BusCommand, idFromCommand, observePoolClaim } from '@spawnpoint/platform';
 import { ProjectView, ServerView, StartServerRequest } from '@spawnpoint/proto';
 import { ClaimVisibility } from '../claim-visibility';
 import { PlanAdmission } from '../plan-admission';
@@ -36,15 +36,16 @@ export class StartServerHandler implements ICommandHandler<StartServer> {
   ) {}
 
   async execute({ request: req, context }: StartServer): Promise<ServerView> {
+    const received = performance.now();
     const serverId = context.commandId ? idFromCommand('server', req.projectId, context.commandId) : randomUUID();
     if (context.commandId && (await this.states.load(serverId)).state.status !== 'none') return this.views.get({ projectId: req.projectId, serverId, fresh: true });
     const project = await this.upstream.project(req.projectId);
     // A capped plan counts active servers: its starts run one at a time (PlanAdmission).
-    if (PLAN_LIMITS[project.plan].maxActiveServers === null) return this.admitted(req, project, serverId);
-    return this.admission.run(project.projectId, () => this.admitted(req, project, serverId));
+    if (PLAN_LIMITS[project.plan].maxActiveServers === null) return this.admitted(req, project, serverId, received);
+    return this.admission.run(project.projectId, () => this.admitted(req, project, serverId, received));
   }
 
-  private async admitted(req: StartServerRequest, project: ProjectView, serverId: string): Promise<ServerView> {
+  private async admitted(req: StartServerRequest, project: ProjectView, serverId: string, received: number): Promise<ServerView> {
     const body = req.body;
     const computeSize = body.compute_size ?? 'small';
     const ttl = applyPlan({ plan: project.plan, computeSize, ttl: body.ttl ?? null, activeServers: await this.views.activeCount(project) });
@@ -53,6 +54,7 @@ export class StartServerHandler implements ICommandHandler<StartServer> {
     if (claimed) {
       // Answered from the claimed state at once; reads of this server wait until the read model shows it.
       this.claims.claimed(claimed.serverId, claimed.position);
+      observePoolClaim(body.region, (performance.now() - received) / 1000);
       return serverView(stateShape(claimed.state));
     }
     const versionTag = body.version_tag ?? 'default';

@@ -6,7 +6,7 @@ import { PLAN_LIMITS, planPool, PoolConfig, PoolMember, ServerEvent, ServerState
 import { Bus, IntegrationEvent } from '@spawnpoint/messaging';
 import { integrationEventName, parseBusEvent, ProjectView, ResolvedBuild, StartServerBody, SUBJECTS } from '@spawnpoint/proto';
 import type { ReadModels } from '@spawnpoint/read-models';
-import { KeyedLane } from '@spawnpoint/platform';
+import { countPoolClaim, KeyedLane } from '@spawnpoint/platform';
 import { poolFor, poolKey } from './pool-claim';
 
 export interface PoolClaim { name: string; customData: Record<string, unknown> | null; ttl: number | null; matchId: string }
@@ -39,6 +39,8 @@ export class PoolManager {
   private readonly members = new Map<string, PoolMember & { projectId: string; key: string }>();
   /** The build version each project's pool runs now, from its last reconcile. */
   private readonly targets = new Map<string, number>();
+  /** Each project's pool regions and their min_ready, from its last reconcile (the metrics' pool targets). */
+  private readonly configured = new Map<string, Record<string, number>>();
   private readonly lane = new KeyedLane();
   private readonly queued = new Set<string>();
   /** Refills waiting for claims to pause, per project. */
@@ -119,10 +121,20 @@ export class PoolManager {
       if (claimed !== null) {
         const lowWater = Math.ceil((pool.regions[body.region]?.min_ready ?? 0) / 4);
         this.refillAfterClaims(project.projectId, queue.length < lowWater);
+        countPoolClaim(body.region, 'claimed');
         return { serverId, ...claimed };
       }
     }
+    // The pool serves this request but had no ready server: it starts cold (PoolEmpty's signal).
+    countPoolClaim(body.region, 'empty');
     return null;
+  }
+
+  /** min_ready summed over the projects' pools, by region. */
+  minReadyByRegion(): Map<string, number> {
+    const out = new Map<string, number>();
+    for (const regions of this.configured.values()) for (const [region, n] of Object.entries(regions)) out.set(region, (out.get(region) ?? 0) + n);
+    return out;
   }
 
   schedule(projectId: string): void {
@@ -172,6 +184,8 @@ export class PoolManager {
     if (this.stopped) return false;
     const project = await this.host.project(projectId);
     const config: PoolConfig | null = PLAN_LIMITS[project.plan].pools ? project.settings.pool_config : null;
+    if (config?.enabled) this.configured.set(projectId, Object.fromEntries(Object.entries(config.regions).map(([region, r]) => [region, r.min_ready])));
+    else this.configured.delete(projectId);
     let build: ResolvedBuild | null = null;
     if (config?.enabled) {
       build = await this.host.resolveBuild(projectId, config.build_name, config.build_version).catch(() => null);

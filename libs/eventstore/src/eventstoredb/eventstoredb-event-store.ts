@@ -104,6 +104,11 @@ export class EventStoreDbEventStore implements EventStore {
     return this.lastPosition(categories);
   }
 
+  /** No count on the server: the events are read (filtered here, like readAll), so keep `limit` small. */
+  async countAfter(options: SubscribeOptions & { limit: number }): Promise<number> {
+    return (await this.readAll(options)).length;
+  }
+
   async ping(): Promise<void> {
     try {
       await this.client.readStream(PING_STREAM, { maxCount: 1, deadline: PING_DEADLINE_MS }).toArray();

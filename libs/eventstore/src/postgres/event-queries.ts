@@ -46,6 +46,17 @@ export async function readAllEvents(
   return rows.map(toRecordedEvent);
 }
 
+/** Events after `fromPosition` (of `categories` when non-empty), at most `limit`: an index-only count on (category, position). */
+export async function countEventsAfter(pool: Pool, { fromPosition = 0n, categories, limit }: SubscribeOptions & { limit: number }): Promise<number> {
+  const { rows } = categories?.length
+    ? await pool.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM (SELECT 1 FROM events WHERE position > $1 AND category = ANY($2::text[]) LIMIT $3) e',
+        [fromPosition.toString(), categories, limit],
+      )
+    : await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM (SELECT 1 FROM events WHERE position > $1 LIMIT $2) e', [fromPosition.toString(), limit]);
+  return rows[0].n;
+}
+
 /** Position of the last committed event, among `categories` when non-empty (0n when none). */
 export async function lastPosition(pool: Pool, categories?: string[]): Promise<bigint> {
   const { rows } = categories?.length

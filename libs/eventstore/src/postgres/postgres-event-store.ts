@@ -15,7 +15,7 @@ import {
 } from '../event-store';
 import { AppendBatcher } from './append-batcher';
 import { AppendNotifier } from './append-notifier';
-import { EVENT_COLUMNS, lastPosition, readAllEvents, toRecordedEvent } from './event-queries';
+import { countEventsAfter, EVENT_COLUMNS, lastPosition, readAllEvents, toRecordedEvent } from './event-queries';
 import { LiveTail } from './live-tail';
 import { PostgresSubscription } from './postgres-subscription';
 import { MIGRATE_LOCK, SCHEMA_SQL } from './schema';
@@ -96,6 +96,10 @@ export class PostgresEventStore implements EventStore {
 
   headPosition(categories?: string[]): Promise<bigint> {
     return lastPosition(this.pool, categories);
+  }
+
+  countAfter(options: SubscribeOptions & { limit: number }): Promise<number> {
+    return countEventsAfter(this.pool, options);
   }
 
   async ping(): Promise<void> {

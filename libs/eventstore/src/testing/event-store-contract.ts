@@ -238,6 +238,20 @@ export function describeEventStoreContract(name: string, factory: () => Promise<
         expect(await store.headPosition()).toBe(later.position);
         expect(await store.headPosition([newCategory()])).toBe(0n);
       });
+
+      it('counts the events after a position, of its categories, up to the limit (a lag in events)', async () => {
+        const [a, b] = [newCategory(), newCategory()];
+        const first = await store.appendToStream(newStream(a), [event('a1')], 'no_stream');
+        await store.appendToStream(newStream(b), [event('b1')], 'no_stream');
+        const last = await store.appendToStream(newStream(a), [event('a2'), event('a3')], 'no_stream');
+
+        expect(await store.countAfter({ categories: [a], limit: 100 })).toBe(3);
+        expect(await store.countAfter({ categories: [a], fromPosition: first.position, limit: 100 })).toBe(2);
+        expect(await store.countAfter({ categories: [a, b], fromPosition: first.position, limit: 100 })).toBe(3);
+        expect(await store.countAfter({ categories: [a], limit: 2 })).toBe(2);
+        expect(await store.countAfter({ categories: [a], fromPosition: last.position, limit: 100 })).toBe(0);
+        expect(await store.countAfter({ fromPosition: first.position, limit: 100 })).toBe(3);
+      });
     });
 
     describe('subscribeToAll', () => {

@@ -6,7 +6,7 @@ import { natsTestStream } from '../testing/nats-test-bus';
 import { connect, nanos } from 'nats';
 import { DEFAULT_EVENT_RETENTION } from './event-stream';
 import { NatsBus } from './nats-bus';
-import { waitFor } from '../testing/wait';
+import { sleep, waitFor } from '../testing/wait';
 
 describeBusContract('NATS', async () => {
   const stream = natsTestStream(NATS_URL);
@@ -79,6 +79,35 @@ describe('NatsBus', () => {
     await waitFor(() => seen.length === 1, 5000, 'delivery');
     expect(seen[0]).toEqual(odd);
     await bus.close();
+  });
+
+  it('reports each durable consumer\'s backlog (num_pending) while its handler is behind, and none once it stopped', async () => {
+    const own = natsTestStream(NATS_URL);
+    const bus = await own.connect('lagging');
+    const publisher = await own.connect('lag-publisher');
+    try {
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let handled = 0;
+      const stop = await bus.consume({ durable: 'slow', filters: ['server.*'] }, async () => {
+        await held;
+        handled++;
+      });
+      expect(await bus.consumerLag()).toEqual([{ durable: 'slow', pending: 0 }]);
+      // The consumer holds at most 16 messages in flight: the rest wait on the server.
+      for (let i = 0; i < 40; i++) await publisher.publish(event('ServerStarted'));
+      let pending = 0;
+      for (const deadline = Date.now() + 5000; pending < 20 && Date.now() < deadline; await sleep(50)) pending = (await bus.consumerLag())[0]?.pending ?? 0;
+      expect(pending).toBeGreaterThanOrEqual(20);
+      release();
+      await waitFor(() => handled === 40, 10_000, 'all handled');
+      expect(await bus.consumerLag()).toEqual([{ durable: 'slow', pending: 0 }]);
+      await stop();
+      expect(await bus.consumerLag()).toEqual([]);
+    } finally {
+      await Promise.all([bus.close(), publisher.close()]);
+      await own.delete();
+    }
   });
 
   it('keeps the event stream within its retention (age and bytes), set at connect and updated on the next', async () => {

@@ -4,6 +4,7 @@ import { connect, ErrorCode, type JetStreamClient, type JetStreamManager, type M
 import {
   BusUnavailable,
   type Bus,
+  type ConsumerLag,
   type ConsumerOptions,
   type Headers,
   type IntegrationEvent,
@@ -42,6 +43,9 @@ export class NatsBus implements Bus {
   /** Stops every subscription and consumer still open, for close(). */
   private readonly stoppers = new Set<Unsubscribe>();
   private closing?: Promise<void>;
+  /** Durables consumed through this connection: their lag is read for the metrics (consumerLag). */
+  private readonly durables = new Set<string>();
+  private lagManager?: Promise<JetStreamManager>;
 
   private constructor(
     private readonly nc: NatsConnection,
@@ -115,7 +119,9 @@ export class NatsBus implements Bus {
   async consume(options: ConsumerOptions, handler: IntegrationHandler): Promise<Unsubscribe> {
     const source = { js: this.js, jsm: this.jsm, stream: this.stream, subjectPrefix: this.subjectPrefix };
     const stop = await startDurableConsumer(source, options, handler);
+    this.durables.add(options.durable);
     return this.track(async () => {
+      this.durables.delete(options.durable);
       await stop();
       // Acks are fire-and-forget: make sure they reached the server before a successor takes over.
       await this.nc.flush();
@@ -139,6 +145,14 @@ export class NatsBus implements Bus {
 
   async ping(): Promise<void> {
     await this.nc.flush();
+  }
+
+  /** Each durable's num_pending from its consumer info, read with a short timeout (a scrape must not hang); one that fails is left out. */
+  async consumerLag(timeoutMs = 1000): Promise<ConsumerLag[]> {
+    this.lagManager ??= this.nc.jetstreamManager({ timeout: timeoutMs, checkAPI: false });
+    const jsm = await this.lagManager;
+    const infos = await Promise.allSettled([...this.durables].map((durable) => jsm.consumers.info(this.stream, durable)));
+    return infos.flatMap((r) => (r.status === 'fulfilled' ? [{ durable: r.value.name, pending: r.value.num_pending }] : []));
   }
 
   /** Lets handlers and consumers finish, then drains the connection. */

@@ -122,6 +122,20 @@ describe('EventRelay (PostgreSQL store -> NATS)', () => {
     expect(received.map((e) => e.type)).toEqual(['ServerStarted', 'Sentinel']);
   });
 
+  it('reports its lag: events of its categories not published yet and the age of the oldest', async () => {
+    const r = relay({ categories: ['server'] });
+    await append('server-1', 'ServerStarted', 'ServerRunning');
+    await append('lobby-1', 'LobbyOpened');
+    const later = new Date(Date.now() + 60_000);
+    const behind = await r.lag(later);
+    expect(behind.events).toBe(2);
+    expect(behind.seconds).toBeGreaterThanOrEqual(59);
+    expect((await r.lag(later, 1)).events).toBe(1);
+    await r.start();
+    await waitFor(() => received.length >= 2, 10_000, 'relayed');
+    expect(await r.lag(later)).toEqual({ events: 0, seconds: 0 });
+  });
+
   it('retries an event whose publish failed, without skipping it or what follows', async () => {
     jest.spyOn(console, 'error').mockImplementation(() => undefined);
     const bus = new InProcessBus();

@@ -50,6 +50,18 @@ export class EventRelay {
     if (this.running) this.subscribe();
   }
 
+  /**
+   * How far publishing is behind the store: the events of its categories not published yet (counted up to
+   * `cap`) and the age of the oldest of them, in seconds (both 0 when caught up).
+   */
+  async lag(now = new Date(), cap = 100_000): Promise<{ events: number; seconds: number }> {
+    const from = { fromPosition: this.published, categories: this.options.categories };
+    const [next] = await this.options.store.readAll({ ...from, limit: 1 });
+    if (!next) return { events: 0, seconds: 0 };
+    const events = await this.options.store.countAfter({ ...from, limit: cap });
+    return { events, seconds: Math.max(0, (now.getTime() - next.createdAt.getTime()) / 1000) };
+  }
+
   /** Stops relaying and saves the checkpoint of what was published. */
   async stop(): Promise<void> {
     if (!this.running) return;

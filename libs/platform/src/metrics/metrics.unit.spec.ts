@@ -10,6 +10,10 @@ import { subjectLabel } from './bus-metrics';
 import { meteredEventStore } from './event-store-metrics';
 import { enableMetrics } from './registry';
 import { addGaugeSource } from './scrape-gauge';
+import { lobbyStreamGauges, machineGauges, poolTargetGauges } from './domain-gauges';
+import { countPoolClaim, observeColdStart, observePoolClaim } from './hosting-metrics';
+import { observeTimeToMatch } from './matchmaking-metrics';
+import { consumerGauges, registerGauges } from './service-metrics';
 
 describe('the process metrics registry on the ops server', () => {
   let ops: HealthServer;
@@ -94,6 +98,54 @@ describe('the process metrics registry on the ops server', () => {
     remove();
     removeBroken();
     expect((await scrape(ops.port)).samples.filter((s) => s.name === 'spawnpoint_test_pool')).toEqual([]);
+  });
+
+  it('computes the figures a process holds at scrape time: game machines, pool targets, open streams', async () => {
+    const running = ['a', 'b'];
+    let streams = 3;
+    const remove = registerGauges([
+      ...machineGauges({ kind: 'kubernetes', running: () => running }),
+      ...poolTargetGauges(() => new Map([['us-east', 4], ['eu-west', 1]])),
+      ...lobbyStreamGauges(() => streams),
+    ]);
+    let e = await scrape(ops.port);
+    expect(sum(e, 'spawnpoint_game_machines', { kind: 'pod' })).toBe(2);
+    expect(sum(e, 'spawnpoint_pool_min_ready', { region: 'us-east' })).toBe(4);
+    expect(sum(e, 'spawnpoint_lobby_event_streams')).toBe(3);
+    running.pop();
+    streams = 0;
+    e = await scrape(ops.port);
+    expect(sum(e, 'spawnpoint_game_machines', { kind: 'pod' })).toBe(1);
+    expect(e.samples.find((s) => s.name === 'spawnpoint_lobby_event_streams')?.value).toBe(0);
+    remove();
+    expect((await scrape(ops.port)).samples.filter((s) => s.name === 'spawnpoint_game_machines')).toEqual([]);
+  });
+
+  it('records cold starts, pool claims and time to match in their histograms', async () => {
+    observeColdStart('us-east', 1.5);
+    countPoolClaim('us-east', 'claimed');
+    observePoolClaim('us-east', 0.004);
+    countPoolClaim('us-east', 'empty');
+    observeTimeToMatch('duel', 7);
+    const e = await scrape(ops.port);
+    expect(sum(e, 'spawnpoint_server_cold_start_seconds_bucket', { region: 'us-east', le: '2' })).toBe(1);
+    expect(sum(e, 'spawnpoint_server_cold_start_seconds_bucket', { region: 'us-east', le: '1' })).toBe(0);
+    expect(sum(e, 'spawnpoint_pool_claims_total', { region: 'us-east', outcome: 'claimed' })).toBe(1);
+    expect(sum(e, 'spawnpoint_pool_claims_total', { region: 'us-east', outcome: 'empty' })).toBe(1);
+    expect(sum(e, 'spawnpoint_pool_claim_duration_seconds_bucket', { region: 'us-east', le: '0.005' })).toBe(1);
+    expect(sum(e, 'spawnpoint_matchmaking_time_to_match_seconds_sum', { mode: 'duel' })).toBe(7);
+    expect(e.types.spawnpoint_matchmaking_time_to_match_seconds).toBe('histogram');
+  });
+
+  it('shows each dependency of the readiness checks as up or down at scrape time, and no bus lag in process', async () => {
+    ops.ready({ bus: async () => undefined, database: async () => { throw new Error('connection refused'); }, other: async () => undefined });
+    const e = await scrape(ops.port);
+    expect(sum(e, 'spawnpoint_dependency_up', { dependency: 'nats' })).toBe(1);
+    expect(sum(e, 'spawnpoint_dependency_up', { dependency: 'database' })).toBe(0);
+    // Only the named dependencies: a check of something else has no series.
+    expect(e.samples.filter((s) => s.name === 'spawnpoint_dependency_up').map((s) => s.labels.dependency).sort()).toEqual(['database', 'nats']);
+    // The in-process bus keeps no backlog (publish waits for every consumer): no consumer lag gauge.
+    expect(consumerGauges(bus)).toEqual([]);
   });
 
   it('has no id-like label values', async () => {

@@ -4,7 +4,9 @@
 // the process (migrations can take a while), so a liveness probe never kills a service that is starting.
 // `GET /metrics`: the process's Prometheus registry (metrics/registry.ts). Not on the public API port.
 import { createServer, Server } from 'node:http';
-import { renderMetrics } from '../metrics/registry';
+import { metricsEnabled, renderMetrics } from '../metrics/registry';
+import { dependencyGauges } from '../metrics/dependency-metrics';
+import { registerGauges } from '../metrics/service-metrics';
 import type { DependencyCheck } from '@spawnpoint/proto';
 
 export const CHECK_MS = 1500;
@@ -28,18 +30,21 @@ export async function checkWithin(fn: () => Promise<unknown>, ms = CHECK_MS): Pr
   }
 }
 
-/** Runs every check at once; ok when all pass. */
-export async function runChecks(checks: ReadinessChecks): Promise<{ ok: boolean; checks: Record<string, DependencyCheck> }> {
+/** Runs every check at once, each within `ms`; ok when all pass. */
+export async function runChecks(checks: ReadinessChecks, ms = CHECK_MS): Promise<{ ok: boolean; checks: Record<string, DependencyCheck> }> {
   const names = Object.keys(checks);
-  const results = await Promise.all(names.map((name) => checkWithin(checks[name])));
+  const results = await Promise.all(names.map((name) => checkWithin(checks[name], ms)));
   const out = Object.fromEntries(names.map((name, i) => [name, results[i]]));
   return { ok: results.every((r) => r.ok), checks: out };
 }
 
 export interface HealthServer {
   readonly port: number;
-  /** The service has started: readiness now runs these checks. */
-  ready(checks: ReadinessChecks): void;
+  /**
+   * The service has started: readiness now runs these checks, and with metrics on so does each scrape
+   * (spawnpoint_dependency_up, `dependencies`: check name → label; metrics/dependency-metrics.ts).
+   */
+  ready(checks: ReadinessChecks, dependencies?: Record<string, string>): void;
   /** Shutting down: readiness fails at once (traffic drains), liveness still answers. */
   stopping(): void;
   close(): Promise<void>;
@@ -62,6 +67,7 @@ export function healthPortFrom(env: NodeJS.ProcessEnv): number | null {
 export async function startHealthServer(service: string, port: number, host = '0.0.0.0'): Promise<HealthServer> {
   let phase: 'starting' | 'ready' | 'stopping' = 'starting';
   let checks: ReadinessChecks = {};
+  let unregisterGauges: (() => void) | null = null;
   const server: Server = createServer((req, res) => {
     const send = (status: number, body: unknown) => {
       res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
@@ -93,8 +99,16 @@ export async function startHealthServer(service: string, port: number, host = '0
   const address = server.address();
   return {
     port: typeof address === 'object' && address ? address.port : port,
-    ready(given) { checks = given; if (phase === 'starting') phase = 'ready'; },
+    ready(given, dependencies) {
+      checks = given;
+      if (phase === 'starting') phase = 'ready';
+      if (metricsEnabled() && !unregisterGauges) unregisterGauges = registerGauges(dependencyGauges(() => checks, dependencies));
+    },
     stopping() { phase = 'stopping'; },
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () => new Promise<void>((resolve) => {
+      unregisterGauges?.();
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
   };
 }

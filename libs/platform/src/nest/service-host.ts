@@ -21,7 +21,7 @@ import { BusRoute } from '../commands/cqrs/bus-message';
 import { routeHandlers } from '../commands/cqrs/bus-dispatch';
 import { Clock } from './tokens';
 import { AnyWorkflow, IntentDispatcher, WorkflowRunner } from '../workflow-runner/workflow-runner';
-import { GaugeDefinition, projectionGauges, registerGauges } from '../metrics/service-metrics';
+import { consumerGauges, GaugeDefinition, projectionGauges, registerGauges, relayGauges } from '../metrics/service-metrics';
 import { metricsEnabled } from '../metrics/registry';
 
 /** The ports every service uses, as one injectable (token PLATFORM). */
@@ -116,7 +116,12 @@ export abstract class ServiceHost implements OnModuleInit, OnApplicationBootstra
     const routed = this.routed ? routeHandlers(this.routed.routes, this.routed.dispatch.commands, this.routed.dispatch.queries) : {};
     const reports = serviceReportHandlers({ service: this.serviceName, runner: this.projections, store: this.store, db: this.db });
     this.served = await serve(this.bus, { ...routed, ...replayHandlers(this.projections), ...reports });
-    if (metricsEnabled()) this.unregisterGauges = registerGauges([...projectionGauges(this.db, this.store, () => this.projections.names), ...this.gauges()]);
+    if (metricsEnabled()) {
+      this.unregisterGauges = registerGauges([
+        ...projectionGauges(this.db, this.store, () => this.projections.names), ...relayGauges(this.serviceName, () => this.relay),
+        ...consumerGauges(this.bus), ...this.gauges(),
+      ]);
+    }
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -81,23 +81,31 @@ export interface ProjectionHealth {
   parked_events: number;
   /** Age of the oldest event of its categories it has not applied yet (0 when caught up). */
   lag_seconds: number;
+  /** Events of its categories after its checkpoint, up to LAG_EVENTS_CAP (only when asked for: the metrics). */
+  lag_events?: number;
 }
+
+/** Counting stops here: past it the figure says "very far behind", and a scrape stays cheap. */
+export const LAG_EVENTS_CAP = 100_000;
 
 /** A projection this many seconds behind its head makes the service degraded. */
 export const LAG_DEGRADED_SECONDS = 30;
 
 /**
  * Registered projections (`names`: only those, e.g. one service's) with their parked count and lag, from
- * the read models and the event store.
+ * the read models and the event store; `countEvents`: with lag_events too.
  */
-export async function projectionsHealth(db: ReadModels, store: EventStore, now = new Date(), names?: string[]): Promise<ProjectionHealth[]> {
+export async function projectionsHealth(db: ReadModels, store: EventStore, now = new Date(), names?: string[], countEvents = false): Promise<ProjectionHealth[]> {
   const { rows } = await readModelsPool(db).query<{ name: string; categories: string[]; position: string | null; parked: number }>(
     `SELECT p.name, p.categories, c.position::text AS position,
             (SELECT count(*)::int FROM parked_events e WHERE e.projection = p.name) AS parked
        FROM projections p LEFT JOIN checkpoints c ON c.name = p.name WHERE ($1::text[] IS NULL OR p.name = ANY($1)) ORDER BY p.name`, [names ?? null]);
   return Promise.all(rows.map(async (r) => {
-    const [next] = await store.readAll({ fromPosition: BigInt(r.position ?? 0), categories: r.categories, limit: 1 });
+    const from = { fromPosition: BigInt(r.position ?? 0), categories: r.categories };
+    const [next] = await store.readAll({ ...from, limit: 1 });
     const lag = next ? Math.max(0, Math.floor((now.getTime() - next.createdAt.getTime()) / 1000)) : 0;
-    return { name: r.name, parked_events: r.parked, lag_seconds: lag };
+    const health: ProjectionHealth = { name: r.name, parked_events: r.parked, lag_seconds: lag };
+    if (countEvents) health.lag_events = next ? await store.countAfter({ ...from, limit: LAG_EVENTS_CAP }) : 0;
+    return health;
   }));
 }
