@@ -5,6 +5,7 @@
 // Usage: node bench/gateway-get.js   (BENCH_DURATION_S, BENCH_CONNECTIONS override the settings)
 'use strict';
 const { spawn } = require('node:child_process');
+const fs = require('node:fs');
 const autocannon = require('autocannon');
 const { startStandalone, startServer, freePort, sleep } = require('./lib/standalone');
 
@@ -56,12 +57,25 @@ function run(url, headers, duration) {
   return autocannon({ url, headers, connections: CONNECTIONS, duration, pipelining: 1 });
 }
 
-/** A warm-up run, a short pause, then the measured run. */
-async function measure(url, headers = {}) {
+/** CPU seconds (user + system) a process has used so far, from /proc (clock ticks of 1/100 s). */
+function cpuSeconds(pid) {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/**
+ * A warm-up run, a short pause, then the measured run. With `pid`, also the CPU the server process spent per
+ * request: unlike req/s it hardly moves when something else on the machine takes a core.
+ */
+async function measure(url, headers = {}, pid = null) {
   await run(url, headers, WARMUP_S);
   await sleep(500);
+  const cpuBefore = pid ? cpuSeconds(pid) : 0;
   const r = await run(url, headers, DURATION_S);
+  const cpuUsPerReq = pid ? ((cpuSeconds(pid) - cpuBefore) * 1e6) / r.requests.total : null;
   return {
+    cpuUsPerReq,
     reqPerS: r.requests.average,
     total: r.requests.total,
     p50: r.latency.p50,
@@ -98,8 +112,8 @@ async function main() {
     const server = await startServer(platform, 'bench-get');
     metered = await startStandalone({ portRange: '19500-19999', env: { METRICS_PORT: String(await freePort()) } });
     const meteredServer = await startServer(metered, 'bench-get-metrics');
-    const getOff = () => measure(`${platform.baseUrl}/v3/servers/${server.instance_id}`, { 'api-key': platform.serverKey });
-    const getOn = () => measure(`${metered.baseUrl}/v3/servers/${meteredServer.instance_id}`, { 'api-key': metered.serverKey });
+    const getOff = () => measure(`${platform.baseUrl}/v3/servers/${server.instance_id}`, { 'api-key': platform.serverKey }, platform.pid);
+    const getOn = () => measure(`${metered.baseUrl}/v3/servers/${meteredServer.instance_id}`, { 'api-key': metered.serverKey }, metered.pid);
     const off = [];
     const on = [];
     for (let round = 0; round < METRICS_ROUNDS; round++) {
@@ -125,6 +139,12 @@ async function main() {
     const metricsRatio = bestOn.reqPerS / bestOff.reqPerS;
     console.log(`gateway_get.metrics_on_vs_off ${metricsRatio.toFixed(3)}`);
     console.log(`gateway_get.target.metrics_cost_lt_${TARGET_METRICS_COST * 100}pct ${metricsRatio > 1 - TARGET_METRICS_COST ? 'PASS' : 'MISS'}`);
+    // The same cost as CPU per request (lowest of each side): what metrics add to the gateway's own work.
+    const cpuOff = Math.min(...off.map((m) => m.cpuUsPerReq));
+    const cpuOn = Math.min(...on.map((m) => m.cpuUsPerReq));
+    console.log(`gateway_get.cpu_us_per_req_metrics_off ${cpuOff.toFixed(1)}`);
+    console.log(`gateway_get.cpu_us_per_req_metrics_on ${cpuOn.toFixed(1)}`);
+    console.log(`gateway_get.metrics_cpu_cost ${(cpuOn / cpuOff - 1).toFixed(3)}`);
     console.log(`# metrics on vs off (best of ${on.length} / ${off.length}): ${bestOn.reqPerS.toFixed(0)} / ${bestOff.reqPerS.toFixed(0)} req/s ` +
       `(runs on ${on.map((m) => m.reqPerS.toFixed(0)).join(', ')}; off ${off.map((m) => m.reqPerS.toFixed(0)).join(', ')}), p99 ${bestOn.p99} / ${bestOff.p99} ms`);
     console.log(`# bare Fastify ${b.reqPerS.toFixed(0)} req/s (p99 ${b.p99} ms); gateway GET ${g.reqPerS.toFixed(0)} req/s (p50 ${g.p50} ms, p99 ${g.p99} ms), ` +

@@ -1,16 +1,15 @@
 // Bus requests handled by this process, per subject and outcome. Subjects are `<service>.<verb>` constants
 // (proto/src/subjects.ts), but a label must never carry an id: anything else becomes `other`.
-import { Counter, Histogram } from 'prom-client';
+import { CounterSeries, HistogramSeries, HotCounter, HotHistogram } from './hot-path-metrics';
 import { metricsRegistry } from './registry';
 
-const requests = new Counter({
-  name: 'spawnpoint_bus_requests_total', help: 'Bus requests handled, by subject and outcome (ok, rejected: a 4xx answer, error: 5xx)',
-  labelNames: ['subject', 'outcome'], registers: [metricsRegistry],
-});
-const duration = new Histogram({
-  name: 'spawnpoint_bus_request_duration_seconds', help: 'Time to handle a bus request, by subject',
-  labelNames: ['subject'], buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5], registers: [metricsRegistry],
-});
+const requests = new HotCounter(
+  'spawnpoint_bus_requests_total', 'Bus requests handled, by subject and outcome (ok, rejected: a 4xx answer, error: 5xx)', ['subject', 'outcome'], metricsRegistry,
+);
+const duration = new HotHistogram(
+  'spawnpoint_bus_request_duration_seconds', 'Time to handle a bus request, by subject', ['subject'],
+  [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5], metricsRegistry,
+);
 
 const SUBJECT = /^[a-z][a-zA-Z]{0,40}\.[a-z][a-zA-Z]{0,40}$/;
 
@@ -21,7 +20,16 @@ export function subjectLabel(subject: string): string {
 
 export type BusOutcome = 'ok' | 'rejected' | 'error';
 
+// Series held per label set (hot-path-metrics.ts).
+const counters = new Map<string, CounterSeries>();
+const timers = new Map<string, HistogramSeries>();
+
 export function observeBusRequest(subject: string, outcome: BusOutcome, seconds: number): void {
-  requests.inc({ subject, outcome });
-  duration.observe({ subject }, seconds);
+  let timer = timers.get(subject);
+  if (!timer) timers.set(subject, (timer = duration.labels(subject)));
+  timer.observe(seconds);
+  const key = `${subject} ${outcome}`;
+  let counter = counters.get(key);
+  if (!counter) counters.set(key, (counter = requests.labels(subject, outcome)));
+  counter.inc();
 }
