@@ -6,7 +6,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { client } from '../support/http';
-import { buildImage, ChartPlatform, composeApps, containerLogs, isRunning, podmanAvailable, removeContainers, runReplica, startFromChart, TEST_IMAGE, unclaimedPort } from '../support/containers';
+import { buildImage, ChartPlatform, composeApps, containerLogs, isRunning, podmanAvailable, podmanRun, removeContainers, runReplica, startFromChart, TEST_IMAGE, unclaimedPort } from '../support/containers';
 import { createTestDatabase, TestDatabase } from '../support/databases';
 import { NATS_URL } from '../support/nats';
 import { describeNewcomerStory } from './newcomer-story';
@@ -29,7 +29,7 @@ if (available) {
 
 suite('the image', () => {
   jest.setTimeout(60_000);
-  const podman = (...args: string[]) => run('podman', ['run', '--rm', '--runtime', 'runc', '--network', 'host', '--ulimit', 'nofile=1024:1024', '--ulimit', 'nproc=1024:1024', ...args]);
+  const podman = (...args: string[]) => run('podman', podmanRun(['--rm', ...args]));
 
   it('runs as uid 10001 on Node 20 with no package manager, its apps compiled and its dev tools left out', async () => {
     const { stdout } = await podman('--entrypoint', 'sh', image, '-c',
@@ -81,8 +81,8 @@ suite('the chart booted from the image', () => {
     for (const t of chart!.helmTests) {
       expect(t.command[0]).toBe('node');
       const env = { ...t.env, GATEWAY_URL: chart!.baseUrl.replace(/\/api$/, '') };
-      const { stdout } = await run('podman', ['run', '--rm', '--runtime', 'runc', '--network', 'host', '--ulimit', 'nofile=1024:1024', '--ulimit', 'nproc=1024:1024',
-        '--read-only', '--cap-drop', 'ALL', ...Object.entries(env).flatMap(([k, v]) => ['--env', `${k}=${v}`]), '--entrypoint', t.command[0], image, ...t.command.slice(1), ...t.args]);
+      const { stdout } = await run('podman', podmanRun(['--rm', '--read-only', '--cap-drop', 'ALL',
+        ...Object.entries(env).flatMap(([k, v]) => ['--env', `${k}=${v}`]), '--entrypoint', t.command[0], image, ...t.command.slice(1), ...t.args]));
       expect(stdout).toMatch(/GET \/api\/health\/ready -> 200/);
       expect(stdout).toMatch(/GET \/api\/health -> 200/);
     }

@@ -126,12 +126,19 @@ export interface Container {
   probeUrl(probe: Probe): string;
 }
 
+/**
+ * The start of every `podman run` here: runc, the host network, and explicit ulimits (runc refuses this
+ * machine's hard nproc limit, so none is inherited), then `options`.
+ */
+export function podmanRun(options: string[], limits = { nofile: 1024, nproc: 1024 }): string[] {
+  return ['run', '--runtime', 'runc', '--network', 'host',
+    '--ulimit', `nofile=${limits.nofile}:${limits.nofile}`, '--ulimit', `nproc=${limits.nproc}:${limits.nproc}`, ...options];
+}
+
 /** podman run of one replica: the image's entrypoint with the Deployment's args, on the host network. */
 export async function runReplica(image: string, spec: RenderedApp, name: string, env: Record<string, string>): Promise<void> {
-  const nofile = Math.min(hardLimit('-Hn', 65536), 65536);
-  const nproc = Math.min(hardLimit('-Hu', 4096), 4096);
-  const args = ['run', '--detach', '--name', name, '--runtime', 'runc', '--network', 'host',
-    '--ulimit', `nofile=${nofile}:${nofile}`, '--ulimit', `nproc=${nproc}:${nproc}`, '--stop-timeout', '20'];
+  const limits = { nofile: Math.min(hardLimit('-Hn', 65536), 65536), nproc: Math.min(hardLimit('-Hu', 4096), 4096) };
+  const args = podmanRun(['--detach', '--name', name, '--stop-timeout', '20'], limits);
   if (spec.readOnlyRoot) args.push('--read-only');
   if (spec.dropAll) args.push('--cap-drop', 'ALL');
   if (spec.noNewPrivileges) args.push('--security-opt', 'no-new-privileges');
