@@ -1,7 +1,9 @@
 // Prometheus metrics on every process (issue 15): the README walkthrough (upload a build, start a server,
 // stop it) on the distributed platform, each app with its own HEALTH_PORT, moves the gateway's RED
 // metrics for the route templates used, the services' bus and append metrics, and the servers' domain
-// gauges; no label value anywhere is an id. Standalone serves all of its services' metrics on one port.
+// gauges; no label value anywhere is an id. Then a warm pool (claimed and empty claims, cold starts), a
+// lobby event stream and a match (queue depth, time to match), and the lag and dependency gauges of every
+// service. Standalone serves all of its services' metrics on one port.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -9,6 +11,7 @@ import path from 'node:path';
 import { client, eventually } from '../support/http';
 import { freePort, Platform, startDistributed, startStandalone } from '../support/processes';
 import { Exposition, idLikeLabels, scrape, sum } from '../support/prometheus';
+import { lobbyEvents } from '../support/sse';
 
 jest.setTimeout(180_000);
 
@@ -85,6 +88,79 @@ describe('metrics (distributed: each app its own ops port)', () => {
       expect({ app, info: sum(e, 'spawnpoint_build_info', { service: app }) }).toEqual({ app, info: 1 });
     }
   });
+
+  it('counts pool claims and cold starts, open event streams, the queue and time to match; every service reports its lag and dependencies', async () => {
+    const ports = p.opsPorts!;
+    const api = client(p.baseUrl, p.serverKey);
+    const players = client(p.baseUrl, p.clientKey);
+    const as = (playerId: string) => ({ 'x-player-id': playerId });
+    const settings = await api.post('/v3/projects/settings', {
+      // eu-west: a pool that keeps none ready, so a start there finds it empty and starts cold.
+      pool_config: { enabled: true, regions: { 'us-east': { min_ready: 1, max: 1 }, 'eu-west': { min_ready: 0, max: 1 } }, build_name: 'default' },
+      lobby_configs: [{ name: 'ranked', maxPlayers: 4, matchmaking: { modes: { duel: { teams: 2, playersPerTeam: 1 }, trio: { teams: 3, playersPerTeam: 1 } } } }],
+    });
+    expect(settings.status).toBe(200);
+
+    // Pools: the target per region, one ready in us-east claimed, none in eu-west.
+    // Cold starts in us-east: the walkthrough's server and the pool's.
+    const filled = await eventually(() => scrape(ports.servers), (e) => sum(e, 'spawnpoint_pool_servers', { region: 'us-east', state: 'ready' }) === 1
+      && sum(e, 'spawnpoint_server_cold_start_seconds_count', { region: 'us-east' }) === 2, 30_000, 'pool filled');
+    expect(sum(filled, 'spawnpoint_pool_min_ready', { region: 'us-east' })).toBe(1);
+    expect(sum(filled, 'spawnpoint_pool_min_ready', { region: 'eu-west' })).toBe(0);
+    const claimed = await api.post('/v3/servers/start', { name: 'pooled', region: 'us-east' });
+    expect(claimed.body.is_pool_server).toBe(true);
+    const cold = await api.post('/v3/servers/start', { name: 'cold', region: 'eu-west' });
+    expect(cold.body.is_pool_server).toBe(false);
+    await eventually(() => api.get(`/v3/servers/${cold.body.instance_id}`), (r) => r.body.status === 'running', 15_000, 'cold server running');
+    const pools = await eventually(() => scrape(ports.servers), (e) => sum(e, 'spawnpoint_server_cold_start_seconds_count', { region: 'eu-west' }) === 1, 10_000, 'cold start counted');
+    expect(sum(pools, 'spawnpoint_pool_claims_total', { region: 'us-east', outcome: 'claimed' })).toBe(1);
+    expect(sum(pools, 'spawnpoint_pool_claims_total', { region: 'eu-west', outcome: 'empty' })).toBe(1);
+    expect(sum(pools, 'spawnpoint_pool_claim_duration_seconds_count', { region: 'us-east' })).toBe(1);
+    expect(sum(pools, 'spawnpoint_pool_claim_duration_seconds_sum', { region: 'us-east' })).toBeLessThan(1);
+    expect(sum(pools, 'spawnpoint_server_cold_start_seconds_sum', { region: 'eu-west' })).toBeGreaterThan(0);
+    // The claimed one, the cold one and the us-east pool's refill: three games, as child processes.
+    expect(sum(pools, 'spawnpoint_game_machines', { kind: 'process' })).toBeGreaterThanOrEqual(2);
+
+    // A lobby event stream open on the gateway, then a queue: one lobby alone in trio, two matched in duel.
+    expect((await players.post('/v3/lobbies/ranked', { region: 'ap-south' }, as('met-ann'))).status).toBe(201);
+    const watch = lobbyEvents(p.baseUrl, p.clientKey, 'ranked', 'met-ann');
+    try {
+      await watch.next('connected');
+      expect(sum(await scrape(ports.gateway), 'spawnpoint_lobby_event_streams')).toBe(1);
+      for (const who of ['met-bob', 'met-cy']) expect((await players.post('/v3/lobbies/ranked', { region: 'ap-south' }, as(who))).status).toBe(201);
+      expect((await players.post('/v3/lobbies/ranked/me/matchmaking', { mode: 'trio' }, as('met-cy'))).status).toBe(200);
+      expect((await players.post('/v3/lobbies/ranked/me/matchmaking', { mode: 'duel' }, as('met-ann'))).status).toBe(200);
+      expect((await players.post('/v3/lobbies/ranked/me/matchmaking', { mode: 'duel' }, as('met-bob'))).status).toBe(200);
+      await eventually(() => players.get('/v3/lobbies/ranked/me', as('met-bob')), (r) => r.body.status === 'in_game', 60_000, 'matched');
+      const matched = await eventually(() => scrape(ports.matchmaking), (e) => sum(e, 'spawnpoint_matchmaking_time_to_match_seconds_count', { mode: 'duel' }) === 2, 10_000, 'waits observed');
+      expect(sum(matched, 'spawnpoint_matchmaking_time_to_match_seconds_bucket', { mode: 'duel', le: '60' })).toBe(2);
+      expect(sum(matched, 'spawnpoint_matchmaking_queue_depth', { mode: 'trio', region: 'ap-south' })).toBe(1);
+      expect(sum(matched, 'spawnpoint_matchmaking_queue_depth', { mode: 'duel' })).toBe(0);
+    } finally {
+      watch.close();
+    }
+    await eventually(() => scrape(ports.gateway), (e) => sum(e, 'spawnpoint_lobby_event_streams') === 0, 10_000, 'stream closed');
+
+    // Every service: its projections' and relay's lag in events and seconds (caught up by now), its
+    // dependencies up; the consumers of project settings report their backlog on JetStream.
+    const relays: Record<string, string> = { projects: 'projects', builds: 'builds', servers: 'servers', lobbies: 'lobbies', matchmaking: 'matchmaking', backfill: 'backfill' };
+    for (const [app, relay] of Object.entries(relays)) {
+      const e = await eventually(() => scrape(ports[app]), (x) => sum(x, 'spawnpoint_relay_lag_events', { relay }) === 0 && sum(x, 'spawnpoint_projection_lag_events') === 0, 10_000, `${app} caught up`);
+      expect({ app, seconds: sum(e, 'spawnpoint_relay_lag_seconds', { relay }) }).toEqual({ app, seconds: 0 });
+      // backfill keeps no read model: no projection.
+      const projections = e.samples.some((s) => s.name === 'spawnpoint_projection_lag_events' && s.labels.projection);
+      expect({ app, projections }).toEqual({ app, projections: app !== 'backfill' });
+      for (const dependency of ['database', 'nats', 'eventstore']) expect({ app, dependency, up: sum(e, 'spawnpoint_dependency_up', { dependency }) }).toEqual({ app, dependency, up: 1 });
+    }
+    for (const [app, consumer] of [['servers', 'servers-pools'], ['lobbies', 'lobbies-projects'], ['matchmaking', 'matchmaking-projects'], ['backfill', 'backfill-projects']]) {
+      const lag = (await scrape(ports[app])).samples.filter((s) => s.name === 'spawnpoint_consumer_lag_events' && s.labels.consumer === consumer);
+      expect({ app, consumer, series: lag.length, ok: lag.every((s) => s.value >= 0) }).toEqual({ app, consumer, series: 1, ok: true });
+    }
+    const gateway = await scrape(ports.gateway);
+    expect(sum(gateway, 'spawnpoint_dependency_up', { dependency: 'nats' })).toBe(1);
+    expect(sum(gateway, 'spawnpoint_dependency_up', { dependency: 'database' })).toBe(1);
+    for (const port of Object.values(ports)) expect(idLikeLabels(await scrape(port))).toEqual([]);
+  });
 });
 
 describe('metrics (standalone: one port for all of its services)', () => {
@@ -111,6 +187,15 @@ describe('metrics (standalone: one port for all of its services)', () => {
     expect(e.types.spawnpoint_lobbies).toBe('gauge');
     const projections = new Set(e.samples.filter((s) => s.name === 'spawnpoint_projection_lag_seconds').map((s) => s.labels.projection));
     expect(projections.size).toBeGreaterThanOrEqual(4);
+    expect(sum(e, 'spawnpoint_server_cold_start_seconds_count', { region: 'us-east' })).toBe(1);
+    await eventually(() => scrape(port), (x) => sum(x, 'spawnpoint_game_machines', { kind: 'process' }) === 0, 10_000, 'game process gone');
+    expect(new Set(e.samples.filter((s) => s.name === 'spawnpoint_relay_lag_events').map((s) => s.labels.relay)))
+      .toEqual(new Set(['projects', 'builds', 'servers', 'lobbies', 'matchmaking', 'backfill']));
+    // The embedded database and the store; the bus is in memory (no NATS, no consumer backlog).
+    expect(sum(e, 'spawnpoint_dependency_up', { dependency: 'database' })).toBe(1);
+    expect(sum(e, 'spawnpoint_dependency_up', { dependency: 'eventstore' })).toBe(1);
+    expect(e.samples.filter((s) => s.name === 'spawnpoint_dependency_up' && s.labels.dependency === 'nats')).toEqual([]);
+    expect(e.samples.filter((s) => s.name === 'spawnpoint_consumer_lag_events')).toEqual([]);
     expect(idLikeLabels(e)).toEqual([]);
   });
 });
