@@ -12,5 +12,12 @@ module.exports = tseslint.config(
       '@typescript-eslint/no-non-null-assertion': 'off',
     },
   },
+  // Services and libraries log through @spawnpoint/logging (JSON lines, docs/operations.md "Logs"), never the
+  // console; tests, test kits and the replay CLI (its report is its stdout) may print.
+  {
+    files: ['apps/*/src/**/*.ts', 'libs/*/src/**/*.ts', 'proto/src/**/*.ts'],
+    ignores: ['**/*.spec.ts', '**/testing/**', '**/testing.ts', 'apps/matchmaking/src/replay/cli.ts'],
+    rules: { 'no-console': 'error' },
+  },
   { files: ['**/*.js'], languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', process: 'readonly', console: 'readonly', __dirname: 'readonly', Buffer: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly' } } },
 );

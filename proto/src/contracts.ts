@@ -7,8 +7,11 @@
 // classes, so on the bus they are checked as objects only (see `Json` fields) rather than twice in depth.
 // Unknown fields are let through on the bus (a newer sender may add one); the HTTP edge refuses them.
 import { invalid } from '@spawnpoint/domain';
+import { logger } from '@spawnpoint/logging';
 import { checkContract } from './validation/check';
 import type { ContractClass } from './validation/fields';
+
+const bus = logger('bus');
 
 export type { ContractClass };
 
@@ -77,7 +80,7 @@ const dropped = new Map<string, number>();
  * A broadcast listener that acts only on payloads that conform to the subject's contract. A bad one is
  * dropped (a broadcast has no reply and no retry) and logged, at most once a minute per subject.
  */
-export function validListener<T>(subject: string, handler: (payload: T) => void, log: (msg: string) => void = console.warn): (payload: unknown) => void {
+export function validListener<T>(subject: string, handler: (payload: T) => void, log: (msg: string) => void = (msg) => bus.warn(msg)): (payload: unknown) => void {
   return (payload) => {
     let ok: T;
     try {

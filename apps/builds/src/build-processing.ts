@@ -14,6 +14,9 @@ import { BLOBS, BlobStore, execute, load, Platform, PLATFORM } from '@spawnpoint
 import { buildArtifactBlobKey } from '@spawnpoint/proto';
 import { tarGz } from './build-archive';
 import { BuildRejected, processZip } from './zip/process-zip';
+import { logger } from '@spawnpoint/logging';
+
+const log = logger('builds');
 
 const UPLOAD_GONE = 'processing was interrupted and the upload is gone; upload the ZIP again';
 
@@ -82,7 +85,7 @@ export class BuildProcessing {
       await execute(store, buildDecider, stream, { type: 'FailProcessing', error: message, now: this.now() }, { projectId });
     } finally {
       await rm(zipPath, { force: true });
-      await this.blobs.delete(uploadKey).catch((err) => console.error(`builds: could not remove upload ${uploadKey}; the upload sweep retries`, err));
+      await this.blobs.delete(uploadKey).catch((err) => log.error({ err, project_id: projectId, build_id: buildId }, `builds: could not remove upload ${uploadKey}; the upload sweep retries`));
     }
   }
 }

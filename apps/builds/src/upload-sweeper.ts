@@ -11,6 +11,9 @@ import type { EventStore } from '@spawnpoint/eventstore';
 import { BlobStore, execute, load } from '@spawnpoint/platform';
 import { UPLOAD_BLOB_PREFIX } from '@spawnpoint/proto';
 import type { ReadModels } from '@spawnpoint/read-models';
+import { logger } from '@spawnpoint/logging';
+
+const log = logger('builds');
 
 export interface UploadSweepResult {
   expired: string[];
@@ -40,7 +43,7 @@ export class UploadSweeper {
 
   /** Sweeps now, then every `everyMs`. */
   start(everyMs: number): void {
-    const tick = () => void this.sweep().catch((err) => console.error('builds: upload sweep failed; the next sweep retries', err));
+    const tick = () => void this.sweep().catch((err) => log.error({ err }, 'builds: upload sweep failed; the next sweep retries'));
     tick();
     this.timer = setInterval(tick, everyMs);
     this.timer.unref();

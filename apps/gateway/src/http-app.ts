@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { installRequestHooks, LISTENER_OPTIONS } from './http/request-hooks';
 import { recordRoute } from './http/route-table';
 import { installMetricsHook } from './http/metrics-hook';
-import { metricsEnabled } from '@spawnpoint/platform';
+import { metricsEnabled, NestLogger } from '@spawnpoint/platform';
 
 const ALLOWED_HEADERS = 'api-key, content-type, x-player-id, x-player-token, client-auth-token, last-event-id, x-request-id, traceparent, idempotency-key';
 const EXPOSED_HEADERS = 'x-request-id, x-ratelimit-limit, x-ratelimit-remaining, retry-after, idempotent-replayed';
@@ -23,7 +23,7 @@ export async function createHttpApp(root: Type<unknown>, options: { shutdownHook
   // Uploads arrive as raw streams; the upload handler counts and caps the bytes itself.
   fastify.addContentTypeParser(['application/zip', 'application/octet-stream', 'application/x-zip-compressed'], (_req, payload, done) => done(null, payload));
   // bodyParser off: Fastify's own JSON parser stays, and Nest adds no form parser (a form is not JSON: 415).
-  const app = await NestFactory.create<NestFastifyApplication>(root, adapter, { logger: ['error', 'warn'], bodyParser: false, abortOnError: false });
+  const app = await NestFactory.create<NestFastifyApplication>(root, adapter, { logger: new NestLogger(), bodyParser: false, abortOnError: false });
   if (options.shutdownHooks !== false) app.enableShutdownHooks();
   return app;
 }

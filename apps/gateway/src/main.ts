@@ -3,12 +3,16 @@
 import 'reflect-metadata';
 import { Module } from '@nestjs/common';
 import { Bus } from '@spawnpoint/messaging';
-import { BUS, enableMetrics, exitOnShutdownSignals, GatewayPlatformModule, healthPortFrom, loadConfig, READ_MODELS, setupTracing, startHealthServer } from '@spawnpoint/platform';
+import { logger } from '@spawnpoint/logging';
+import { BUS, enableMetrics, exitOnShutdownSignals, failedStart, GatewayPlatformModule, healthPortFrom, loadConfig, READ_MODELS, setupLogging, setupTracing, startHealthServer } from '@spawnpoint/platform';
 import { GatewayModule } from './gateway.module';
 import { createHttpApp } from './http-app';
 import { legacyLobbyApiFor, legacyPort } from './legacy';
 
+const log = logger('lifecycle');
+
 async function main(): Promise<void> {
+  setupLogging('gateway');
   setupTracing('gateway');
   const config = loadConfig(process.env, 'distributed');
   // The ops server (HEALTH_PORT / METRICS_PORT): probes and /metrics, never on the API port.
@@ -27,11 +31,8 @@ async function main(): Promise<void> {
   const bus = app.get<Bus>(BUS);
   const db = app.get<{ $queryRaw(query: TemplateStringsArray): Promise<unknown> }>(READ_MODELS);
   ops?.ready({ bus: () => bus.ping(), database: () => db.$queryRaw`SELECT 1` });
-  console.log(`spawnpoint gateway listening on ${config.publicUrl}/api${ops ? `; health and metrics on port ${ops.port}` : ''}`);
-  if (legacyApi) console.log(`legacy lobby API listening on port ${legacyApi.port}`);
+  log.info(`spawnpoint gateway listening on ${config.publicUrl}/api${ops ? `; health and metrics on port ${ops.port}` : ''}`);
+  if (legacyApi) log.info(`legacy lobby API listening on port ${legacyApi.port}`);
 }
 
-void main().catch((err: unknown) => {
-  console.error(`spawnpoint gateway: could not start: ${err instanceof Error ? err.message : String(err)}`);
-  process.exit(1);
-});
+void main().catch((err: unknown) => failedStart('gateway', err));

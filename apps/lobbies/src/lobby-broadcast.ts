@@ -7,6 +7,9 @@ import { Platform, PLATFORM } from '@spawnpoint/platform';
 import { LobbyUpdate, SUBJECTS } from '@spawnpoint/proto';
 import { LobbyStates } from './lobby-states';
 import { lobbyUpdate } from './lobby-views';
+import { logger } from '@spawnpoint/logging';
+
+const log = logger('lobbies');
 
 @Injectable()
 export class LobbyBroadcast {
@@ -15,7 +18,7 @@ export class LobbyBroadcast {
   /** The change is stored: a failed broadcast must not turn it into an error for the caller. */
   async send(update: LobbyUpdate): Promise<void> {
     await this.platform.bus.broadcast(SUBJECTS.lobbies.updates, update)
-      .catch((err) => console.error(`lobbies: update of ${update.lobbyId} at ${update.revision} not broadcast: ${(err as Error).message}`));
+      .catch((err) => log.error({ project_id: update.projectId }, `lobbies: update of ${update.lobbyId} at ${update.revision} not broadcast: ${(err as Error).message}`));
   }
 
   /** The deletion update again, for a lobby the store says is deleted (its broadcast was lost); else nothing. */

@@ -6,6 +6,9 @@ import { ClaimCommand, ClaimState, DomainError, LobbyConfig, lobbyCodeStream, lo
 import { Platform, PLATFORM } from '@spawnpoint/platform';
 import { inviteCode } from './invite-code';
 import { isLive, LobbyStates } from './lobby-states';
+import { logger } from '@spawnpoint/logging';
+
+const log = logger('lobbies');
 
 /** A claim whose holder has not (yet) shown it in the lobby is respected this long: an in-flight join. */
 const CLAIM_GRACE_MS = 10_000;
@@ -62,7 +65,7 @@ export class LobbyClaims {
   /** Best effort: a release lost to a crash is healed by the next claim's holder check. */
   async release(stream: string, holder: string): Promise<void> {
     await this.states.claims.execute(stream, { type: 'Release', key: stream, holder, now: this.now() }, {}, { optimistic: true }).catch((err) => {
-      console.error(`lobbies: could not release ${stream}: ${(err as Error).message}`);
+      log.error(`lobbies: could not release ${stream}: ${(err as Error).message}`);
     });
   }
 

@@ -9,9 +9,12 @@ import { Injectable } from '@nestjs/common';
 import { DomainError, LiveLobbyState, LobbyConfig, lobbyLaunchKey, LobbyState } from '@spawnpoint/domain';
 import { RemoteError } from '@spawnpoint/messaging';
 import { ServerView } from '@spawnpoint/proto';
+import { logger } from '@spawnpoint/logging';
 import { lobbyServerStart } from './lobby-server';
 import { isLive, LobbyStates } from './lobby-states';
 import { LobbyWrites, Ran } from './lobby-writes';
+
+const log = logger('lobbies');
 
 /** A refusal (4xx, a domain rule) is the launch's outcome; anything else may pass and is tried again. */
 const refusal = (err: unknown) => err instanceof DomainError || (err instanceof RemoteError && err.body.status < 500);
@@ -51,7 +54,7 @@ export class LobbyLaunch {
       const request = lobbyServerStart(projectId, project.plan, lobbyId, state.region, await config());
       server = await this.servers.start(request, lobbyLaunchKey(lobbyId, state.launches));
     } catch (err) {
-      if (!refusal(err)) console.error(`lobby ${lobbyId}: could not start its game server: ${(err as Error).message}`);
+      if (!refusal(err)) log.error({ project_id: projectId }, `lobby ${lobbyId}: could not start its game server: ${(err as Error).message}`);
       await this.writes.run(projectId, lobbyId, { type: 'ServerStopped', now: this.writes.now() }).catch(() => undefined);
       throw err;
     }

@@ -10,6 +10,9 @@ import { Bus } from '@spawnpoint/messaging';
 import { SUBJECTS } from '@spawnpoint/proto';
 import { readModelsPool, type ReadModels } from '@spawnpoint/read-models';
 import { Presence } from './presence';
+import { logger } from '@spawnpoint/logging';
+
+const log = logger('lobbies');
 
 export interface SweepRow { id: string; projectId: string; config: string; activity: string; players: [string, string][] }
 
@@ -97,7 +100,7 @@ export class LobbySweeper {
         const lost = gone.filter((id) => this.forgotten.has(id)).slice(0, REPEAT_MAX);
         this.forgotten = new Set(gone);
         this.presence.forget(gone);
-        for (const id of lost) await this.target.repeatDeletion(id).catch((err) => console.error(`lobbies: could not repeat the deletion of ${id}: ${(err as Error).message}`));
+        for (const id of lost) await this.target.repeatDeletion(id).catch((err) => log.error(`lobbies: could not repeat the deletion of ${id}: ${(err as Error).message}`));
       }
       const configs = new Map<string, LobbyConfig>();
       const cutoffs: SweepCutoff[] = [];
@@ -120,7 +123,7 @@ export class LobbySweeper {
         await done.catch(() => undefined); // changed meanwhile: the next sweep looks again
       }
     } catch (err) {
-      if (this.timer) console.error(`lobbies: sweep failed: ${(err as Error).message}`);
+      if (this.timer) log.error(`lobbies: sweep failed: ${(err as Error).message}`);
     } finally {
       this.running = false;
     }

@@ -9,11 +9,14 @@ import { hostname } from 'node:os';
 import { Client, ClientConfig, Pool } from 'pg';
 import { LobbyConfig, MatchLobby, MatchmakingMode, MatchProposal } from '@spawnpoint/domain';
 import { Clock, failpoint } from '@spawnpoint/platform';
+import { logger } from '@spawnpoint/logging';
 import { fillOpen } from './backfill-fill';
 import { fillKey } from './match-id';
 import { OpenMatches } from './open-matches';
 import type { QueueId } from './queue-book';
 import { QueueBookProxy } from './queue-book-proxy';
+
+const log = logger('matchmaking');
 
 const LOCK_CLASS = 7_402_013;
 /** Tickets arriving within this long share a round. */
@@ -67,7 +70,7 @@ export class Matcher {
       this.again = true;
       return this.running;
     }
-    this.running = this.round().catch((err) => console.error(`matcher: ${(err as Error).message}`)).finally(() => {
+    this.running = this.round().catch((err) => log.error(`matcher: ${(err as Error).message}`)).finally(() => {
       this.running = null;
       if (this.again) {
         this.again = false;
@@ -107,7 +110,7 @@ export class Matcher {
         } catch (err) {
           // Not recorded (or not known to be): its lobbies are free again; a retry proposes the same id.
           this.deps.book.matchOver(proposal.matchId);
-          console.error(`matcher: could not propose match ${proposal.matchId}: ${(err as Error).message}`);
+          log.error(`matcher: could not propose match ${proposal.matchId}: ${(err as Error).message}`);
         }
       }
     }
@@ -126,7 +129,7 @@ export class Matcher {
         await this.deps.proposeFill(game.match.matchId, pick.lobby, pick.team, now);
       } catch (err) {
         this.deps.book.matchOver(key);
-        console.error(`matcher: could not propose a fill of match ${game.match.matchId}: ${(err as Error).message}`);
+        log.error(`matcher: could not propose a fill of match ${game.match.matchId}: ${(err as Error).message}`);
       }
     }
   }
@@ -143,7 +146,7 @@ export class Matcher {
     }
     this.lock = client;
     // The host name tells replicas apart in containers, where every app is pid 1.
-    console.log(`matchmaking: this process (${hostname()} pid ${process.pid}) is the active matcher`);
+    log.info(`matchmaking: this process (${hostname()} pid ${process.pid}) is the active matcher`);
     return true;
   }
 

@@ -5,6 +5,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DomainError, isMatchOver, matchFormationWorkflow, matchStream } from '@spawnpoint/domain';
 import { Unsubscribe } from '@spawnpoint/messaging';
+import { logger } from '@spawnpoint/logging';
 import { LiveQueueStats, LobbyConfigs, Platform, PLATFORM, queueGauges, ServiceHost } from '@spawnpoint/platform';
 import { QueueStatsBroadcast, SUBJECTS } from '@spawnpoint/proto';
 import { readModelsPool } from '@spawnpoint/read-models';
@@ -15,6 +16,8 @@ import { OpenMatches } from './open-matches';
 import { QueueBookProxy } from './queue-book-proxy';
 import { queueStats } from './queue-stats';
 import { ticketRows, ticketsProjection } from './tickets.projection';
+
+const log = logger('matchmaking');
 
 @Injectable()
 export class MatchmakingHost extends ServiceHost {
@@ -87,7 +90,7 @@ export class MatchmakingHost extends ServiceHost {
       const queues = await queueStats(this.book, readModelsPool(this.db), this.clock().getTime());
       await this.bus.broadcast(SUBJECTS.matchmaking.queueStats, { queues } satisfies QueueStatsBroadcast);
     } catch (err) {
-      console.error(`matchmaking: queue figures not sent: ${(err as Error).message}`);
+      log.error(`matchmaking: queue figures not sent: ${(err as Error).message}`);
     }
   }
 

@@ -3,6 +3,7 @@
 // the tickets table (PostgreSQL).
 import { MatchmakingMode, QueueTicket, resolveMode } from '@spawnpoint/domain';
 import { readModelsPool } from '@spawnpoint/read-models';
+import { captureLogs } from '../../../libs/logging/src/testing';
 import { createProjectionTestBed, ProjectionTestBed } from '../../../test/support/projections';
 import { BOOK_DELTAS, BOOK_QUERIES } from './book-queries';
 import { matchIdOf } from './match-id';
@@ -156,8 +157,7 @@ describe('QueueBookProxy: a worker that dies', () => {
     // Known to the worker only (the table has not seen it): lost with the worker, as with the process.
     proxy.put('mem', ticket('meg', 3000));
     await insert('c', ticket('cid', 1020)); // committed while the worker runs
-    const errors = jest.spyOn(console, 'error').mockImplementation(() => undefined);
-    const logs = jest.spyOn(console, 'log').mockImplementation(() => undefined);
+    const logs = captureLogs();
     try {
       const asked = proxy.size();
       proxy.put('bad', { ...ticket('bad', 0), players: undefined } as never); // throws in the worker: it dies
@@ -172,7 +172,8 @@ describe('QueueBookProxy: a worker that dies', () => {
       expect((await proxy.ticketOf('c'))?.ticket).toMatchObject({ lobbyId: 'c', ticket: 1, players: [{ id: 'cid', state: { mmr: 1020 } }] });
       expect(await proxy.ticketOf('r')).toBeNull();
       expect((await all(proxy.step(queueOf, duel, iso(t0)))).map((p) => p.lobbies.map((l) => l.lobbyId).sort())).toEqual([['a', 'b'], ['c', 'd']]);
-      expect(errors.mock.calls.map((c) => String(c[0])).join('\n')).toMatch(/queue worker failed: TypeError[\s\S]*queue worker exited \(code 1\)/);
+      expect(logs.messages('error').join('\n')).toMatch(/queue worker failed: TypeError[\s\S]*queue worker exited \(code 1\)/);
+      expect(logs.messages('info')).toContain('matchmaking: the new queue worker holds the 3 queued tickets');
 
       // Dead again soon after: the next one waits a moment (a crash loop does not spin), then loads the table.
       proxy.put('bad', { ...ticket('bad', 0), players: undefined } as never);
@@ -180,10 +181,9 @@ describe('QueueBookProxy: a worker that dies', () => {
       const since = Date.now();
       expect(await proxy.size()).toBe(3); // a, b, c: d was heard, never stored
       expect(Date.now() - since).toBeGreaterThanOrEqual(900);
-      expect(errors.mock.calls.map((c) => String(c[0])).join('\n')).toMatch(/a new one starts in 1000 ms/);
+      expect(logs.messages('error').join('\n')).toMatch(/a new one starts in 1000 ms/);
     } finally {
-      errors.mockRestore();
-      logs.mockRestore();
+      logs.restore();
     }
   });
 });

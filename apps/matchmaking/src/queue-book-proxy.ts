@@ -9,9 +9,12 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { MatchmakingMode, MatchProposal, QueueTicket } from '@spawnpoint/domain';
+import { logger } from '@spawnpoint/logging';
 import type { BookDeltas, BookQueries, DeltaArgs, FromWorker, QueryAnswer, QueryArgs, ToWorker } from './book-queries';
 import type { OpenGame } from './open-matches';
 import type { QueueId } from './queue-book';
+
+const log = logger('matchmaking');
 
 /** The tickets table's queued rows (lobby id, ticket): what a worker is loaded with. */
 export type TicketRows = () => Promise<[string, QueueTicket][]>;
@@ -133,8 +136,8 @@ export class QueueBookProxy {
       if (m.ok) p.resolve(m.value as never);
       else p.reject(new Error(`matchmaking queue worker: ${m.error}`));
     });
-    worker.on('error', (err) => console.error(`matchmaking: the queue worker failed: ${err.stack ?? err.message}`));
-    worker.on('messageerror', (err) => console.error(`matchmaking: a message from the queue worker could not be read: ${err.message}`));
+    worker.on('error', (err) => log.error({ err }, `matchmaking: the queue worker failed: ${String(err)}`));
+    worker.on('messageerror', (err) => log.error(`matchmaking: a message from the queue worker could not be read: ${err.message}`));
     worker.on('exit', (code) => {
       if (worker === this.worker && !this.closed) this.restart(code);
     });
@@ -144,7 +147,7 @@ export class QueueBookProxy {
 
   private restart(code: number): void {
     const delay = Date.now() - this.lastStart < CRASH_LOOP_MS && this.restarts > 0 ? RESTART_DELAY_MS : 0;
-    console.error(`matchmaking: the queue worker exited (code ${code}); a new one starts${delay ? ` in ${delay} ms` : ''}, loaded from match_tickets`);
+    log.error(`matchmaking: the queue worker exited (code ${code}); a new one starts${delay ? ` in ${delay} ms` : ''}, loaded from match_tickets`);
     this.failPending(new Error(`matchmaking: the queue worker exited (code ${code})`));
     this.restarts++;
     const generation = ++this.generation; // a load still sending to the dead worker stops
@@ -172,7 +175,7 @@ export class QueueBookProxy {
         }
         if (!current()) return;
         this.flush();
-        if (retry) console.log(`matchmaking: the new queue worker holds the ${loaded.length} queued tickets`);
+        if (retry) log.info(`matchmaking: the new queue worker holds the ${loaded.length} queued tickets`);
         return;
       } catch (err) {
         if (!retry) {
@@ -180,7 +183,7 @@ export class QueueBookProxy {
           throw err;
         }
         if (!current()) return;
-        console.error(`matchmaking: the queue worker's reload failed (${(err as Error).message}); again in ${RELOAD_RETRY_MS} ms`);
+        log.error(`matchmaking: the queue worker's reload failed (${(err as Error).message}); again in ${RELOAD_RETRY_MS} ms`);
         await new Promise((r) => setTimeout(r, RELOAD_RETRY_MS));
         if (!current()) return;
       }

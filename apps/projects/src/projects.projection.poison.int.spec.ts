@@ -6,6 +6,7 @@ import { defaultSettings, ProjectSettings } from '@spawnpoint/domain';
 import type { PostgresEventStore } from '@spawnpoint/eventstore';
 import { listParked, ProjectionRunner } from '@spawnpoint/platform';
 import type { ReadModels } from '@spawnpoint/read-models';
+import { captureLogs } from '../../../libs/logging/src/testing';
 import { createProjectionTestBed, ProjectionTestBed } from '../../../test/support/projections';
 import { projectsProjection } from './projects.projection';
 
@@ -40,7 +41,7 @@ describe('projects projection: a poison event', () => {
   it('parks deep settings of one project; the other projects are updated and created', async () => {
     const runner = new ProjectionRunner(store, models, [projectsProjection], { poisonAttempts: 3, poisonBackoffMs: 20 });
     await runner.start();
-    const errors = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    const logs = captureLogs();
     try {
       const [victim, other, late] = ['victim', 'other', 'late'].map((p) => `${p}-${randomUUID().slice(0, 8)}`);
       await create(victim);
@@ -68,8 +69,9 @@ describe('projects projection: a poison event', () => {
       // Replaying it while the projection still cannot apply it: 409, still parked.
       await expect(runner.replay(parked[0].id)).rejects.toMatchObject({ code: 'conflict' });
       expect(await listParked(models, 'projects')).toHaveLength(1);
+      expect(logs.messages('error').filter((m) => /PARKED event/.test(m))).toHaveLength(1);
     } finally {
-      errors.mockRestore();
+      logs.restore();
       await runner.stop();
     }
   });

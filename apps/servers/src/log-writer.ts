@@ -2,8 +2,11 @@
 // Each batch also adds its per-minute counts to log_minutes (the histogram's rollup), in the same
 // transaction: the rollup never disagrees with log_lines.
 import type { ReadModels } from '@spawnpoint/read-models';
+import { logger } from '@spawnpoint/logging';
 import { storableText } from '@spawnpoint/platform';
 import { LogEntry } from '@spawnpoint/runtime';
+
+const log = logger('servers');
 
 type BufferedEntry = LogEntry & { projectId: string };
 
@@ -33,7 +36,7 @@ export class LogWriter {
           this.db.logLine.createMany({ data: batch.map((e) => ({ serverId: e.serverId, projectId: e.projectId, ts: e.timestamp, level: e.level, stream: e.stream, message: e.message })) }),
           addMinuteCounts(this.db, batch),
         ])
-        .then(() => undefined, (err) => console.error('log write failed', err)),
+        .then(() => undefined, (err) => log.error({ err }, 'servers: writing game server log lines failed')),
     );
     return this.flushing;
   }

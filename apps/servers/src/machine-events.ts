@@ -3,11 +3,14 @@
 // workflow (server-intents.ts), which reacts to the ServerCrashed this records.
 import { Inject, Injectable } from '@nestjs/common';
 import { GameRuntime, MachineEvent } from '@spawnpoint/runtime';
+import { logger } from '@spawnpoint/logging';
 import { ColdStarts } from './cold-starts';
 import { LogWriter } from './log-writer';
 import { Machines } from './machines';
 import { RUNTIME } from './runtime';
 import { ServerStates } from './server-states';
+
+const log = logger('servers');
 
 @Injectable()
 export class MachineEvents {
@@ -44,7 +47,7 @@ export class MachineEvents {
         await this.states.recordExit(event.serverId, event.reason, event.exitCode, event.at);
       }
     } catch (err) {
-      console.error(`servers: handling ${event.type} failed`, err);
+      log.error({ err }, `servers: handling ${event.type} failed`);
     }
   }
 }

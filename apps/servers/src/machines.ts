@@ -5,11 +5,14 @@ import { DomainError, ServerLaunch, NetworkPort } from '@spawnpoint/domain';
 import { Platform, PLATFORM } from '@spawnpoint/platform';
 import { ProjectView, ResolvedBuild, signArtifactUrl } from '@spawnpoint/proto';
 import { AllocatedPort, buildGameEnv, GameRuntime, MachineSpec, PortSpec, splitArgs } from '@spawnpoint/runtime';
+import { logger } from '@spawnpoint/logging';
 import { BuildDirs } from './build-dirs';
 import { LogAttribution } from './log-attribution';
 import { RUNTIME } from './runtime';
 import { ServerStates } from './server-states';
 import { ServersReadModel } from './servers-read-model';
+
+const log = logger('servers');
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -36,7 +39,7 @@ export class Machines {
       // Only if still stopped when its turn comes: a restart queued before it may have started a new machine.
       void states.lane.run(serverId, async () => {
         if ((await states.load(serverId, revision)).state.status === 'stopped') await this.teardown(serverId);
-      }).catch((err) => console.error(`servers: teardown of ${serverId} failed`, err));
+      }).catch((err) => log.error({ err, project_id: this.specs.get(serverId)?.projectId }, `servers: teardown of ${serverId} failed`));
     });
   }
 

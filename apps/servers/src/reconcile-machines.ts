@@ -4,6 +4,9 @@
 // pure planReconcile; this file gathers its inputs and carries it out.
 import { planReconcile, RecordedStatus, ServerState } from '@spawnpoint/domain';
 import { GameRuntime, LogEntry, MachineSpec } from '@spawnpoint/runtime';
+import { logger } from '@spawnpoint/logging';
+
+const log = logger('servers');
 
 export interface ReconcileHost {
   runtime: GameRuntime;
@@ -53,7 +56,7 @@ export async function reconcileMachines(host: ReconcileHost): Promise<ReconcileO
     await host.recordLost(serverId);
   }
   if (plan.adopt.length + plan.stop.length + plan.lost.length > 0) {
-    console.log(`servers: reconciled machines with the store: ${plan.adopt.length} adopted, ${plan.stop.length} stopped (no live server), ${plan.lost.length} lost (recorded stopped)`);
+    log.info(`servers: reconciled machines with the store: ${plan.adopt.length} adopted, ${plan.stop.length} stopped (no live server), ${plan.lost.length} lost (recorded stopped)`);
   }
   return { adopted: plan.adopt.length, stopped: plan.stop.length, lost: plan.lost.length };
 }

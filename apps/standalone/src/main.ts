@@ -1,7 +1,15 @@
-import { exitOnShutdownSignals, setupTracing } from '@spawnpoint/platform';
+import { logger } from '@spawnpoint/logging';
+import { exitOnShutdownSignals, failedStart, setupLogging, setupTracing } from '@spawnpoint/platform';
 import { Standalone, startStandalone } from './standalone';
 
+const log = logger('lifecycle');
+
 function main(): void {
+  try {
+    setupLogging('standalone');
+  } catch (err) {
+    failedStart('standalone', err);
+  }
   setupTracing('standalone');
   const started = startStandalone();
   // From the first moment: a signal during start-up waits for the start, then shuts down in order.
@@ -9,26 +17,16 @@ function main(): void {
     const s = await started.catch(() => null);
     await s?.close();
   });
-  started.then(announce, (err: unknown) => {
-    // One clear line (the stack only when asked for): start-up failures are the operator's to fix.
-    const message = err instanceof Error ? err.message : String(err);
-    console.error(`spawnpoint standalone: could not start: ${message}`);
-    if (process.env.SPAWNPOINT_DEBUG && err instanceof Error) console.error(err.stack);
-    process.exit(1);
-  });
+  // One clear line (the stack only when asked for): start-up failures are the operator's to fix.
+  started.then(announce, (err: unknown) => failedStart('standalone', err));
 }
 
+/** The addresses and the default project's keys (also kept in the data dir's default-project.json). */
 function announce(s: Standalone): void {
-  console.log(`
-Spawnpoint is running (standalone).
-
-  API:         ${s.url}/api        (reference: ${s.url}/api/docs)${s.legacyUrl ? `\n  Legacy lobby API: ${s.legacyUrl}` : ''}${s.opsPort !== null ? `\n  Health and metrics: port ${s.opsPort} (/livez, /readyz, /metrics)` : ''}
-  Project:     ${s.project.projectId}
-  Server key:  ${s.project.serverKey}
-  Client key:  ${s.project.clientKey}
-
-Try:  curl -H "api-key: ${s.project.serverKey}" ${s.url}/api/v3/servers
-`);
+  log.info({
+    api: `${s.url}/api`, reference: `${s.url}/api/docs`, legacy_api: s.legacyUrl ?? undefined, ops_port: s.opsPort ?? undefined,
+    project_id: s.project.projectId, server_key: s.project.serverKey, client_key: s.project.clientKey,
+  }, `Spawnpoint is running (standalone): API ${s.url}/api; try curl -H "api-key: ${s.project.serverKey}" ${s.url}/api/v3/servers`);
 }
 
 main();

@@ -1,7 +1,10 @@
 // The reply envelope of request/reply, identical for both adapters.
+import { logger } from '@spawnpoint/logging';
 import { RemoteError, type RemoteErrorBody, type RequestContext, type RequestHandler } from './bus';
 import { decode, encode } from './json';
 import { markFailed } from './tracing';
+
+const log = logger('bus');
 
 type Reply = { ok: true; data?: unknown } | { ok: false; error: RemoteErrorBody };
 
@@ -14,7 +17,8 @@ async function settle<T>(handler: RequestHandler, payload: unknown, ctx: Request
   } catch (err) {
     if (err instanceof RemoteError) return pack({ ok: false, error: err.body });
     // The caller only learns "500"; the real cause stays here.
-    console.error(`bus: handler for ${ctx.subject} failed`, err);
+    const projectId = (payload as { projectId?: unknown } | null)?.projectId;
+    log.error({ err, project_id: typeof projectId === 'string' ? projectId : undefined }, `bus: handler for ${ctx.subject} failed`);
     markFailed(err);
     return pack({ ok: false, error: INTERNAL_ERROR });
   }

@@ -6,6 +6,8 @@ export * from './nest/tokens';
 export * from './nest/platform.module';
 export * from './nest/gateway-platform.module';
 export * from './nest/boot';
+export * from './nest/logging';
+export * from './nest/nest-logger';
 export * from './nest/health-server';
 export * from './nest/tracing';
 export * from './nest/shutdown';

@@ -3,7 +3,11 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException } from '@nestjs/co
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RemoteErrorBody } from '@spawnpoint/messaging';
 import { toErrorBody } from '@spawnpoint/platform';
+import { logger } from '@spawnpoint/logging';
+import { requestLogFields } from './access-log';
 import { allowedMethods } from './route-table';
+
+const log = logger('http');
 
 export function httpErrorBody(err: unknown, req?: FastifyRequest): RemoteErrorBody {
   if (err instanceof HttpException) {
@@ -34,7 +38,7 @@ export class ErrorFilter implements ExceptionFilter {
     const req = ctx.getRequest<FastifyRequest>();
     const reply = ctx.getResponse<FastifyReply>();
     const body = httpErrorBody(err, req);
-    if (body.status >= 500 && body.status !== 503) console.error(err);
+    if (body.status >= 500 && body.status !== 503) log.error({ err, ...requestLogFields(req, reply) }, `${req.method} ${req.routeOptions?.url ?? 'unmatched'} failed`);
     if (body.status === 405) reply.header('allow', allowedMethods(req.url).join(', '));
     void reply.status(body.status).type('application/json').send(body);
   }

@@ -8,6 +8,7 @@ import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
 import { createHash, randomUUID } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
 import { from, lastValueFrom, Observable } from 'rxjs';
+import { logger } from '@spawnpoint/logging';
 import { RemoteError, runInCommand } from '@spawnpoint/messaging';
 import { READ_MODELS, untilKnown } from '@spawnpoint/platform';
 import { ReadModels, readModelsPool } from '@spawnpoint/read-models';
@@ -24,6 +25,8 @@ const SWEEP_EVERY_MS = 10 * 60_000;
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('base64url');
 
+const log = logger('idempotency');
+
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor, OnModuleDestroy {
   private readonly store: IdempotencyStore;
@@ -31,7 +34,7 @@ export class IdempotencyInterceptor implements NestInterceptor, OnModuleDestroy 
 
   constructor(@Inject(READ_MODELS) db: ReadModels) {
     this.store = new IdempotencyStore(readModelsPool(db));
-    this.sweeper = setInterval(() => void this.store.sweep().catch((err) => console.error('idempotency: sweep failed', err)), SWEEP_EVERY_MS);
+    this.sweeper = setInterval(() => void this.store.sweep().catch((err) => log.error({ err }, 'idempotency: sweep failed')), SWEEP_EVERY_MS);
     this.sweeper.unref();
   }
 
@@ -76,10 +79,10 @@ export class IdempotencyInterceptor implements NestInterceptor, OnModuleDestroy 
     } catch (err) {
       const answer = httpErrorBody(err, req);
       if (answer.status >= 500) await this.store.release(ref).catch(() => undefined);
-      else await this.store.complete(ref, answer.status, answer).catch((e) => console.error('idempotency: could not store an answer', e));
+      else await this.store.complete(ref, answer.status, answer).catch((e) => log.error({ err: e }, 'idempotency: could not store an answer'));
       throw err;
     }
-    await this.store.complete(ref, status, body).catch((e) => console.error('idempotency: could not store an answer', e));
+    await this.store.complete(ref, status, body).catch((e) => log.error({ err: e }, 'idempotency: could not store an answer'));
     return body;
   }
 

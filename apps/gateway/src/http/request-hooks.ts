@@ -1,7 +1,8 @@
 // What every HTTP listener of the gateway does around a request (the API and the legacy lobby API):
-// its options, the request id, CORS with answered preflights, and the request's trace span.
+// its options, the request id, CORS with answered preflights, the request's trace span and its access log line.
 import type { FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
+import { accessLogEnabled, installAccessLog } from './access-log';
 import { checkUrl, clientErrorHandler, frameworkErrors, lingerAfterTooLarge, MAX_URL_BYTES } from './framework-errors';
 import { endRequestSpan, enterRequestContext, startRequestSpan } from './tracing-hooks';
 
@@ -47,4 +48,5 @@ export function installRequestHooks(fastify: FastifyInstance, cors: CorsPolicy):
     endRequestSpan(req, reply.statusCode);
     done();
   });
+  if (accessLogEnabled()) installAccessLog(fastify);
 }

@@ -5,6 +5,9 @@
 // in-memory buckets, fail open) for a few seconds and says so in the log. ADR-0008 (limits).
 import type { BucketStore, Lease } from '@spawnpoint/read-models';
 import { RateLimiter, Take } from './rate-limiter';
+import { logger } from '@spawnpoint/logging';
+
+const log = logger('rate-limits');
 
 export interface SharedRateLimiterOptions {
   now?: () => number;
@@ -52,7 +55,7 @@ export class SharedRateLimiter {
     this.leaseTtlMs = options.leaseTtlMs ?? 1000;
     this.timeoutMs = options.timeoutMs ?? 500;
     this.fallbackMs = options.fallbackMs ?? 5000;
-    this.log = options.log ?? ((line) => console.error(line));
+    this.log = options.log ?? ((line) => log.error(line));
     this.local = new RateLimiter(this.now);
   }
 

@@ -7,6 +7,8 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Bus } from '@spawnpoint/messaging';
 import { BUS } from '@spawnpoint/platform';
 import { KeyAuthenticator } from '../http/auth';
+import { logger } from '@spawnpoint/logging';
+import { requestLogFields } from '../http/access-log';
 import { httpErrorBody } from '../http/error-filter';
 import { Limiter, RateLimits } from '../http/rate-limits';
 import { installRequestHooks, LISTENER_OPTIONS } from '../http/request-hooks';
@@ -17,6 +19,8 @@ import {
   LegacyCodeParams, LegacyConfigQuery, LegacyCreateBody, LegacyJoinBody, LegacyKickQuery, LegacyListQuery, LegacyLobbyParams, LegacyPlayerParams,
   LegacyUpdateBody,
 } from './schemas';
+
+const log = logger('http');
 
 const CORS_ALLOWED = `api-key, ${LEGACY_TOKEN_HEADER}, content-type, x-request-id, traceparent`;
 const CORS_EXPOSED = 'x-request-id, traceparent, x-ratelimit-limit, x-ratelimit-remaining, retry-after';
@@ -58,9 +62,9 @@ export function buildLegacyLobbyApp(o: LegacyLobbyApiOptions): FastifyInstance {
   const h = new LegacyLobbies(o);
   // As on the main listener, with this API's methods and headers.
   installRequestHooks(app, { methods: 'GET, POST, PUT, DELETE', allowedHeaders: CORS_ALLOWED, exposedHeaders: CORS_EXPOSED });
-  app.setErrorHandler((err, _req, reply) => {
+  app.setErrorHandler((err, req, reply) => {
     const body = httpErrorBody(err);
-    if (body.status >= 500 && body.status !== 503) console.error(err);
+    if (body.status >= 500 && body.status !== 503) log.error({ err, ...requestLogFields(req, reply) }, `${req.method} ${req.routeOptions.url ?? 'unmatched'} failed`);
     void reply.status(body.status).type('application/json').send(body);
   });
   app.setNotFoundHandler((req, reply) => {

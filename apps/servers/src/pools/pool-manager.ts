@@ -4,10 +4,13 @@
 // project, after pool or build changes, after claims, and on a periodic tick.
 import { PLAN_LIMITS, planPool, PoolConfig, PoolMember, ServerEvent, ServerState } from '@spawnpoint/domain';
 import { Bus, IntegrationEvent } from '@spawnpoint/messaging';
+import { logger } from '@spawnpoint/logging';
 import { integrationEventName, parseBusEvent, ProjectView, ResolvedBuild, StartServerBody, SUBJECTS } from '@spawnpoint/proto';
 import type { ReadModels } from '@spawnpoint/read-models';
 import { countPoolClaim, KeyedLane } from '@spawnpoint/platform';
 import { poolFor, poolKey } from './pool-claim';
+
+const log = logger('pools');
 
 export interface PoolClaim { name: string; customData: Record<string, unknown> | null; ttl: number | null; matchId: string }
 
@@ -143,7 +146,7 @@ export class PoolManager {
     void this.lane.run(projectId, async () => {
       this.queued.delete(projectId);
       if (await this.reconcile(projectId)) this.schedule(projectId);
-    }).catch((err) => console.error(`pools: reconcile of ${projectId} failed`, err));
+    }).catch((err) => log.error({ err, project_id: projectId }, `pools: reconcile of ${projectId} failed`));
   }
 
   /** A pool server left the ready pool (the server-lifecycle workflow's RefillPool): refill once claims pause. */
@@ -175,7 +178,7 @@ export class PoolManager {
       const ids = new Set([...withPools.map((p) => p.projectId), ...[...this.members.values()].map((m) => m.projectId)]);
       for (const id of ids) this.schedule(id);
     } catch (err) {
-      console.error('pools: listing pools failed', err);
+      log.error({ err }, 'pools: listing pools failed');
     }
   }
 

@@ -3,12 +3,15 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DomainError, serverStream } from '@spawnpoint/domain';
+import { logger } from '@spawnpoint/logging';
 import { Platform, PLATFORM } from '@spawnpoint/platform';
 import { ServerLauncher } from '../server-launcher';
 import { ServerStates } from '../server-states';
 import { ServersReadModel } from '../servers-read-model';
 import { Upstream } from '../upstream';
 import { PoolHost, PoolManager } from './pool-manager';
+
+const log = logger('pools');
 
 @Injectable()
 export class ServerPools {
@@ -38,7 +41,7 @@ export class ServerPools {
           // The next reconcile counts pool servers from the read model: this one must be in it.
           await this.readModel.waitFor(position, serverStream(serverId));
         } catch (err) {
-          console.error('pools: starting a pool server failed', err);
+          log.error({ err, project_id: project.projectId, region }, 'pools: starting a pool server failed');
         }
       },
       stopPoolServer: async (serverId) => {

@@ -21,6 +21,9 @@ import {
 } from '../event-store';
 import { fromEsdbEvent, fromEsdbRevision, inCategories, toEsdbEvent, toEsdbExpected, toEsdbPosition } from './esdb-mapping';
 import { EventStoreDbSubscription } from './eventstoredb-subscription';
+import { logger } from '@spawnpoint/logging';
+
+const log = logger('eventstore');
 
 export interface EventStoreDbEventStoreOptions {
   /** e.g. `esdb://localhost:2113?tls=false` */
@@ -92,7 +95,7 @@ export class EventStoreDbEventStore implements EventStore {
       options,
       handler,
       // A stopped subscription must not go unnoticed when the caller gave no onError.
-      onError ?? ((err) => console.error('event store subscription stopped', err)),
+      onError ?? ((err) => log.error({ err }, 'event store subscription stopped')),
       (categories) => this.lastPosition(categories),
       () => this.subscriptions.delete(subscription),
     );

@@ -19,6 +19,9 @@ import { countEventsAfter, EVENT_COLUMNS, lastPosition, readAllEvents, toRecorde
 import { LiveTail } from './live-tail';
 import { PostgresSubscription } from './postgres-subscription';
 import { MIGRATE_LOCK, SCHEMA_SQL } from './schema';
+import { logger } from '@spawnpoint/logging';
+
+const log = logger('eventstore');
 
 export interface PostgresEventStoreOptions {
   connectionString: string;
@@ -87,7 +90,7 @@ export class PostgresEventStore implements EventStore {
       options,
       handler,
       // A stopped subscription must not go unnoticed when the caller gave no onError.
-      onError ?? ((err) => console.error('event store subscription stopped', err)),
+      onError ?? ((err) => log.error({ err }, 'event store subscription stopped')),
       () => this.subscriptions.delete(subscription),
     );
     this.subscriptions.add(subscription);

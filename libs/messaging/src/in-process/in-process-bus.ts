@@ -3,6 +3,7 @@
 // (not a stream) is what makes delivery at-least-once. A consumer that keeps failing on one event parks
 // it after maxAttempts publishes (handler-failures.ts) instead of holding up the relay for good.
 import { SpanKind } from '@opentelemetry/api';
+import { logger } from '@spawnpoint/logging';
 import {
   BusUnavailable,
   type Bus,
@@ -20,6 +21,8 @@ import { EVENTS_PREFIX, eventTopic, subjectMatches } from '../subjects';
 import { withCommandId } from '../command-context';
 import { inSpan, withTraceContext } from '../tracing';
 import { RecentIds } from './recent-ids';
+
+const log = logger('bus');
 
 export interface InProcessBusOptions {
   /** Default request timeout (default 5000 ms). */
@@ -160,7 +163,7 @@ export class InProcessBus implements Bus {
       const copy = jsonCopy(payload);
       // Asynchronous, as over NATS: a listener never runs inside broadcast(), and its failure stays its own.
       queueMicrotask(() => {
-        void (async () => listener.handler(copy))().catch((err) => console.error(`bus: listener on ${subject} failed`, err));
+        void (async () => listener.handler(copy))().catch((err) => log.error({ err }, `bus: listener on ${subject} failed`));
       });
     }
   }

@@ -8,6 +8,7 @@
 // A handler that keeps failing on one event parks it after `maxAttempts` deliveries (handler-failures.ts);
 // infrastructure failures are redelivered for as long as they last.
 import { AckPolicy, DeliverPolicy, type JetStreamClient, type JetStreamManager, type JsMsg } from 'nats';
+import { logger } from '@spawnpoint/logging';
 import { SpanKind } from '@opentelemetry/api';
 import type { ConsumerOptions, IntegrationEvent, IntegrationHandler } from '../bus';
 import { logParked, shouldPark } from '../handler-failures';
@@ -15,6 +16,8 @@ import { decode } from '../json';
 import { subjectMatches } from '../subjects';
 import { inSpan } from '../tracing';
 import { fromNatsHeaders } from './nats-headers';
+
+const log = logger('bus');
 
 /** Few messages in flight per consumer: they are handled one at a time and their ack_wait runs meanwhile. */
 const MAX_BUFFERED = 16;
@@ -51,7 +54,7 @@ export async function startDurableConsumer(
       event = decode(msg.data) as IntegrationEvent;
     } catch (err) {
       // Not written by this bus; redelivering cannot fix it.
-      console.error(`bus: consumer ${options.durable} dropped an unreadable message on ${msg.subject}`, err);
+      log.error({ err }, `bus: consumer ${options.durable} dropped an unreadable message on ${msg.subject}`);
       return msg.term();
     }
     const headers = fromNatsHeaders(msg.headers);
@@ -64,7 +67,7 @@ export async function startDurableConsumer(
         logParked(options.durable, event, attempts, err);
         return msg.term();
       }
-      console.error(`bus: consumer ${options.durable} failed on event ${event.id} (${event.type}), delivery ${attempts}; will retry`, err);
+      log.error({ err, project_id: event.metadata?.projectId }, `bus: consumer ${options.durable} failed on event ${event.id} (${event.type}), delivery ${attempts}; will retry`);
       msg.nak(retryDelayMs(attempts));
     }
   };
@@ -75,7 +78,7 @@ export async function startDurableConsumer(
       if (stopping) msg.nak();
       else await deliver(msg);
     }
-  })().catch((err) => console.error(`bus: consumer ${options.durable} stopped`, err));
+  })().catch((err) => log.error({ err }, `bus: consumer ${options.durable} stopped`));
 
   return async () => {
     stopping = true;

@@ -1,5 +1,6 @@
 // The bus over NATS: core request/reply with queue groups, JetStream for integration events, core pub/sub for broadcasts.
 import { SpanKind } from '@opentelemetry/api';
+import { logger } from '@spawnpoint/logging';
 import { connect, ErrorCode, type JetStreamClient, type JetStreamManager, type Msg, type NatsConnection, NatsError } from 'nats';
 import {
   BusUnavailable,
@@ -20,6 +21,8 @@ import { inSpan, withTraceContext } from '../tracing';
 import { startDurableConsumer } from './durable-consumer';
 import { ensureEventStream, type EventRetention } from './event-stream';
 import { fromNatsHeaders, toNatsHeaders } from './nats-headers';
+
+const log = logger('bus');
 
 export interface NatsBusOptions {
   /** One URL, or several separated by commas. */
@@ -76,9 +79,9 @@ export class NatsBus implements Bus {
     const sub = this.nc.subscribe(subject, {
       queue: QUEUE_GROUP,
       callback: (err, msg) => {
-        if (err) return console.error(`bus: subscription ${subject} failed`, err);
+        if (err) return log.error({ err }, `bus: subscription ${subject} failed`);
         const served = this.serve(subject, msg, handler)
-          .catch((e) => console.error(`bus: could not answer on ${msg.subject}`, e))
+          .catch((e) => log.error({ err: e }, `bus: could not answer on ${msg.subject}`))
           .finally(() => inFlight.delete(served));
         inFlight.add(served);
       },
@@ -135,8 +138,8 @@ export class NatsBus implements Bus {
   async listen(subject: string, handler: (payload: any) => void): Promise<Unsubscribe> {
     const sub = this.nc.subscribe(subject, {
       callback: (err, msg) => {
-        if (err) return console.error(`bus: subscription ${subject} failed`, err);
-        void (async () => handler(decode(msg.data)))().catch((e) => console.error(`bus: listener on ${subject} failed`, e));
+        if (err) return log.error({ err }, `bus: subscription ${subject} failed`);
+        void (async () => handler(decode(msg.data)))().catch((e) => log.error({ err: e }, `bus: listener on ${subject} failed`));
       },
     });
     await this.nc.flush();

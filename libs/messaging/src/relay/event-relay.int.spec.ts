@@ -1,4 +1,5 @@
 import { type CheckpointStore, PostgresCheckpointStore, PostgresEventStore } from '@spawnpoint/eventstore';
+import { captureLogs } from '../../../logging/src/testing';
 import { createTestDatabase, type TestDatabase } from '../../../../test/support/databases';
 import { NATS_URL } from '../../../../test/support/nats';
 import type { Bus, IntegrationEvent } from '../bus';
@@ -137,17 +138,22 @@ describe('EventRelay (PostgreSQL store -> NATS)', () => {
   });
 
   it('retries an event whose publish failed, without skipping it or what follows', async () => {
-    jest.spyOn(console, 'error').mockImplementation(() => undefined);
-    const bus = new InProcessBus();
-    const attempts: string[] = [];
-    await bus.consume({ durable: 'flaky', filters: ['>'] }, (e) => {
-      attempts.push(e.type);
-      if (attempts.length === 1) throw new Error('not yet');
-    });
-    await append('server-1', 'ServerStarted', 'ServerStopped');
-    await relay({ bus }).start();
-    await waitFor(() => attempts.length === 3, 10_000, 'retried delivery');
-    expect(attempts).toEqual(['ServerStarted', 'ServerStarted', 'ServerStopped']);
-    await bus.close();
+    const logs = captureLogs();
+    try {
+      const bus = new InProcessBus();
+      const attempts: string[] = [];
+      await bus.consume({ durable: 'flaky', filters: ['>'] }, (e) => {
+        attempts.push(e.type);
+        if (attempts.length === 1) throw new Error('not yet');
+      });
+      await append('server-1', 'ServerStarted', 'ServerStopped');
+      await relay({ bus }).start();
+      await waitFor(() => attempts.length === 3, 10_000, 'retried delivery');
+      expect(attempts).toEqual(['ServerStarted', 'ServerStarted', 'ServerStopped']);
+      expect(logs.records().filter((r) => r.level === 'error').map((r) => [r.component, r.msg])).toEqual([['relay', expect.stringMatching(/^relay .+: stopped at position \d+, retrying in \d+ ms$/)]]);
+      await bus.close();
+    } finally {
+      logs.restore();
+    }
   });
 });

@@ -3,8 +3,11 @@
 // The checkpoint is saved in batches after publishing. A crash in between republishes a few events,
 // which is harmless: publish dedupes by event id and consumers are idempotent anyway.
 import type { CheckpointStore, EventStore, RecordedEvent, Subscription } from '@spawnpoint/eventstore';
+import { logger } from '@spawnpoint/logging';
 import type { Bus } from '../bus';
 import { integrationHeaders, toIntegrationEvent } from './to-integration-event';
+
+const log = logger('relay');
 
 export interface EventRelayOptions {
   store: EventStore;
@@ -96,7 +99,7 @@ export class EventRelay {
   /** A failed publish stops the subscription (it must not skip the event): start again from the last published one. */
   private resubscribeLater(err: unknown): void {
     if (!this.running) return;
-    console.error(`relay ${this.name}: stopped at position ${this.published}, retrying in ${RETRY_DELAY_MS} ms`, err);
+    log.error({ err }, `relay ${this.name}: stopped at position ${this.published}, retrying in ${RETRY_DELAY_MS} ms`);
     const failed = this.subscription;
     this.subscription = undefined;
     void failed?.close().catch(() => undefined);
@@ -115,7 +118,7 @@ export class EventRelay {
         this.saved = position;
       } catch (err) {
         // The next save covers it; meanwhile a restart would merely republish.
-        console.error(`relay ${this.name}: could not save checkpoint ${position}`, err);
+        log.error({ err }, `relay ${this.name}: could not save checkpoint ${position}`);
       }
     });
     return this.saving;

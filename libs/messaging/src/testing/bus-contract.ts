@@ -3,6 +3,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { SpanKind, trace } from '@opentelemetry/api';
 import { BusUnavailable, RemoteError, type Bus, type IntegrationEvent } from '../bus';
+import { captureLogs, type CapturedLogs } from '../../../logging/src/testing';
 import { installTracing } from './tracing-harness';
 import { sleep, waitFor } from './wait';
 
@@ -28,8 +29,11 @@ export function describeBusContract(name: string, factory: () => Promise<BusUnde
       unique = randomBytes(4).toString('hex');
     });
 
+    let logs: CapturedLogs | null = null;
     afterEach(async () => {
       jest.restoreAllMocks();
+      logs?.restore();
+      logs = null;
       await cleanup();
     });
 
@@ -44,7 +48,8 @@ export function describeBusContract(name: string, factory: () => Promise<BusUnde
       data,
       metadata: { correlationId: 'c-1' },
     });
-    const silenceErrors = () => jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    // The bus's own log lines, kept from the test output and looked at (restored after each test).
+    const silenceErrors = () => (logs = captureLogs());
 
     describe('request/reply', () => {
       it('round-trips payload, reply and headers', async () => {
@@ -72,7 +77,7 @@ export function describeBusContract(name: string, factory: () => Promise<BusUnde
         const err = await bus.request(subject('broken'), {}).catch((e: unknown) => e);
         expect(err).toBeInstanceOf(RemoteError);
         expect((err as RemoteError).body).toEqual({ error: 'Internal error', status: 500 });
-        expect(logged.mock.calls.flat()).toContainEqual(expect.objectContaining({ message: 'database on fire' }));
+        expect(logged.records()).toContainEqual(expect.objectContaining({ level: 'error', msg: `bus: handler for ${subject('broken')} failed`, err: expect.objectContaining({ message: 'database on fire' }) }));
       });
 
       it('fails fast with BusUnavailable when nobody handles the subject', async () => {
@@ -208,7 +213,7 @@ export function describeBusContract(name: string, factory: () => Promise<BusUnde
         await waitFor(() => handled.includes(next.id) && poisonAttempts() >= 3, 15_000, 'the event behind the poison, and 3 attempts');
         await sleep(2_500); // NATS would have redelivered within this (its next delay is 2 s)
         expect(poisonAttempts()).toBe(3);
-        expect(logged.mock.calls.some((c) => /PARKED event/.test(String(c[0])) && String(c[0]).includes(poison.id))).toBe(true);
+        expect(logged.messages('error').some((m) => /PARKED event/.test(m) && m.includes(poison.id))).toBe(true);
       });
 
       it('never parks an event over an infrastructure failure: it is redelivered until handled', async () => {

@@ -2,9 +2,12 @@
 // does next reaches the lobby as events (the lobby-server workflow), never by asking.
 import { Inject, Injectable } from '@nestjs/common';
 import { COMMAND_ID_HEADER } from '@spawnpoint/messaging';
+import { logger } from '@spawnpoint/logging';
 import { Platform } from '../nest/service-host';
 import { PLATFORM } from '../nest/tokens';
 import { ServerView, StartServerRequest, SUBJECTS } from '@spawnpoint/proto';
+
+const log = logger('lobbies');
 
 @Injectable()
 export class GameServers {
@@ -18,7 +21,7 @@ export class GameServers {
   /** Best effort (the server may be gone already): a lobby's server is stopped as if signalled. */
   async stop(projectId: string, serverId: string): Promise<void> {
     await this.platform.bus.request(SUBJECTS.servers.stop, { projectId, serverId, reason: 'SHUTDOWN_SIGNAL' }).catch((err) => {
-      console.error(`lobbies: could not stop server ${serverId}: ${(err as Error).message}`);
+      log.error({ project_id: projectId }, `lobbies: could not stop server ${serverId}: ${(err as Error).message}`);
     });
   }
 }

@@ -15,10 +15,8 @@ export function toErrorBody(err: unknown): RemoteErrorBody {
   return { error: 'Internal error', status: 500 };
 }
 
-/** Bus handlers throw RemoteError so the caller sees the same status and body. */
+/** Bus handlers throw RemoteError so the caller sees the same status and body (serve() logs a 500's cause). */
 export function asRemote(err: unknown): RemoteError {
   if (err instanceof RemoteError) return err;
-  const body = toErrorBody(err);
-  if (body.status === 500) console.error(err);
-  return new RemoteError(body);
+  return new RemoteError(toErrorBody(err));
 }

@@ -2,6 +2,7 @@
 // through `serve` on a real in-process bus, HTTP observations, appends, and scrape-time gauges.
 import { InProcessBus, RemoteError } from '@spawnpoint/messaging';
 import type { EventStore } from '@spawnpoint/eventstore';
+import { captureLogs } from '../../../logging/src/testing';
 import { idLikeLabels, parsePrometheus, scrape, sum } from '../../../../test/support/prometheus';
 import { serve } from '../commands/serve';
 import { HealthServer, startHealthServer } from '../nest/health-server';
@@ -44,9 +45,11 @@ describe('the process metrics registry on the ops server', () => {
     await bus.request('tests.echo', { a: 1 });
     await bus.request('tests.echo', { a: 2 });
     await expect(bus.request('tests.refuse', {})).rejects.toThrow('No');
-    const quiet = jest.spyOn(console, 'error').mockImplementation(() => undefined);
-    await expect(bus.request('tests.break', {})).rejects.toThrow('Internal error');
-    quiet.mockRestore();
+    const logs = captureLogs();
+    await expect(bus.request('tests.break', { projectId: 'p1' })).rejects.toThrow('Internal error');
+    logs.restore();
+    // The cause stays in the service's log, with the subject and the project.
+    expect(logs.records().filter((r) => r.level === 'error')).toEqual([expect.objectContaining({ msg: 'bus: handler for tests.break failed', subject: 'tests.break', project_id: 'p1', err: expect.objectContaining({ message: 'boom' }) })]);
     const e = await scrape(ops.port);
     expect(sum(e, 'spawnpoint_bus_requests_total', { subject: 'tests.echo', outcome: 'ok' })).toBe(2);
     expect(sum(e, 'spawnpoint_bus_requests_total', { subject: 'tests.refuse', outcome: 'rejected' })).toBe(1);

@@ -5,25 +5,44 @@ import { NestFactory } from '@nestjs/core';
 import type { EventStore } from '@spawnpoint/eventstore';
 import type { Bus } from '@spawnpoint/messaging';
 import type { ReadModels } from '@spawnpoint/read-models';
+import { logger } from '@spawnpoint/logging';
 import { loadConfig } from './config';
-import { healthPortFrom, startHealthServer } from './health-server';
+import { healthPortFrom, HealthServer, startHealthServer } from './health-server';
+import { setupLogging } from './logging';
+import { NestLogger } from './nest-logger';
 import { enableMetrics } from '../metrics/registry';
 import { PlatformModule } from './platform.module';
 import { exitOnShutdownSignals } from './shutdown';
 import { BUS, EVENT_STORE, READ_MODELS } from './tokens';
 import { setupTracing } from './tracing';
 
+const log = logger('lifecycle');
+
+/** One line for a start that failed (the stack only when SPAWNPOINT_DEBUG asks for it), then exit 1. */
+export function failedStart(name: string, err: unknown): never {
+  const reason = err instanceof Error ? err.message : String(err);
+  log.fatal(process.env.SPAWNPOINT_DEBUG && err instanceof Error ? { err } : {}, `spawnpoint ${name}: could not start: ${reason}`);
+  process.exit(1);
+}
+
 export async function bootService(name: string, serviceModule: Type<unknown>): Promise<void> {
-  setupTracing(name);
-  const config = loadConfig(process.env, 'distributed');
-  const healthPort = healthPortFrom(process.env);
-  // Metrics are recorded only where they can be scraped (before the services register their handlers).
-  if (healthPort !== null) enableMetrics(name);
-  const health = healthPort === null ? null : await startHealthServer(name, healthPort, config.host);
+  let config: ReturnType<typeof loadConfig>;
+  let health: HealthServer | null;
+  try {
+    setupLogging(name);
+    setupTracing(name);
+    config = loadConfig(process.env, 'distributed');
+    const healthPort = healthPortFrom(process.env);
+    // Metrics are recorded only where they can be scraped (before the services register their handlers).
+    if (healthPort !== null) enableMetrics(name);
+    health = healthPort === null ? null : await startHealthServer(name, healthPort, config.host);
+  } catch (err) {
+    failedStart(name, err);
+  }
   @Module({ imports: [PlatformModule.forRoot(config, name), serviceModule] })
   class ServiceRoot {}
   // abortOnError false: a failed start is reported below, not by process.abort().
-  const started = NestFactory.createApplicationContext(ServiceRoot, { logger: ['error', 'warn'], abortOnError: false });
+  const started = NestFactory.createApplicationContext(ServiceRoot, { logger: new NestLogger(), abortOnError: false });
   // Not Nest's shutdown hooks (they re-raise the signal after closing: exit 143); from the first moment.
   exitOnShutdownSignals(name, async () => {
     health?.stopping();
@@ -38,8 +57,7 @@ export async function bootService(name: string, serviceModule: Type<unknown>): P
     const db = app.get<ReadModels>(READ_MODELS);
     health?.ready({ bus: () => bus.ping(), eventStore: () => store.ping(), database: () => db.$queryRaw`SELECT 1` });
   } catch (err) {
-    console.error(`spawnpoint ${name}: could not start: ${err instanceof Error ? err.message : String(err)}`);
-    process.exit(1);
+    failedStart(name, err);
   }
-  console.log(`spawnpoint ${name} service ready (NATS ${config.natsUrl}${health ? `; health on port ${health.port}` : ''})`);
+  log.info(`spawnpoint ${name} service ready (NATS ${config.natsUrl}${health ? `; health on port ${health.port}` : ''})`);
 }

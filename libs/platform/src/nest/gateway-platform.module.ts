@@ -5,15 +5,18 @@
 // crash-looping. In standalone the gateway shares the process's PlatformModule instead.
 import { DynamicModule, Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import { Bus, NatsBus } from '@spawnpoint/messaging';
+import { logger } from '@spawnpoint/logging';
 import { closeReadModels, createReadModels, pendingReadModelMigrations, ReadModels } from '@spawnpoint/read-models';
 import { BlobStore } from '../blobs/blob-store';
 import { PlatformConfig } from './config';
 import { BLOBS, BUS, CLOCK, CONFIG, READ_MODELS } from './tokens';
 
+const lifecycle = logger('lifecycle');
+
 const RETRY_MS = 1000;
 
 /** Resolves once the services have applied every read-model migration this build knows. */
-export async function waitForServicesSchema(databaseUrl: string, log: (line: string) => void = console.warn, retryMs = RETRY_MS): Promise<void> {
+export async function waitForServicesSchema(databaseUrl: string, log: (line: string) => void = (line) => lifecycle.warn(line), retryMs = RETRY_MS): Promise<void> {
   let said = '';
   for (;;) {
     const waiting = await pendingReadModelMigrations(databaseUrl).then(

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import net from 'node:net';
 import type { PostgresEventStore } from '@spawnpoint/eventstore';
 import { closeReadModels, createReadModels, ReadModels } from '@spawnpoint/read-models';
+import { captureLogs } from '../../../logging/src/testing';
 import { createProjectionTestBed, ProjectionTestBed } from '../../../../test/support/projections';
 import { LAG_DEGRADED_SECONDS, listParked, projectionsHealth } from './parked-events';
 import { Projection, ProjectionRunner } from './projection-runner';
@@ -81,7 +82,7 @@ describe('ProjectionRunner: poison events', () => {
     const state = { fixed: false, calls: 0 };
     const runner = new ProjectionRunner(store, models, [tenantsProjection('tn', 'tenant', state)], { poisonAttempts: 3, poisonBackoffMs: 20 });
     await runner.start();
-    const errors = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    const logs = captureLogs();
     try {
       const [a, b] = [`tenant-a${randomUUID().slice(0, 8)}`, `tenant-b${randomUUID().slice(0, 8)}`];
       await append(a, {});
@@ -102,7 +103,7 @@ describe('ProjectionRunner: poison events', () => {
       expect(parked).toHaveLength(1);
       expect(parked[0]).toMatchObject({ projection: 'tn', position: String(poison), stream_id: a, event_type: 'Changed', attempts: 3 });
       expect(parked[0].error).toMatch(/cannot apply/);
-      expect(errors.mock.calls.some((c) => /PARKED event/.test(String(c[0])))).toBe(true);
+      expect(logs.messages('error').filter((m) => /PARKED event/.test(m))).toHaveLength(1);
 
       // Still failing: 409, stays parked, one more attempt counted.
       await expect(runner.replay(parked[0].id)).rejects.toMatchObject({ code: 'conflict' });
@@ -120,7 +121,7 @@ describe('ProjectionRunner: poison events', () => {
       await runner.waitFor(after, b, 5_000);
       expect(await checkpoint('tn')).toBe(after);
     } finally {
-      errors.mockRestore();
+      logs.restore();
       await runner.stop();
     }
   });
@@ -131,7 +132,7 @@ describe('ProjectionRunner: poison events', () => {
     await append(stream, {});
     const poison = await append(stream, { poison: true });
     const last = await append(stream, {});
-    const errors = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    const logs = captureLogs();
     try {
       const first = new ProjectionRunner(store, models, [tenantsProjection('early', 'early', state)], { poisonAttempts: 2, poisonBackoffMs: 10 });
       await first.start(); // catch-up: start() resolves only once caught up, past the poison
@@ -144,7 +145,7 @@ describe('ProjectionRunner: poison events', () => {
       const parked = await listParked(models, 'early');
       expect(parked.map((p) => [p.position, p.attempts])).toEqual([[String(poison), 2]]);
     } finally {
-      errors.mockRestore();
+      logs.restore();
     }
   });
 
@@ -152,7 +153,7 @@ describe('ProjectionRunner: poison events', () => {
     const state = { fixed: false, calls: 0 };
     const runner = new ProjectionRunner(store, models, [tenantsProjection('hl', 'healthy', state)], { poisonAttempts: 1 });
     await runner.start();
-    const errors = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    const logs = captureLogs();
     try {
       const stream = `healthy-${randomUUID().slice(0, 8)}`;
       await runner.waitFor(await append(stream, { poison: true }), stream, 5_000);
@@ -160,7 +161,7 @@ describe('ProjectionRunner: poison events', () => {
       const view = async () => (await projectionsHealth(models, store)).find((p) => p.name === 'hl');
       expect(await view()).toEqual({ name: 'hl', parked_events: 1, lag_seconds: 0 });
     } finally {
-      errors.mockRestore();
+      logs.restore();
       await runner.stop();
     }
     // Stopped (its service is down) while events keep coming: the oldest unapplied one ages.
@@ -178,7 +179,7 @@ describe('ProjectionRunner: poison events', () => {
     const state = { fixed: false, calls: 0 };
     const runner = new ProjectionRunner(store, viaProxy, [tenantsProjection('outage', 'outage', state)], { poisonAttempts: 2, poisonBackoffMs: 10 });
     await runner.start();
-    const errors = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    const logs = captureLogs();
     try {
       const stream = `outage-${randomUUID().slice(0, 8)}`;
       await runner.waitFor(await append(stream, {}), stream, 5_000);
@@ -190,9 +191,9 @@ describe('ProjectionRunner: poison events', () => {
       await new Promise((r) => setTimeout(r, 3_000));
       expect(await listParked(models, 'outage')).toEqual([]);
       expect(await applied('outage')).toEqual([`${stream}:0`]);
-      expect(errors).toHaveBeenCalled();
+      expect(logs.messages('error').length).toBeGreaterThan(0);
       // Recognised as the database's failure at once: no event was even retried as a suspect.
-      expect(errors.mock.calls.filter((c) => /attempt \d+ of|one at a time/.test(String(c[0])))).toEqual([]);
+      expect(logs.messages().filter((m) => /attempt \d+ of|one at a time/.test(m))).toEqual([]);
 
       proxy.restore();
       await runner.waitFor(last, stream, 20_000);
@@ -200,7 +201,7 @@ describe('ProjectionRunner: poison events', () => {
       expect(await listParked(models, 'outage')).toEqual([]);
       expect(await checkpoint('outage')).toBe(last);
     } finally {
-      errors.mockRestore();
+      logs.restore();
       await runner.stop();
       await closeReadModels(viaProxy);
       await proxy.close();

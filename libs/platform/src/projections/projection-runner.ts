@@ -13,10 +13,13 @@
 import { conflict, notFound } from '@spawnpoint/domain';
 import { categoryOf, EventStore, RecordedEvent, Subscription } from '@spawnpoint/eventstore';
 import { isInfrastructureError, RemoteError } from '@spawnpoint/messaging';
+import { logger } from '@spawnpoint/logging';
 import { inPgTransaction } from './pg-transaction';
 import { readModelsPool, ReadModels } from '@spawnpoint/read-models';
 import type { PoolClient } from 'pg';
 import { findParked, insertParked, parkedPositions, recordReplayFailure, registerProjection, storableError } from './parked-events';
+
+const log = logger('projections');
 
 export type Tx = Parameters<Parameters<ReadModels['$transaction']>[0]>[0];
 
@@ -223,7 +226,7 @@ export class ProjectionRunner {
           } catch (err) {
             if (isInfrastructureError(err)) throw err;
             // Some event of the batch fails: find it by applying them one at a time.
-            console.error(`projection ${entry.projection.name}: a batch of ${batch.length} event(s) failed; applying them one at a time:`, (err as Error).message ?? err);
+            log.error(`projection ${entry.projection.name}: a batch of ${batch.length} event(s) failed; applying them one at a time: ${(err as Error).message ?? String(err)}`);
             entry.projection.reset?.();
             await this.isolate(entry, batch, generation);
             continue;
@@ -263,7 +266,7 @@ export class ProjectionRunner {
       await readModelsPool(this.db).query({ name: 'spawnpoint_checkpoint_defer', text: DEFERRED_CHECKPOINT_SQL, values: [entry.projection.name, String(position)] });
       if (position > entry.saved) entry.saved = position;
     } catch (err) {
-      if (!this.stopped) console.error(`projection ${entry.projection.name}: saving its checkpoint failed (kept for the next batch):`, (err as Error).message ?? err);
+      if (!this.stopped) log.error(`projection ${entry.projection.name}: saving its checkpoint failed (kept for the next batch): ${(err as Error).message ?? String(err)}`);
     }
   }
 
@@ -305,7 +308,7 @@ export class ProjectionRunner {
           await this.park(projection, event, err, attempt, firstFailedAt);
           return false;
         }
-        console.error(`projection ${projection.name}: event ${event.type} at position ${event.position} (${event.streamId}) failed, attempt ${attempt} of ${this.poisonAttempts}:`, (err as Error).message ?? err);
+        log.error({ project_id: event.metadata?.projectId }, `projection ${projection.name}: event ${event.type} at position ${event.position} (${event.streamId}) failed, attempt ${attempt} of ${this.poisonAttempts}: ${(err as Error).message ?? String(err)}`);
         await this.pause(entry, this.poisonBackoffMs * 2 ** (attempt - 1));
         if (generation !== entry.generation || this.stopped) throw new Error(`projection ${projection.name} stopped while retrying an event`);
       }
@@ -333,7 +336,7 @@ export class ProjectionRunner {
       await insertParked(sql, projection.name, event, error, attempts, firstFailedAt);
       await sql.query({ name: 'spawnpoint_checkpoint_save', text: CHECKPOINT_SQL }, [projection.name, String(event.position)]);
     });
-    console.error(`projection ${projection.name}: PARKED event ${event.id} (${event.type}) at position ${event.position} of ${event.streamId} after ${attempts} attempts; `
+    log.error({ project_id: event.metadata?.projectId }, `projection ${projection.name}: PARKED event ${event.id} (${event.type}) at position ${event.position} of ${event.streamId} after ${attempts} attempts; `
       + `the projection moves on. Replay it with POST /api/admin/parked-events/{id}/replay once fixed. Error: ${error}`);
   }
 
@@ -368,7 +371,7 @@ export class ProjectionRunner {
         throw conflict(`replay of parked event ${row.id} failed again: ${error}`);
       }
       for (const event of replayed) entry.projection.applied?.(event);
-      console.error(`projection ${row.projection}: replayed parked event ${row.id} at position ${position} (${replayed.length} event(s) applied)`);
+      log.info(`projection ${row.projection}: replayed parked event ${row.id} at position ${position} (${replayed.length} event(s) applied)`);
       return { id: row.id, projection: row.projection, position: row.position, reapplied: replayed.length - 1 };
     });
   }
@@ -476,7 +479,7 @@ export class ProjectionRunner {
     entry.projection.reset?.();
     const delay = Math.min(RETRY_MS * 2 ** entry.failures, MAX_RETRY_MS);
     entry.failures++;
-    console.error(`projection ${entry.projection.name} failed; resubscribing from its checkpoint in ${delay} ms:`, err);
+    log.error({ err }, `projection ${entry.projection.name} failed; resubscribing from its checkpoint in ${delay} ms`);
     const old = entry.subscription;
     setTimeout(() => {
       void (async () => {

@@ -3,6 +3,7 @@
 // parked-events routes are made of.
 import { InProcessBus } from '@spawnpoint/messaging';
 import { ListParkedReply, parkedListSubject, serviceHealthSubject, ServiceHealthReport } from '@spawnpoint/proto';
+import { captureLogs } from '../../../logging/src/testing';
 import { createProjectionTestBed, ProjectionTestBed } from '../../../../test/support/projections';
 import { Projection, ProjectionRunner } from './projection-runner';
 import { serve } from '../commands/serve';
@@ -39,12 +40,12 @@ describe('service reports over the bus', () => {
   });
 
   it('each service reports its own projections, with their parked events, and lists only its own parked events', async () => {
-    const errors = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    const logs = captureLogs();
     try {
       const { position } = await bed.store.appendToStream('rpb-1', [{ type: 'Bad', data: { poison: true } }], 'no_stream');
       await runners[1].waitFor(position, 'rpb-1', 10_000);
     } finally {
-      errors.mockRestore();
+      logs.restore();
     }
     const projects = await bus.request<ServiceHealthReport>(serviceHealthSubject('projects'), {});
     expect(projects).toEqual({ service: 'projects', checks: { eventStore: { ok: true }, database: { ok: true } }, projections: [{ name: 'rp-projects', parked_events: 0, lag_seconds: 0 }] });

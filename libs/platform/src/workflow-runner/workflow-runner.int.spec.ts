@@ -4,6 +4,7 @@
 // restart), a second runner stands by while one leads, and one bad event is parked, not a stop.
 import { CommandIntent, Intent, LobbyEvent, lobbyServerWorkflow, lobbyStream, timeAfter, Workflow } from '@spawnpoint/domain';
 import { readModelsPool } from '@spawnpoint/read-models';
+import { captureLogs } from '../../../logging/src/testing';
 import { createProjectionTestBed, ProjectionTestBed } from '../../../../test/support/projections';
 import { listParked } from '../projections/parked-events';
 import { IntentDispatcher, WorkflowRunner, WorkflowRunnerOptions } from './workflow-runner';
@@ -148,13 +149,13 @@ describe('WorkflowRunner', () => {
     await lobbyStarts(ids(11, 20), t0);
     // It "crashes" only once inside its 8th dispatch (on a slow machine it may not be there yet).
     for (const until = Date.now() + 10_000; first.sent.length < 8 && Date.now() < until;) await new Promise((r) => setTimeout(r, 10));
-    const errors = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    const logs = captureLogs();
     await a.stop(); // mid-stream: events still arriving, one dispatch in flight
     // The dispatch it abandoned leaves nothing running: no slow-work log, no failure written after the stop.
-    const afterStop = errors.mock.calls.length;
+    const afterStop = logs.lines.length;
     await new Promise((r) => setTimeout(r, 500));
-    expect(errors.mock.calls.slice(afterStop)).toEqual([]);
-    errors.mockRestore();
+    expect(logs.records().slice(afterStop).filter((r) => r.component === 'workflows').map((r) => r.msg)).toEqual([]);
+    logs.restore();
     clock = t0 + LOBBY_LAUNCH_TIMEOUT_MS + 1_000; // every launch timeout of l1..l20 falls due in the downtime
     await lobbyStarts(ids(21, 25), clock);
 

@@ -14,6 +14,7 @@
 import type { CommandIntent, DomainEvent, Intent, Workflow } from '@spawnpoint/domain';
 import { EventStore, RecordedEvent, Subscription } from '@spawnpoint/eventstore';
 import { isInfrastructureError } from '@spawnpoint/messaging';
+import { logger } from '@spawnpoint/logging';
 import { readModelsPool, ReadModels } from '@spawnpoint/read-models';
 import { Client, type ClientConfig, type Pool } from 'pg';
 import { insertParked, registerProjection, storableError } from '../projections/parked-events';
@@ -22,6 +23,8 @@ import type { SqlTx } from '../projections/projection-runner';
 import {
   Changes, checkpointName, noChanges, PendingIntent, firstRunHead, intentFailed, intentsDone, loadCheckpoint, loadStates, pendingIntents, saveCheckpoint, takeDueTimers, timerSlot, writeChanges,
 } from './workflow-tables';
+
+const log = logger('workflows');
 
 /** Sends one command intent (the services map it to a bus request with `intent.key` as its command id). */
 export type IntentDispatcher = (intent: CommandIntent, origin: { workflow: string; instance: string }) => Promise<void>;
@@ -249,7 +252,7 @@ class WorkflowLoop {
       await this.serial(() => this.saveUnsaved());
       await this.drain();
     } catch (err) {
-      if (!this.stopped) console.error(`workflow ${this.name}: tick failed:`, (err as Error).message ?? err);
+      if (!this.stopped) log.error(`workflow ${this.name}: tick failed: ${(err as Error).message ?? String(err)}`);
     }
   }
 
@@ -315,7 +318,7 @@ class WorkflowLoop {
           this.pending.splice(0, batch.length);
         } catch (err) {
           if (isInfrastructureError(err)) throw err;
-          console.error(`workflow ${this.name}: a batch of ${batch.length} event(s) failed; deciding them one at a time:`, (err as Error).message ?? err);
+          log.error(`workflow ${this.name}: a batch of ${batch.length} event(s) failed; deciding them one at a time: ${(err as Error).message ?? String(err)}`);
           for (const event of batch) {
             await this.decideAlone(event, generation);
             if (generation !== this.generation) return;
@@ -351,7 +354,7 @@ class WorkflowLoop {
             await saveCheckpoint(sql, this.name, event.position);
           });
           this.unsaved = null;
-          console.error(`workflow ${this.name}: PARKED event ${event.id} (${event.type}) at position ${event.position} of ${event.streamId} after ${attempt} attempts; the workflow moves on. Error: ${error}`);
+          log.error({ project_id: event.metadata?.projectId }, `workflow ${this.name}: PARKED event ${event.id} (${event.type}) at position ${event.position} of ${event.streamId} after ${attempt} attempts; the workflow moves on. Error: ${error}`);
           return;
         }
         await sleep(this.opts.poisonBackoffMs * 2 ** (attempt - 1));
@@ -365,7 +368,7 @@ class WorkflowLoop {
     if (generation !== this.generation || this.stopped) return;
     this.generation++;
     this.pending = [];
-    console.error(`workflow ${this.name} failed; resubscribing from its checkpoint in ${RETRY_MS} ms:`, err);
+    log.error({ err }, `workflow ${this.name} failed; resubscribing from its checkpoint in ${RETRY_MS} ms`);
     const old = this.subscription;
     this.subscription = null;
     setTimeout(() => {
@@ -450,7 +453,7 @@ class WorkflowLoop {
             } catch (err) {
               if (isInfrastructureError(err)) throw err;
               // A timer its workflow cannot decide is dropped (logged), not fired forever.
-              console.error(`workflow ${this.name}: timer ${timer.id} of ${timer.key} failed and is dropped:`, storableError(err));
+              log.error(`workflow ${this.name}: timer ${timer.id} of ${timer.key} failed and is dropped: ${storableError(err)}`);
               continue;
             }
             for (const [k, v] of c.states) all.states.set(k, v);
@@ -483,7 +486,7 @@ class WorkflowLoop {
         while (!this.stopped && this.lock && (await this.drainPass())) { /* until a pass sends nothing */ }
       } while (this.drainAgain && !this.stopped);
     })().catch((err) => {
-      if (!this.stopped) console.error(`workflow ${this.name}: dispatch failed:`, (err as Error).message ?? err);
+      if (!this.stopped) log.error(`workflow ${this.name}: dispatch failed: ${(err as Error).message ?? String(err)}`);
     }).finally(() => {
       this.draining = null;
       // Asked again after the loop's last look (as with flush): go again rather than wait for the tick.
@@ -536,7 +539,7 @@ class WorkflowLoop {
         while (this.sentIds.length > 0) {
           const ids = this.sentIds.splice(0);
           await intentsDone(this.pool, ids).catch((err) => {
-            console.error(`workflow ${this.name}: could not delete ${ids.length} sent intent(s); they will be sent again:`, (err as Error).message ?? err);
+            log.error(`workflow ${this.name}: could not delete ${ids.length} sent intent(s); they will be sent again: ${(err as Error).message ?? String(err)}`);
           });
         }
       } finally {
@@ -558,7 +561,7 @@ class WorkflowLoop {
       const giveUp = attempts >= this.opts.dispatchAttempts;
       const retryAt = giveUp ? null : new Date(this.now().getTime() + Math.min(this.opts.dispatchBackoffMs * 2 ** (attempts - 1), 60_000));
       await intentFailed(this.pool, row.id, storableError(err), retryAt);
-      console.error(`workflow ${this.name}: dispatch of ${row.intent.key} failed (attempt ${attempts})${giveUp ? '; given up' : ''}:`, (err as Error).message ?? err);
+      log.error({ project_id: row.intent.target.projectId ?? undefined }, `workflow ${this.name}: dispatch of ${row.intent.key} failed (attempt ${attempts})${giveUp ? '; given up' : ''}: ${(err as Error).message ?? String(err)}`);
       return false;
     }
   }
@@ -585,7 +588,7 @@ class WorkflowLoop {
   private watched<T>(what: string, work: Promise<T>, timeoutMs?: number): Promise<T> {
     const started = Date.now();
     return new Promise<T>((resolve, reject) => {
-      const timers = [setTimeout(() => console.error(`workflow ${this.name}: ${what} still running after ${Date.now() - started} ms`), this.opts.slowWarnMs)];
+      const timers = [setTimeout(() => log.warn(`workflow ${this.name}: ${what} still running after ${Date.now() - started} ms`), this.opts.slowWarnMs)];
       if (timeoutMs !== undefined) timers.push(setTimeout(() => end(() => reject(new Error(`no answer in ${timeoutMs} ms`))), timeoutMs));
       for (const t of timers) t.unref();
       const end = (settle: () => void) => {

@@ -18,11 +18,14 @@ import { gameStatus, outcomeOf, podEvents, serverIdOf } from './pod-events';
 import { PodWatch } from './pod-watch';
 import { parseQuantity } from './quantity';
 import { loadKubernetesSettings, type KubernetesRegionSettings, type KubernetesRuntimeSettings } from './settings';
+import { logger } from '@spawnpoint/logging';
+
+const log = logger('runtime');
 
 export interface KubernetesRuntimeOptions {
   /** The kubeconfig regions pick their contexts from; default: KUBECONFIG, ~/.kube/config, or in-cluster. */
   kubeConfig?: KubeConfig;
-  /** Where background failures (watch, delete retries) are reported; default console.warn. */
+  /** Where background failures (watch, delete retries) are reported; default a warning in the platform's log. */
   warn?: (message: string) => void;
   /** Watch retry backoff, first and longest. */
   backoffMs?: [number, number];
@@ -91,7 +94,7 @@ export class KubernetesRuntime implements GameRuntime {
 
   constructor(readonly settings: KubernetesRuntimeSettings, options: KubernetesRuntimeOptions = {}) {
     this.client = kubernetesClient();
-    this.warn = options.warn ?? ((message) => console.warn(`kubernetes runtime: ${message}`));
+    this.warn = options.warn ?? ((message) => log.warn(`kubernetes runtime: ${message}`));
     const base = options.kubeConfig ?? this.defaultKubeConfig();
     for (const [name, regionSettings] of Object.entries(settings.regions)) {
       const kubeConfig = regionSettings.context ? this.withContext(base, name, regionSettings.context) : base;

@@ -3,6 +3,9 @@
 import type { MachineSpec } from '../runtime';
 import { writeRecordFile } from './machine-records';
 import { identify } from './proc-identity';
+import { logger } from '@spawnpoint/logging';
+
+const log = logger('runtime');
 
 export interface SpawnRecord { file: string; serverId: string; spec: MachineSpec }
 
@@ -14,7 +17,7 @@ export function recordSpawn(pid: number, r: SpawnRecord): number | null {
     writeRecordFile(r.file, { serverId: r.serverId, pid, startTime: identity.startTime, spawnedAt: Date.now(), spec: r.spec });
   } catch (err) {
     // The game runs all the same; only a crash of the platform would then lose track of it.
-    console.error(`spawnpoint: could not record game ${r.serverId} (pid ${pid}) in ${r.file}: ${(err as Error).message}`);
+    log.error(`spawnpoint: could not record game ${r.serverId} (pid ${pid}) in ${r.file}: ${(err as Error).message}`);
   }
   return identity.startTime;
 }

@@ -7,8 +7,17 @@
 // Protocol (IPC, JSON): see spawner.ts.
 import { spawn } from 'node:child_process';
 import { closeSync, openSync, writeSync } from 'node:fs';
+import { configureLogging } from '@spawnpoint/logging';
 import { type SpillFiles } from './machine-records';
 import { recordSpawn, type SpawnRecord } from './spawn-record';
+
+// Its few lines (a game it could not record) go to the platform's output as the spawner's; a bad
+// LOG_LEVEL is the platform's to report, so the default is kept here.
+try {
+  configureLogging({ service: 'spawner' });
+} catch {
+  // the platform refuses to start with it
+}
 
 type Request =
   | { op: 'spawn'; id: string; executable: string; args: string[]; cwd: string; env: Record<string, string>; record?: SpawnRecord; spill?: SpillFiles }
