@@ -68,8 +68,26 @@ const envOf = (objects: K8sObject[], app: string): Record<string, EnvVar> =>
 const valueOf = (objects: K8sObject[], app: string) =>
   Object.fromEntries(Object.entries(envOf(objects, app)).map(([name, e]) => [name, e.value ?? e.valueFrom]));
 
-/** Checks what kubernetes-models cannot: the ServiceMonitor CRD (Prometheus Operator). */
+/** A PrometheusRule (a CRD): named groups of rules, each an alert or a record with an expression, `for` a duration, string labels and annotations. */
+function validatePrometheusRule(object: K8sObject): void {
+  expect(Object.keys(object.spec)).toEqual(['groups']);
+  expect(object.spec.groups.length).toBeGreaterThan(0);
+  for (const group of object.spec.groups) {
+    expect(group.name).toMatch(/^\S+$/);
+    expect(group.rules.length).toBeGreaterThan(0);
+    for (const rule of group.rules) {
+      expect(Object.keys(rule).every((k) => ['alert', 'record', 'expr', 'for', 'labels', 'annotations'].includes(k))).toBe(true);
+      expect(typeof (rule.alert ?? rule.record)).toBe('string');
+      expect(typeof rule.expr).toBe('string');
+      if (rule.for !== undefined) expect(rule.for).toMatch(/^[0-9]+(ms|s|m|h|d)$/);
+      for (const map of [rule.labels ?? {}, rule.annotations ?? {}]) for (const value of Object.values(map)) expect(typeof value).toBe('string');
+    }
+  }
+}
+
+/** Checks what kubernetes-models cannot: the ServiceMonitor and PrometheusRule CRDs (Prometheus Operator). */
 async function validate(object: K8sObject, all: K8sObject[]): Promise<void> {
+  if (object.apiVersion === 'monitoring.coreos.com/v1' && object.kind === 'PrometheusRule') return validatePrometheusRule(object);
   if (object.apiVersion === 'monitoring.coreos.com/v1' && object.kind === 'ServiceMonitor') {
     const selector = object.spec.selector.matchLabels as Record<string, string>;
     const targets = all.filter((o) => o.kind === 'Service' && Object.entries(selector).every(([k, v]) => o.metadata.labels?.[k] === v));
@@ -123,6 +141,7 @@ const FULL_VALUES = {
     tls: [{ secretName: 'spawnpoint-tls', hosts: ['spawnpoint.example.com'] }],
   },
   metrics: { serviceMonitor: { enabled: true, interval: '15s', labels: { release: 'prometheus' } } },
+  grafanaDashboard: { enabled: true }, prometheusRule: { enabled: true, labels: { release: 'prometheus' } },
   ...KUBERNETES_VALUES,
   kubernetes: { ...KUBERNETES_VALUES.kubernetes, kubeconfigSecret: 'clusters' },
   nats: { enabled: true }, postgresql: { enabled: true }, eventstoredb: { enabled: true },
@@ -145,6 +164,10 @@ const MATRIX: Array<[string, Values]> = [
   ['apps disabled', { apps: { lobbies: { enabled: false }, matchmaking: { enabled: false }, backfill: { enabled: false } } }],
   ['the dependencies in the chart', { nats: { enabled: true }, postgresql: { enabled: true }, eventstoredb: { enabled: true } }],
   ['no admin API and no legacy API', { adminToken: { enabled: false }, apps: { gateway: { legacyApi: { enabled: false } } } }],
+  ['the dashboard elsewhere and the alerts linking another runbook site', {
+    grafanaDashboard: { enabled: true, namespace: 'monitoring', labels: { grafana_dashboard: '1', team: 'sre' } },
+    prometheusRule: { enabled: true, runbookBaseUrl: 'https://wiki.example.com/runbooks/' },
+  }],
 ];
 
 describe('helm chart', () => {
@@ -444,6 +467,39 @@ describe('helm chart', () => {
     });
   });
 
+  describe('dashboard and alerts (off by default)', () => {
+    const rulesFile = () => load(readFileSync(path.join(CHART, 'rules/spawnpoint-rules.yaml'), 'utf8')) as { groups: any[] };
+
+    it('ships the dashboard file whole in a ConfigMap labelled for Grafana\'s sidecar, in the release namespace or the one given', () => {
+      const objects = render({ grafanaDashboard: { enabled: true } });
+      const map = find(objects, 'ConfigMap', 'sp-grafana-dashboard')!;
+      expect(map.metadata.labels!.grafana_dashboard).toBe('1');
+      expect(map.metadata.namespace).toBe(NAMESPACE);
+      expect(Object.keys(map.data)).toEqual(['spawnpoint.json']);
+      expect(map.data['spawnpoint.json']).toBe(readFileSync(path.join(CHART, 'dashboards/spawnpoint.json'), 'utf8').trimEnd());
+      expect(JSON.parse(map.data['spawnpoint.json']).title).toBe('Spawnpoint');
+      // Another sidecar label instead (null drops the default one).
+      const elsewhere = find(render({ grafanaDashboard: { enabled: true, namespace: 'monitoring', labels: { grafana_dashboard: null, dashboards: 'spawnpoint' } } }), 'ConfigMap', 'sp-grafana-dashboard')!;
+      expect(elsewhere.metadata.namespace).toBe('monitoring');
+      expect(elsewhere.metadata.labels).toMatchObject({ dashboards: 'spawnpoint' });
+      expect(elsewhere.metadata.labels).not.toHaveProperty('grafana_dashboard');
+    });
+
+    it('renders the rules file as a PrometheusRule, its runbook links moved under runbookBaseUrl when set', () => {
+      const rule = find(render({ prometheusRule: { enabled: true, labels: { release: 'prometheus' } } }), 'PrometheusRule', 'sp')!;
+      expect(rule.metadata.labels).toMatchObject({ release: 'prometheus' });
+      expect(rule.spec).toEqual({ groups: rulesFile().groups });
+      const moved = find(render({ prometheusRule: { enabled: true, runbookBaseUrl: 'https://wiki.example.com/runbooks/' } }), 'PrometheusRule', 'sp')!;
+      const urls = moved.spec.groups.flatMap((g: any) => g.rules.map((r: any) => r.annotations.runbook_url));
+      expect(urls).toEqual(rulesFile().groups.flatMap((g) => g.rules.map((r: any) => `https://wiki.example.com/runbooks/${r.alert}.md`)));
+    });
+
+    it('renders neither unless asked', () => {
+      expect(render().filter((o) => o.kind === 'PrometheusRule' || o.metadata.name.endsWith('grafana-dashboard'))).toEqual([]);
+      expect(renderError({ prometheusRule: { runbookBaseUrl: 'wiki/runbooks' } })).toMatch(/runbookBaseUrl: Does not match pattern/);
+    });
+  });
+
   describe('exposure', () => {
     it('routes /api of each host to the API and / of the legacy hosts to the legacy lobby API', () => {
       const ingress = find(render(FULL_VALUES), 'Ingress', 'sp-gateway')!;
@@ -467,9 +523,9 @@ describe('helm chart', () => {
       });
     });
 
-    it('scrapes /metrics on every service\'s port `metrics`', () => {
+    it('scrapes /metrics on every service\'s port `metrics`, its targets labelled spawnpoint="true" (TargetDown)', () => {
       const monitor = find(render(FULL_VALUES), 'ServiceMonitor', 'sp')!;
-      expect(monitor.spec.endpoints).toEqual([{ port: 'metrics', path: '/metrics', interval: '15s' }]);
+      expect(monitor.spec.endpoints).toEqual([{ port: 'metrics', path: '/metrics', interval: '15s', relabelings: [{ targetLabel: 'spawnpoint', replacement: 'true' }] }]);
       expect(monitor.metadata.labels!.release).toBe('prometheus');
     });
   });
@@ -561,6 +617,12 @@ describe('helm chart', () => {
       'metrics.serviceMonitor.enabled': { set: true },
       'metrics.serviceMonitor.interval': { set: '5s', with: () => ({ metrics: { serviceMonitor: { enabled: true } } }) },
       'metrics.serviceMonitor.labels': { set: { release: 'x' }, with: () => ({ metrics: { serviceMonitor: { enabled: true } } }) },
+      'grafanaDashboard.enabled': { set: true },
+      'grafanaDashboard.labels.grafana_dashboard': { set: '0', with: () => ({ grafanaDashboard: { enabled: true } }) },
+      'grafanaDashboard.namespace': { set: 'monitoring', with: () => ({ grafanaDashboard: { enabled: true } }) },
+      'prometheusRule.enabled': { set: true },
+      'prometheusRule.labels': { set: { release: 'x' }, with: () => ({ prometheusRule: { enabled: true } }) },
+      'prometheusRule.runbookBaseUrl': { set: 'https://wiki.example.org/', with: () => ({ prometheusRule: { enabled: true } }) },
       ...Object.fromEntries(['nats', 'postgresql', 'eventstoredb'].flatMap((dep) => {
         const on = () => ({ [dep]: { enabled: true } });
         return [
