@@ -2,7 +2,8 @@
 // auth, rate limit, bus request, read-model query) next to a bare Fastify "hello world" on the same
 // machine, with the same autocannon settings. Both servers run as child processes; autocannon runs here.
 // Needs the build: npm run build
-// Usage: node bench/gateway-get.js   (BENCH_DURATION_S, BENCH_CONNECTIONS override the settings)
+// Usage: node bench/gateway-get.js   (BENCH_DURATION_S, BENCH_CONNECTIONS override the settings;
+//        BENCH_AB=access-log compares the access log on and off instead of metrics)
 'use strict';
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
@@ -14,9 +15,15 @@ const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const WARMUP_S = 2;
 const TARGET_RATIO = 0.25;
 const TARGET_P99_MS = 25;
-// Metrics on (METRICS_PORT set) against off: two platforms side by side, measured alternately, best of each.
+// One feature on against off: two platforms side by side, measured alternately, best of each. BENCH_AB picks it:
+// `metrics` (METRICS_PORT set, or not) or `access-log` (on, the default, or SPAWNPOINT_ACCESS_LOG=false).
 const METRICS_ROUNDS = Number(process.env.BENCH_METRICS_ROUNDS ?? 2);
 const TARGET_METRICS_COST = 0.05;
+const AB = {
+  metrics: { label: 'metrics', off: async () => ({}), on: async () => ({ METRICS_PORT: String(await freePort()) }) },
+  'access-log': { label: 'access_log', off: async () => ({ SPAWNPOINT_ACCESS_LOG: 'false' }), on: async () => ({}) },
+}[process.env.BENCH_AB ?? 'metrics'];
+if (!AB) throw new Error(`BENCH_AB must be metrics or access-log (got ${process.env.BENCH_AB})`);
 
 // The bare app, in its own process like the platform (so autocannon does not share its event loop).
 const BARE_APP = `
@@ -106,11 +113,11 @@ async function main() {
     await bare.stop();
     bare = null;
 
-    // The GET with metrics off, and on (METRICS_PORT set: the gateway's RED hook, bus and append metrics):
-    // both platforms up side by side, measured alternately (order swapped each round), best of each.
-    platform = await startStandalone();
+    // The GET with the feature off, and on (metrics: the gateway's RED hook, bus and append metrics; access log:
+    // a line per request on stdout): both platforms up side by side, measured alternately (order swapped each round), best of each.
+    platform = await startStandalone({ env: await AB.off() });
     const server = await startServer(platform, 'bench-get');
-    metered = await startStandalone({ portRange: '19500-19999', env: { METRICS_PORT: String(await freePort()) } });
+    metered = await startStandalone({ portRange: '19500-19999', env: await AB.on() });
     const meteredServer = await startServer(metered, 'bench-get-metrics');
     const getOff = () => measure(`${platform.baseUrl}/v3/servers/${server.instance_id}`, { 'api-key': platform.serverKey }, platform.pid);
     const getOn = () => measure(`${metered.baseUrl}/v3/servers/${meteredServer.instance_id}`, { 'api-key': metered.serverKey }, metered.pid);
@@ -135,17 +142,18 @@ async function main() {
     console.log(`gateway_get.target.p99_lt_${TARGET_P99_MS}ms ${p99Ok ? 'PASS' : 'MISS'}`);
     console.log(`gateway_get.target.all_200 ${okOk ? 'PASS' : 'MISS'}`);
     const [bestOff, bestOn] = [best(off), best(on)];
-    print('gateway_get_metrics_on', bestOn);
+    const ab = AB.label;
+    print(`gateway_get_${ab}_on`, bestOn);
     const metricsRatio = bestOn.reqPerS / bestOff.reqPerS;
-    console.log(`gateway_get.metrics_on_vs_off ${metricsRatio.toFixed(3)}`);
-    console.log(`gateway_get.target.metrics_cost_lt_${TARGET_METRICS_COST * 100}pct ${metricsRatio > 1 - TARGET_METRICS_COST ? 'PASS' : 'MISS'}`);
-    // The same cost as CPU per request (lowest of each side): what metrics add to the gateway's own work.
+    console.log(`gateway_get.${ab}_on_vs_off ${metricsRatio.toFixed(3)}`);
+    console.log(`gateway_get.target.${ab}_cost_lt_${TARGET_METRICS_COST * 100}pct ${metricsRatio > 1 - TARGET_METRICS_COST ? 'PASS' : 'MISS'}`);
+    // The same cost as CPU per request (lowest of each side): what the feature adds to the gateway's own work.
     const cpuOff = Math.min(...off.map((m) => m.cpuUsPerReq));
     const cpuOn = Math.min(...on.map((m) => m.cpuUsPerReq));
-    console.log(`gateway_get.cpu_us_per_req_metrics_off ${cpuOff.toFixed(1)}`);
-    console.log(`gateway_get.cpu_us_per_req_metrics_on ${cpuOn.toFixed(1)}`);
-    console.log(`gateway_get.metrics_cpu_cost ${(cpuOn / cpuOff - 1).toFixed(3)}`);
-    console.log(`# metrics on vs off (best of ${on.length} / ${off.length}): ${bestOn.reqPerS.toFixed(0)} / ${bestOff.reqPerS.toFixed(0)} req/s ` +
+    console.log(`gateway_get.cpu_us_per_req_${ab}_off ${cpuOff.toFixed(1)}`);
+    console.log(`gateway_get.cpu_us_per_req_${ab}_on ${cpuOn.toFixed(1)}`);
+    console.log(`gateway_get.${ab}_cpu_cost ${(cpuOn / cpuOff - 1).toFixed(3)}`);
+    console.log(`# ${ab} on vs off (best of ${on.length} / ${off.length}): ${bestOn.reqPerS.toFixed(0)} / ${bestOff.reqPerS.toFixed(0)} req/s ` +
       `(runs on ${on.map((m) => m.reqPerS.toFixed(0)).join(', ')}; off ${off.map((m) => m.reqPerS.toFixed(0)).join(', ')}), p99 ${bestOn.p99} / ${bestOff.p99} ms`);
     console.log(`# bare Fastify ${b.reqPerS.toFixed(0)} req/s (p99 ${b.p99} ms); gateway GET ${g.reqPerS.toFixed(0)} req/s (p50 ${g.p50} ms, p99 ${g.p99} ms), ` +
       `${(ratio * 100).toFixed(1)}% of bare; non-2xx ${g.non2xx}, errors ${g.errors + g.timeouts}`);

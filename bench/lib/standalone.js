@@ -63,6 +63,22 @@ function nodeArgsFromEnv() {
   ];
 }
 
+/**
+ * The platform's output, its last few MB only: with the access log on, every request is a line, and a bench
+ * sends millions. An array of chunks (push, join) like the rest of the benches expect.
+ */
+function tail(keep = 4 * 1024 * 1024) {
+  const chunks = [];
+  let size = 0;
+  chunks.push = function push(chunk) {
+    Array.prototype.push.call(chunks, chunk);
+    size += chunk.length;
+    while (size > 2 * keep && chunks.length > 1) size -= Array.prototype.shift.call(chunks).length;
+    return chunks.length;
+  };
+  return chunks;
+}
+
 /** SIGTERM, SIGKILL after 10 s; resolves once the child has exited. */
 function stopChild(child) {
   return new Promise((resolve) => {
@@ -118,7 +134,7 @@ async function startStandalone(options = {}) {
     SPAWNPOINT_ADMIN_TOKEN: ADMIN_TOKEN, SPAWNPOINT_PORT_RANGE: portRange, SPAWNPOINT_PUBLIC_URL: `http://127.0.0.1:${port}`,
     ...(options.env ?? {}),
   };
-  const log = [];
+  const log = tail();
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...nodeArgsFromEnv(), main], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout.on('data', (d) => log.push(String(d)));
   child.stderr.on('data', (d) => log.push(String(d)));
@@ -144,7 +160,8 @@ async function startStandalone(options = {}) {
   const api = jsonApi(baseUrl);
 
   try {
-    await waitFor(async () => /Client key:/.test(log.join('')), 'standalone start', 120_000, child, log);
+    // Started: its log line with the default project's keys (JSON, docs/operations.md "Logs").
+    await waitFor(async () => /"client_key":/.test(log.join('')), 'standalone start', 120_000, child, log);
     const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
     const made = await api('POST', '/admin/projects', { headers: admin, body: { name: 'bench', plan: 'pro' } });
     if (made.status !== 201) throw new Error(`admin create project: ${made.status} ${JSON.stringify(made.body)}`);

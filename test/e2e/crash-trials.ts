@@ -96,5 +96,7 @@ export async function nextStartWorks(api: Api): Promise<void> {
 /** Output of a process that must have shut down cleanly: no stack trace, no EPIPE. */
 export function expectNoStackTraces(output: string): void {
   expect(output).not.toMatch(/\n\s+at .+\(.+:\d+:\d+\)/);
+  // The same inside a JSON log line (an error's stack, its newlines escaped).
+  expect(output).not.toMatch(/\\n\s+at .+\(.+:\d+:\d+\)/);
   expect(output).not.toMatch(/EPIPE|Unhandled|uncaught/i);
 }

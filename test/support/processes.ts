@@ -5,6 +5,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { createTestDatabase, TestDatabase } from './databases';
+import { jsonLinesSoFar } from './logs';
 import { NATS_URL } from './nats';
 
 const ROOT = path.join(__dirname, '..', '..');
@@ -25,6 +26,8 @@ export interface Platform {
   /** Distributed mode: the platform's database (event store and read models). */
   databaseUrl?: string;
   output: () => string;
+  /** One app's stdout so far (standalone: `standalone`): its JSON log lines (test/support/logs.ts). */
+  stdout?: (app: string) => string;
   stop(): Promise<void>;
   /** Distributed mode: end one service app's process with `signal` (kill -9 by default) and start it again. */
   restartApp?(app: string, signal?: NodeJS.Signals): Promise<void>;
@@ -60,10 +63,14 @@ const platformLogs = new Set<string[]>();
 (globalThis as { __spawnpointProcessLogs?: () => string }).__spawnpointProcessLogs = () =>
   [...platformLogs].slice(-2).map((log) => log.join('').slice(-12_000)).join('\n---- next platform ----\n');
 
-function launch(app: string, env: NodeJS.ProcessEnv, log: string[]): ChildProcess {
+/** `stdouts`: each app's stdout as it came (no prefixes), for reading its log lines whole. */
+function launch(app: string, env: NodeJS.ProcessEnv, log: string[], stdouts: Map<string, string>): ChildProcess {
   platformLogs.add(log);
   const child = spawn(process.execPath, [path.join(ROOT, 'apps', app, 'dist', 'main.js')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout!.on('data', (d) => log.push(`[${app}] ${d}`));
+  child.stdout!.on('data', (d) => {
+    log.push(`[${app}] ${d}`);
+    stdouts.set(app, (stdouts.get(app) ?? '') + String(d));
+  });
   child.stderr!.on('data', (d) => log.push(`[${app}!] ${d}`));
   return child;
 }
@@ -118,23 +125,27 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
   const port = await freePort();
   const legacyPort = await freePort();
   const log: string[] = [];
-  const child = launch('standalone', { ...baseEnv(dataDir, port, options.portRange ?? '17000-17499', legacyPort), ...options.env }, log);
-  await waitFor(async () => /Client key:/.test(log.join('')), 'standalone start', log, 90_000, [child]).catch(async (err) => {
+  const stdouts = new Map<string, string>();
+  const child = launch('standalone', { ...baseEnv(dataDir, port, options.portRange ?? '17000-17499', legacyPort), ...options.env }, log, stdouts);
+  // Started: the line with the default project's keys (apps/standalone/src/main.ts).
+  const announced = () => jsonLinesSoFar(stdouts.get('standalone') ?? '').find((l) => typeof l.client_key === 'string');
+  await waitFor(async () => announced() !== undefined, 'standalone start', log, 90_000, [child]).catch(async (err) => {
     await stopAll([child]);
     if (!keep) rmSync(dataDir, { recursive: true, force: true });
     throw err;
   });
-  const out = log.join('');
-  const projectId = /Project:\s+(\S+)/.exec(out)![1];
+  const keys = announced()! as unknown as { project_id: string; server_key: string; client_key: string };
+  const projectId = keys.project_id;
   await raiseLimits(`http://127.0.0.1:${port}/api`, projectId);
   return {
     baseUrl: `http://127.0.0.1:${port}/api`,
     legacyUrl: `http://127.0.0.1:${legacyPort}`,
     projectId,
-    serverKey: /Server key:\s+(\S+)/.exec(out)![1],
-    clientKey: /Client key:\s+(\S+)/.exec(out)![1],
+    serverKey: keys.server_key,
+    clientKey: keys.client_key,
     dataDir,
     output: () => log.join(''),
+    stdout: (app) => stdouts.get(app) ?? '',
     async stop() {
       await stopAll([child]);
       if (!keep) rmSync(dataDir, { recursive: true, force: true });
@@ -162,6 +173,7 @@ export async function startDistributed(portRange = '17500-17999', extraEnv: Node
   const port = await freePort();
   const legacyPort = await freePort();
   const log: string[] = [];
+  const stdouts = new Map<string, string>();
   const shared = { ...baseEnv(dataDir, port, portRange, legacyPort), DATABASE_URL: db.url, NATS_URL, ...extraEnv };
   const opsPorts: Record<string, number> = {};
   if (options.opsPorts) {
@@ -175,9 +187,9 @@ export async function startDistributed(portRange = '17500-17999', extraEnv: Node
   // extraServices: more replicas of a service (they share its bus subjects as a queue group).
   // names[i]: the app of children[i] (for kill and relaunch).
   const names = ['projects', 'builds', 'servers', 'lobbies', 'matchmaking', 'backfill', ...(options.extraServices ?? [])];
-  const children = names.map((app) => launch(app, env(app), log));
+  const children = names.map((app) => launch(app, env(app), log, stdouts));
   try {
-    const platform = await bootDistributed(children, names, env, log, port, legacyPort, dataDir, db, options);
+    const platform = await bootDistributed(children, names, env, log, stdouts, port, legacyPort, dataDir, db, options);
     return options.opsPorts ? { ...platform, opsPorts } : platform;
   } catch (err) {
     // A start that failed leaves nothing behind: its processes would hold connections the next suites need.
@@ -189,12 +201,12 @@ export async function startDistributed(portRange = '17500-17999', extraEnv: Node
 }
 
 async function bootDistributed(
-  children: ChildProcess[], names: string[], env: (app: string) => NodeJS.ProcessEnv, log: string[], port: number, legacyPort: number, dataDir: string, db: TestDatabase,
+  children: ChildProcess[], names: string[], env: (app: string) => NodeJS.ProcessEnv, log: string[], stdouts: Map<string, string>, port: number, legacyPort: number, dataDir: string, db: TestDatabase,
   options: { gateways?: number },
 ): Promise<Platform> {
   const services = children.length;
   await waitFor(async () => (log.join('').match(/service ready/g) ?? []).length === services, 'services ready', log, 60_000, children);
-  children.push(launch('gateway', env('gateway'), log));
+  children.push(launch('gateway', env('gateway'), log, stdouts));
   names.push('gateway');
   const baseUrl = `http://127.0.0.1:${port}/api`;
   await waitFor(async () => (await fetch(`${baseUrl}/health`)).status === 200, 'gateway healthy', log, 60_000, children);
@@ -202,7 +214,7 @@ async function bootDistributed(
   const gatewayUrls = [baseUrl];
   for (let i = 1; i < (options.gateways ?? 1); i++) {
     const extraPort = await freePort();
-    children.push(launch('gateway', { ...env(`gateway-${i + 1}`), PORT: String(extraPort), LEGACY_PORT: String(await freePort()) }, log));
+    children.push(launch('gateway', { ...env(`gateway-${i + 1}`), PORT: String(extraPort), LEGACY_PORT: String(await freePort()) }, log, stdouts));
     names.push(`gateway-${i + 1}`);
     gatewayUrls.push(`http://127.0.0.1:${extraPort}/api`);
     await waitFor(async () => (await fetch(`${gatewayUrls[i]}/health`)).status === 200, `gateway ${i + 1} healthy`, log, 60_000, children);
@@ -216,14 +228,14 @@ async function bootDistributed(
   async function relaunch(app: string): Promise<void> {
     const ready = new RegExp(`spawnpoint ${app} service ready`, 'g');
     const before = (log.join('').match(ready) ?? []).length;
-    const child = launch(app, env(app), log);
+    const child = launch(app, env(app), log, stdouts);
     // With replicas of the app, the one that has died is started again.
     const dead = names.findIndex((n, i) => n === app && (children[i].exitCode !== null || children[i].signalCode !== null));
     children[dead >= 0 ? dead : names.indexOf(app)] = child;
     await waitFor(async () => (log.join('').match(ready) ?? []).length > before, `${app} ready again`, log, 60_000, [child]);
   }
   return {
-    baseUrl, gatewayUrls, legacyUrl: `http://127.0.0.1:${legacyPort}`, projectId: project.project_id, serverKey: project.server_key, clientKey: project.client_key, dataDir, databaseUrl: db.url, output: () => log.join(''),
+    baseUrl, gatewayUrls, legacyUrl: `http://127.0.0.1:${legacyPort}`, projectId: project.project_id, serverKey: project.server_key, clientKey: project.client_key, dataDir, databaseUrl: db.url, output: () => log.join(''), stdout: (app) => stdouts.get(app) ?? '',
     kill: (app, signal) => killChild(children[names.indexOf(app)], signal),
     relaunch,
     /** kill -9 (by default) one service app and start it again. */
