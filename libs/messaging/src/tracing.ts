@@ -1,7 +1,11 @@
 // W3C trace context across the bus: injected into headers by senders, extracted around handlers.
-// Without a registered OpenTelemetry SDK every call here is a no-op.
-import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import type { Headers } from './bus';
+// Spans (OpenTelemetry messaging conventions): a request is a CLIENT span at the caller and a SERVER span
+// at the handler; an integration event or a broadcast is a PRODUCER span where it is sent and a CONSUMER
+// span per delivery, the child of the producer and linked to it (one message, many consumers: each
+// consumer's span is its own, all in the producer's trace). Without a registered OpenTelemetry SDK every
+// call here is a no-op, and the spans a sender opens need a sampled span to be open already.
+import { Attributes, Context, context, Link, propagation, ROOT_CONTEXT, Span, SpanKind, SpanStatusCode, trace, TraceFlags } from '@opentelemetry/api';
+import { RemoteError, type Headers, type IntegrationEvent } from './bus';
 
 // Looked up per use: a cached tracer would keep pointing at a provider registered earlier.
 const tracer = () => trace.getTracer('spawnpoint.messaging');
@@ -14,26 +18,86 @@ export function withTraceContext(headers: Headers = {}): Headers {
 }
 
 /** Runs `fn` in a span whose parent is the trace context carried by `headers`. */
-export function inSpan<T>(name: string, kind: SpanKind, headers: Headers, fn: () => Promise<T>): Promise<T> {
+export function inSpan<T>(name: string, kind: SpanKind, headers: Headers, fn: () => Promise<T>, attributes?: Attributes): Promise<T> {
   const parent = propagation.extract(ROOT_CONTEXT, headers);
-  return context.with(parent, () =>
-    tracer().startActiveSpan(name, { kind }, async (span) => {
-      try {
-        return await fn();
-      } catch (err) {
-        markFailed(err);
-        throw err;
-      } finally {
-        span.end();
-      }
-    }),
-  );
+  return context.with(parent, () => tracer().startActiveSpan(name, { kind, attributes }, (span) => ended(span, fn)));
+}
+
+const messaging = (subject: string, operation: 'send' | 'process', extra?: Attributes): Attributes => ({
+  'messaging.system': 'nats', 'messaging.destination.name': subject, 'messaging.operation.type': operation, ...extra,
+});
+
+/** A request's CLIENT span, when a sampled span is open; `fn` builds its headers inside it, so they carry it. */
+export function requestSpan<T>(subject: string, fn: () => Promise<T>): Promise<T> {
+  if (!trace.getActiveSpan()?.isRecording()) return fn();
+  return tracer().startActiveSpan(`bus ${subject}`, { kind: SpanKind.CLIENT, attributes: { 'rpc.system': 'nats', 'rpc.method': subject } }, (span) => ended(span, fn));
+}
+
+/**
+ * A PRODUCER span for a message sent with `headers`: its parent is the traceparent they carry (the relay
+ * passes the event's) or else the active span, and it is opened only when that parent is sampled. `fn`
+ * gets the headers to send: they carry the producer span (or, without one, the parent as before).
+ */
+export function publishSpan<T>(subject: string, headers: Headers, fn: (headers: Headers) => Promise<T>, extra?: () => Attributes): Promise<T> {
+  const parent = headers.traceparent ? propagation.extract(context.active(), headers) : context.active();
+  if (!isSampled(parent)) return fn(withTraceContext(headers));
+  return context.with(parent, () => tracer().startActiveSpan(`publish ${subject}`, { kind: SpanKind.PRODUCER, attributes: messaging(subject, 'send', extra?.()) },
+    (span) => ended(span, () => fn({ ...headers, ...carried() }))));
+}
+
+/**
+ * One delivery's CONSUMER span: the child of the producer context carried by `headers`, linked to it.
+ * `carriedOnly`: no span for a message that carries no sampled context (frequent broadcasts must not
+ * each start a trace of their own).
+ */
+export function processSpan<T>(subject: string, headers: Headers, fn: () => Promise<T>, options: { extra?: () => Attributes; carriedOnly?: boolean } = {}): Promise<T> {
+  const parent = propagation.extract(ROOT_CONTEXT, headers);
+  const producer = trace.getSpanContext(parent);
+  if (options.carriedOnly && !isSampled(parent)) return fn();
+  const links: Link[] = producer ? [{ context: producer }] : [];
+  return context.with(parent, () => tracer().startActiveSpan(`process ${subject}`, { kind: SpanKind.CONSUMER, links, attributes: messaging(subject, 'process', options.extra?.()) },
+    (span) => ended(span, fn)));
+}
+
+/** A durable delivery in its consumer span's attributes (ids are fine in spans, never in metric labels). */
+export function consumerAttributes(durable: string, event: IntegrationEvent, delivery: number): Attributes {
+  return {
+    'messaging.consumer.group.name': durable, 'messaging.message.id': event.id, 'messaging.message.delivery_count': delivery,
+    'spawnpoint.stream_id': event.streamId, 'spawnpoint.event.type': event.type,
+  };
 }
 
 /** Marks the active span as failed (unexpected errors only; a RemoteError is an answer, not a failure). */
 export function markFailed(err: unknown): void {
   const span = trace.getActiveSpan();
-  if (!span) return;
+  if (span) failed(span, err);
+}
+
+function failed(span: Span, err: unknown): void {
   span.recordException(err instanceof Error ? err : String(err));
   span.setStatus({ code: SpanStatusCode.ERROR });
+}
+
+/** Awaits `fn` and ends the span; a failure marks it, except a RemoteError below 500 (an answer). */
+async function ended<T>(span: Span, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof RemoteError) span.setAttribute('spawnpoint.error.status', err.body.status);
+    if (!(err instanceof RemoteError) || err.body.status >= 500) failed(span, err);
+    throw err;
+  } finally {
+    span.end();
+  }
+}
+
+function carried(): Headers {
+  const carrier: Headers = {};
+  propagation.inject(context.active(), carrier);
+  return carrier;
+}
+
+function isSampled(ctx: Context): boolean {
+  const sc = trace.getSpanContext(ctx);
+  return sc !== undefined && (sc.traceFlags & TraceFlags.SAMPLED) === TraceFlags.SAMPLED;
 }

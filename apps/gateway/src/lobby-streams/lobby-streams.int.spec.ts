@@ -3,10 +3,12 @@
 // matcher's broadcast figures) and match_found, a removed player's stream ends, a stale or repeated update is never sent twice.
 import http from 'node:http';
 import { AddressInfo } from 'node:net';
+import { SpanKind, trace } from '@opentelemetry/api';
 import { InProcessBus } from '@spawnpoint/messaging';
 import { loadConfig, PlatformConfig } from '@spawnpoint/platform';
 import { LobbyUpdate, OpenedLobbyStream, QueueStatsBroadcast, SUBJECTS } from '@spawnpoint/proto';
 import { lobbyEvents } from '../../../../test/support/sse';
+import { installTracing, type TracingHarness } from '../../../../libs/messaging/src/testing/tracing-harness';
 import { LobbyStreams, MAX_STREAMS_PER_MEMBER } from './lobby-streams';
 
 const LOBBY = '11111111-1111-4111-8111-111111111111';
@@ -192,6 +194,51 @@ describe('LobbyStreams per-member stream cap', () => {
     } finally {
       bob.close();
       alices.forEach((a) => a.close());
+    }
+  });
+});
+
+describe('LobbyStreams in a trace', () => {
+  let bed: StreamsBed;
+  let tracing: TracingHarness;
+
+  beforeAll(async () => { bed = await startStreams({ lobbyPingMs: 60_000, lobbyPresenceMs: 60_000 }, 1); });
+  afterAll(() => bed?.close());
+  beforeEach(() => { tracing = installTracing(); });
+  afterEach(() => tracing.dispose());
+
+  it('writes an update broadcast inside a trace to each open stream in a span of that trace, under the delivery', async () => {
+    const alice = lobbyEvents(bed.baseUrl, 'key', 'default', 'alice');
+    const bob = lobbyEvents(bed.baseUrl, 'key', 'default', 'bob');
+    try {
+      await Promise.all([alice.next('connected'), bob.next('connected')]);
+      const sender = await trace.getTracer('test').startActiveSpan('lobby update request', async (span) => {
+        await bed.update(2, lobby('waiting'));
+        span.end();
+        return span.spanContext();
+      });
+      await Promise.all([alice.next('lobby_updated'), bob.next('lobby_updated')]);
+      const spans = tracing.exporter.getFinishedSpans();
+      const writes = spans.filter((s) => s.name === 'lobby stream write');
+      expect(writes.map((w) => w.attributes['spawnpoint.player_id']).sort()).toEqual(['alice', 'bob']);
+      const delivery = spans.find((s) => s.kind === SpanKind.CONSUMER && s.name === `process ${SUBJECTS.lobbies.updates}`)!;
+      for (const write of writes) {
+        expect(write.spanContext().traceId).toBe(sender.traceId);
+        expect(write.parentSpanContext?.spanId).toBe(delivery.spanContext().spanId);
+        expect(write.attributes).toMatchObject({ 'spawnpoint.lobby_id': LOBBY, 'spawnpoint.revision': 2, 'spawnpoint.sse.event': 'lobby_updated' });
+      }
+      const producer = spans.find((s) => s.kind === SpanKind.PRODUCER)!;
+      expect(producer.parentSpanContext?.spanId).toBe(sender.spanId);
+      expect(delivery.parentSpanContext?.spanId).toBe(producer.spanContext().spanId);
+
+      // The same update path outside a trace: no span at all.
+      tracing.exporter.reset();
+      await bed.update(3, lobby('waiting'));
+      await Promise.all([alice.next('lobby_updated', (e) => e.id === `${LOBBY}:3`), bob.next('lobby_updated', (e) => e.id === `${LOBBY}:3`)]);
+      expect(tracing.exporter.getFinishedSpans()).toEqual([]);
+    } finally {
+      alice.close();
+      bob.close();
     }
   });
 });

@@ -11,6 +11,7 @@ import { LobbyPresence, LobbyStreamEvent, LobbyUpdate, OpenedLobbyStream, SUBJEC
 import { RecentUpdates } from './recent-updates';
 import { eventId, SSE_HEADERS, sseFrame } from './sse';
 import { StreamWheel, wheelPlan } from './stream-wheel';
+import { writeInSpan } from './stream-spans';
 
 /** A client this far behind is dropped (it reconnects with Last-Event-ID and is replayed). */
 const MAX_BUFFERED_BYTES = 1024 * 1024;
@@ -112,7 +113,7 @@ export class LobbyStreams implements OnModuleInit, BeforeApplicationShutdown {
     const lobby = u.lobby as LobbyJson | null;
     s.status = lobby?.status;
     s.queue = queueOf(lobby);
-    s.res.write(f.text);
+    writeInSpan(s, u.revision, f.event, f.text.length, () => s.res.write(f.text));
     // A match formed (kind match_found: also when no confirmation is needed and the lobby is matched at once).
     if ((u.kind === 'match_found' || (u.kind === 'updated' && s.status === 'match_found')) && !wasMatchFound) {
       s.res.write(sseFrame(eventId(u.lobbyId, u.revision), 'match_found', u.lobby));
@@ -164,12 +165,13 @@ const frame = (e: LobbyStreamEvent) => sseFrame(e.id, e.event, e.data);
 /** What every stream of the lobby gets from one update, worked out once: its frame and who is still a member. */
 interface Framed {
   text: string;
+  event: 'lobby_updated' | 'lobby_deleted';
   members: Set<string> | null;
 }
 
 function framed(u: LobbyUpdate): Framed {
   const id = eventId(u.lobbyId, u.revision);
-  if (u.kind === 'deleted') return { text: sseFrame(id, 'lobby_deleted', { id: u.lobbyId, reason: u.reason }), members: null };
+  if (u.kind === 'deleted') return { text: sseFrame(id, 'lobby_deleted', { id: u.lobbyId, reason: u.reason }), event: 'lobby_deleted', members: null };
   const players = (u.lobby as LobbyJson | null)?.players;
-  return { text: sseFrame(id, 'lobby_updated', u.lobby), members: players ? new Set(players.map((p) => p.id)) : null };
+  return { text: sseFrame(id, 'lobby_updated', u.lobby), event: 'lobby_updated', members: players ? new Set(players.map((p) => p.id)) : null };
 }

@@ -1,6 +1,7 @@
 // One outbound call to an identity provider with a hard timeout. Messages never carry the URL (it may
 // hold an API key in its query string).
 import { ProviderUnavailable } from './errors';
+import { providerSpan } from './provider-span';
 
 export const DEFAULT_PROVIDER_TIMEOUT_MS = 3_000;
 const MAX_BODY_CHARS = 1_000_000;
@@ -15,8 +16,10 @@ export async function fetchJson(provider: string, url: string, init: RequestInit
   let res: Response;
   let text: string;
   try {
-    res = await fetch(url, { ...init, redirect: 'error', signal: AbortSignal.timeout(timeoutMs) });
-    text = await res.text();
+    ({ res, text } = await providerSpan(provider, init.method ?? 'GET', url, async () => {
+      const answer = await fetch(url, { ...init, redirect: 'error', signal: AbortSignal.timeout(timeoutMs) });
+      return { res: answer, text: await answer.text() };
+    }, (r) => r.res.status));
   } catch (err) {
     const name = (err as Error)?.name;
     if (name === 'TimeoutError' || name === 'AbortError') throw new ProviderUnavailable(`${provider} did not answer within ${timeoutMs} ms`);

@@ -1,9 +1,10 @@
 // auth_config.provider = jwt: the game's own backend (or an identity service) signs a JWT for the player.
 // HS256 with a shared `secret`, or RS256/ES256 with keys from `jwks_url` (fetched by jose and cached
 // per URL; a token with an unknown `kid` refetches, at most once per cooldown).
-import { createRemoteJWKSet, errors as joseErrors, JWTPayload, jwtVerify } from 'jose';
+import { createRemoteJWKSet, customFetch, errors as joseErrors, JWTPayload, jwtVerify } from 'jose';
 import { DEFAULT_PROVIDER_TIMEOUT_MS, clip } from './fetch-json';
 import { IdentityRejected, ProviderUnavailable, VerifiedPlayer } from './errors';
+import { providerSpan } from './provider-span';
 
 export interface JwtAuthConfig {
   provider: 'jwt';
@@ -70,7 +71,11 @@ export class JwtVerifier {
   private keySet(url: string): KeySet {
     let set = this.keySets.get(url);
     if (!set) {
-      set = createRemoteJWKSet(new URL(url), { timeoutDuration: this.timeoutMs, cacheMaxAge: this.jwksMaxAgeMs, cooldownDuration: 30_000 });
+      set = createRemoteJWKSet(new URL(url), {
+        timeoutDuration: this.timeoutMs, cacheMaxAge: this.jwksMaxAgeMs, cooldownDuration: 30_000,
+        // Each fetch of the keys a span of the request that needed them.
+        [customFetch]: (jwksUrl, init) => providerSpan('JWKS', 'GET', jwksUrl, () => fetch(jwksUrl, init), (res) => res.status),
+      });
       if (this.keySets.size >= MAX_JWKS_SETS) this.keySets.delete(this.keySets.keys().next().value!);
       this.keySets.set(url, set);
     }

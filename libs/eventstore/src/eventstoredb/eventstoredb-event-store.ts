@@ -21,6 +21,7 @@ import {
 } from '../event-store';
 import { fromEsdbEvent, fromEsdbRevision, inCategories, toEsdbEvent, toEsdbExpected, toEsdbPosition } from './esdb-mapping';
 import { EventStoreDbSubscription } from './eventstoredb-subscription';
+import { appendAttributes, appendOutcome, readOutcome, storeSpan } from '../tracing';
 import { logger } from '@spawnpoint/logging';
 
 const log = logger('eventstore');
@@ -42,7 +43,19 @@ export class EventStoreDbEventStore implements EventStore {
     this.client = EventStoreDBClient.connectionString(options.connectionString);
   }
 
-  async appendToStream(streamId: string, events: EventData[], expected: ExpectedRevision): Promise<AppendResult> {
+  appendToStream(streamId: string, events: EventData[], expected: ExpectedRevision): Promise<AppendResult> {
+    return storeSpan('eventstoredb', 'append', () => appendAttributes(streamId, events.length, expected), () => this.append(streamId, events, expected), appendOutcome);
+  }
+
+  readStream(streamId: string, fromRevision = 0): Promise<ReadStreamResult> {
+    return storeSpan('eventstoredb', 'read', () => ({ 'spawnpoint.stream_id': streamId, 'spawnpoint.from_revision': fromRevision }), () => this.read(streamId, fromRevision), readOutcome);
+  }
+
+  readAll(options: SubscribeOptions & { limit?: number }): Promise<RecordedEvent[]> {
+    return storeSpan('eventstoredb', 'readAll', () => ({ 'spawnpoint.from_position': String(options.fromPosition ?? 0n) }), () => this.readAllFiltered(options), readOutcome);
+  }
+
+  private async append(streamId: string, events: EventData[], expected: ExpectedRevision): Promise<AppendResult> {
     try {
       const result = await this.client.appendToStream(streamId, events.map(toEsdbEvent), {
         expectedRevision: toEsdbExpected(expected),
@@ -56,7 +69,7 @@ export class EventStoreDbEventStore implements EventStore {
     }
   }
 
-  async readStream(streamId: string, fromRevision = 0): Promise<ReadStreamResult> {
+  private async read(streamId: string, fromRevision: number): Promise<ReadStreamResult> {
     const events: RecordedEvent[] = [];
     try {
       for await (const resolved of this.client.readStream(streamId, { fromRevision: BigInt(fromRevision) })) {
@@ -70,7 +83,7 @@ export class EventStoreDbEventStore implements EventStore {
     return { events, revision: events.length ? events[events.length - 1].revision : fromRevision - 1 };
   }
 
-  async readAll({ fromPosition = 0n, categories, limit }: SubscribeOptions & { limit?: number }): Promise<RecordedEvent[]> {
+  private async readAllFiltered({ fromPosition = 0n, categories, limit }: SubscribeOptions & { limit?: number }): Promise<RecordedEvent[]> {
     const max = limit ?? Infinity;
     const events: RecordedEvent[] = [];
     if (max <= 0) return events;

@@ -19,6 +19,7 @@ import { countEventsAfter, EVENT_COLUMNS, lastPosition, readAllEvents, toRecorde
 import { LiveTail } from './live-tail';
 import { PostgresSubscription } from './postgres-subscription';
 import { MIGRATE_LOCK, SCHEMA_SQL } from './schema';
+import { appendAttributes, appendOutcome, readOutcome, storeSpan } from '../tracing';
 import { logger } from '@spawnpoint/logging';
 
 const log = logger('eventstore');
@@ -63,24 +64,26 @@ export class PostgresEventStore implements EventStore {
   }
 
   appendToStream(streamId: string, events: EventData[], expected: ExpectedRevision): Promise<AppendResult> {
-    return this.appender.append(
+    return storeSpan('postgresql', 'append', () => appendAttributes(streamId, events.length, expected), () => this.appender.append(
       streamId,
       expected,
       events.map((e) => ({ id: e.id ?? randomUUID(), type: e.type, data: e.data ?? null, metadata: e.metadata ?? {} })),
-    );
+    ), appendOutcome);
   }
 
-  async readStream(streamId: string, fromRevision = 0): Promise<ReadStreamResult> {
-    const { rows } = await this.pool.query(
-      `SELECT ${EVENT_COLUMNS} FROM events WHERE stream_id = $1 AND revision >= $2 ORDER BY revision`,
-      [streamId, fromRevision],
-    );
-    const events = rows.map(toRecordedEvent);
-    return { events, revision: events.length ? events[events.length - 1].revision : fromRevision - 1 };
+  readStream(streamId: string, fromRevision = 0): Promise<ReadStreamResult> {
+    return storeSpan('postgresql', 'read', () => ({ 'spawnpoint.stream_id': streamId, 'spawnpoint.from_revision': fromRevision }), async () => {
+      const { rows } = await this.pool.query(
+        `SELECT ${EVENT_COLUMNS} FROM events WHERE stream_id = $1 AND revision >= $2 ORDER BY revision`,
+        [streamId, fromRevision],
+      );
+      const events = rows.map(toRecordedEvent);
+      return { events, revision: events.length ? events[events.length - 1].revision : fromRevision - 1 };
+    }, readOutcome);
   }
 
   readAll(options: SubscribeOptions & { limit?: number }): Promise<RecordedEvent[]> {
-    return readAllEvents(this.pool, options);
+    return storeSpan('postgresql', 'readAll', () => ({ 'spawnpoint.from_position': String(options.fromPosition ?? 0n) }), () => readAllEvents(this.pool, options), readOutcome);
   }
 
   subscribeToAll(options: SubscribeOptions, handler: EventHandler, onError?: (err: unknown) => void): Subscription {

@@ -1,6 +1,9 @@
 // The behaviour every EventStore adapter must have. Each adapter's int spec runs this suite against a
 // real server. The store is shared by the tests, so each test writes to fresh categories and streams.
 import { randomUUID } from 'node:crypto';
+import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+// The bus's test harness: a real SDK recording spans in memory (test code only; nothing of it is built).
+import { installTracing, type TracingHarness } from '../../../messaging/src/testing/tracing-harness';
 import {
   categoryOf,
   EventData,
@@ -430,6 +433,55 @@ export function describeEventStoreContract(name: string, factory: () => Promise<
         expect([...revisions.values()]).toEqual(
           Array.from({ length: writers }, () => Array.from({ length: perWriter }, (_, i) => i)),
         );
+      });
+    });
+
+    describe('spans', () => {
+      let tracing: TracingHarness;
+      beforeEach(() => { tracing = installTracing(); });
+      afterEach(() => tracing.dispose());
+      const inTrace = <T>(fn: () => Promise<T>) => trace.getTracer('contract').startActiveSpan('request', async (span) => {
+        try {
+          return { result: await fn(), spanId: span.spanContext().spanId };
+        } finally {
+          span.end();
+        }
+      });
+      const named = (name: string) => tracing.exporter.getFinishedSpans().filter((s) => s.name === name);
+
+      it('records an append and a read inside a trace as CLIENT spans of the request, with the stream', async () => {
+        const stream = newStream();
+        const appended = await inTrace(() => store.appendToStream(stream, [event('a'), event('b')], 'no_stream'));
+        const read = await inTrace(() => store.readStream(stream));
+        expect(read.result.events).toHaveLength(2);
+        const [append] = named('eventstore append');
+        expect(append.kind).toBe(SpanKind.CLIENT);
+        expect(append.parentSpanContext?.spanId).toBe(appended.spanId);
+        expect(['postgresql', 'eventstoredb']).toContain(append.attributes['db.system']);
+        expect(append.attributes).toMatchObject({
+          'db.operation': 'append', 'spawnpoint.stream_id': stream, 'spawnpoint.events': 2, 'spawnpoint.expected_revision': 'no_stream',
+          'spawnpoint.revision': 1, 'spawnpoint.position': appended.result.position.toString(),
+        });
+        const [reading] = named('eventstore read');
+        expect(reading.parentSpanContext?.spanId).toBe(read.spanId);
+        expect(reading.attributes).toMatchObject({ 'db.operation': 'read', 'spawnpoint.stream_id': stream, 'spawnpoint.events': 2 });
+      });
+
+      it('notes a lost optimistic race on the span without calling it a failure', async () => {
+        const stream = newStream();
+        await store.appendToStream(stream, [event('a')], 'no_stream');
+        await expect(inTrace(() => store.appendToStream(stream, [event('b')], 'no_stream'))).rejects.toBeInstanceOf(WrongExpectedVersion);
+        const [append] = named('eventstore append');
+        expect(append.attributes['spawnpoint.wrong_expected_version']).toBe(true);
+        expect(append.status.code).toBe(SpanStatusCode.UNSET);
+      });
+
+      it('opens no span outside a trace (subscriptions and background work)', async () => {
+        const stream = newStream();
+        await store.appendToStream(stream, [event('a')], 'no_stream');
+        await store.readStream(stream);
+        await store.readAll({ categories: [categoryOf(stream)] });
+        expect(tracing.exporter.getFinishedSpans()).toEqual([]);
       });
     });
   });

@@ -19,7 +19,7 @@ import { jsonCopy } from '../json';
 import { serveLocally, unwrap } from '../reply';
 import { EVENTS_PREFIX, eventTopic, subjectMatches } from '../subjects';
 import { withCommandId } from '../command-context';
-import { inSpan, withTraceContext } from '../tracing';
+import { consumerAttributes, inSpan, processSpan, publishSpan, requestSpan, withTraceContext } from '../tracing';
 import { RecentIds } from './recent-ids';
 
 const log = logger('bus');
@@ -88,11 +88,13 @@ export class InProcessBus implements Bus {
     const candidates = this.closed ? [] : this.respondersFor(subject);
     if (candidates.length === 0) throw new BusUnavailable(subject, 'no responders');
     const responder = candidates[this.nextTurn(this.turns, subject) % candidates.length];
-    const headers = withTraceContext(withCommandId(options.headers));
-    const reply = inSpan(`bus ${responder.subject}`, SpanKind.SERVER, headers, () =>
-      serveLocally(responder.handler, jsonCopy(payload), { subject, headers: { ...headers } }),
-    );
-    return unwrap<Res>(await withTimeout(reply, options.timeoutMs ?? this.requestTimeoutMs, subject));
+    return requestSpan(subject, async () => {
+      const headers = withTraceContext(withCommandId(options.headers));
+      const reply = inSpan(`bus ${responder.subject}`, SpanKind.SERVER, headers, () =>
+        serveLocally(responder.handler, jsonCopy(payload), { subject, headers: { ...headers } }),
+      );
+      return unwrap<Res>(await withTimeout(reply, options.timeoutMs ?? this.requestTimeoutMs, subject));
+    });
   }
 
   /** Responders per concrete subject, memoised until the set of responders changes. */
@@ -105,15 +107,16 @@ export class InProcessBus implements Bus {
     const subject = `${EVENTS_PREFIX}.${topic}`;
     if (this.closed) throw new BusUnavailable(subject, 'closed');
     if (this.published.has(event.id)) return;
-    const carried = withTraceContext(headers);
-    const deliveries = this.membersFor(topic).map(([durable, matching]) => {
-      const member = matching[this.nextTurn(this.groupTurns, durable) % matching.length];
-      return this.deliver(durable, member, event, subject, carried);
-    });
-    // Wait for every group, then fail if any failed: the publisher retries, and groups that succeeded
-    // see the event again (at-least-once), but no group is still busy with it when the retry comes.
-    const failure = (await Promise.allSettled(deliveries)).find((r) => r.status === 'rejected');
-    if (failure) throw failure.reason;
+    await publishSpan(subject, headers ?? {}, async (carried) => {
+      const deliveries = this.membersFor(topic).map(([durable, matching]) => {
+        const member = matching[this.nextTurn(this.groupTurns, durable) % matching.length];
+        return this.deliver(durable, member, event, subject, carried);
+      });
+      // Wait for every group, then fail if any failed: the publisher retries, and groups that succeeded
+      // see the event again (at-least-once), but no group is still busy with it when the retry comes.
+      const failure = (await Promise.allSettled(deliveries)).find((r) => r.status === 'rejected');
+      if (failure) throw failure.reason;
+    }, () => ({ 'messaging.message.id': event.id, 'spawnpoint.stream_id': event.streamId, 'spawnpoint.event.type': event.type }));
     // Remembered only once delivered, so a retried publish is not mistaken for a duplicate.
     this.published.add(event.id);
   }
@@ -129,7 +132,9 @@ export class InProcessBus implements Bus {
   private async deliver(durable: string, member: ConsumerMember, event: IntegrationEvent, subject: string, carried: Headers): Promise<void> {
     const key = `${durable} ${event.id}`;
     try {
-      await inSpan(`bus ${subject}`, SpanKind.CONSUMER, carried, async () => member.handler(jsonCopy(event), { headers: { ...carried } }));
+      await processSpan(subject, carried, async () => member.handler(jsonCopy(event), { headers: { ...carried } }), {
+        extra: () => consumerAttributes(durable, event, (this.failures.get(key) ?? 0) + 1),
+      });
       this.failures.delete(key);
     } catch (err) {
       const attempts = (this.failures.get(key) ?? 0) + 1;
@@ -159,13 +164,19 @@ export class InProcessBus implements Bus {
 
   async broadcast(subject: string, payload: unknown): Promise<void> {
     if (this.closed) throw new BusUnavailable(subject, 'closed');
-    for (const listener of memoised(this.listenersBySubject, subject, () => this.listeners.filter((l) => subjectMatches(l.subject, subject)))) {
-      const copy = jsonCopy(payload);
-      // Asynchronous, as over NATS: a listener never runs inside broadcast(), and its failure stays its own.
-      queueMicrotask(() => {
-        void (async () => listener.handler(copy))().catch((err) => log.error({ err }, `bus: listener on ${subject} failed`));
-      });
-    }
+    const listeners = memoised(this.listenersBySubject, subject, () => this.listeners.filter((l) => subjectMatches(l.subject, subject)));
+    if (listeners.length === 0) return;
+    // The trace context travels with the message, as in NATS headers.
+    await publishSpan(subject, {}, async (carried) => {
+      for (const listener of listeners) {
+        const copy = jsonCopy(payload);
+        // Asynchronous, as over NATS: a listener never runs inside broadcast(), and its failure stays its own.
+        queueMicrotask(() => {
+          void processSpan(subject, carried, async () => listener.handler(copy), { carriedOnly: true })
+            .catch((err) => log.error({ err }, `bus: listener on ${subject} failed`));
+        });
+      }
+    });
   }
 
   async listen(subject: string, handler: (payload: any) => void): Promise<Unsubscribe> {

@@ -9,12 +9,11 @@
 // infrastructure failures are redelivered for as long as they last.
 import { AckPolicy, DeliverPolicy, type JetStreamClient, type JetStreamManager, type JsMsg } from 'nats';
 import { logger } from '@spawnpoint/logging';
-import { SpanKind } from '@opentelemetry/api';
 import type { ConsumerOptions, IntegrationEvent, IntegrationHandler } from '../bus';
 import { logParked, shouldPark } from '../handler-failures';
 import { decode } from '../json';
 import { subjectMatches } from '../subjects';
-import { inSpan } from '../tracing';
+import { consumerAttributes, processSpan } from '../tracing';
 import { fromNatsHeaders } from './nats-headers';
 
 const log = logger('bus');
@@ -59,7 +58,7 @@ export async function startDurableConsumer(
     }
     const headers = fromNatsHeaders(msg.headers);
     try {
-      await inSpan(`bus ${msg.subject}`, SpanKind.CONSUMER, headers, async () => handler(event, { headers }));
+      await processSpan(msg.subject, headers, async () => handler(event, { headers }), { extra: () => consumerAttributes(options.durable, event, msg.info.redeliveryCount) });
       msg.ack();
     } catch (err) {
       const attempts = msg.info.redeliveryCount;

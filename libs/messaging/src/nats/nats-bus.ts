@@ -17,7 +17,7 @@ import { decode, encode } from '../json';
 import { serveRequest, unwrapReply } from '../reply';
 import { EVENTS_PREFIX, eventTopic } from '../subjects';
 import { withCommandId } from '../command-context';
-import { inSpan, withTraceContext } from '../tracing';
+import { inSpan, processSpan, publishSpan, requestSpan, withTraceContext } from '../tracing';
 import { startDurableConsumer } from './durable-consumer';
 import { ensureEventStream, type EventRetention } from './event-stream';
 import { fromNatsHeaders, toNatsHeaders } from './nats-headers';
@@ -99,24 +99,28 @@ export class NatsBus implements Bus {
     payload: unknown,
     options: { timeoutMs?: number; headers?: Headers } = {},
   ): Promise<Res> {
-    const headers = toNatsHeaders(withTraceContext(withCommandId(options.headers)));
-    let reply: Msg;
-    try {
-      reply = await this.nc.request(subject, encode(payload), { timeout: options.timeoutMs ?? this.requestTimeoutMs, headers });
-    } catch (err) {
-      throw new BusUnavailable(subject, unavailableReason(err));
-    }
-    return unwrapReply<Res>(reply.data);
+    return requestSpan(subject, async () => {
+      const headers = toNatsHeaders(withTraceContext(withCommandId(options.headers)));
+      let reply: Msg;
+      try {
+        reply = await this.nc.request(subject, encode(payload), { timeout: options.timeoutMs ?? this.requestTimeoutMs, headers });
+      } catch (err) {
+        throw new BusUnavailable(subject, unavailableReason(err));
+      }
+      return unwrapReply<Res>(reply.data);
+    });
   }
 
   async publish(event: IntegrationEvent, headers?: Headers): Promise<void> {
     const subject = `${this.subjectPrefix}.${eventTopic(event)}`;
-    try {
-      // msgID: the server drops a republished id within the stream's duplicate window.
-      await this.js.publish(subject, encode(event), { msgID: event.id, headers: toNatsHeaders(withTraceContext(headers)) });
-    } catch (err) {
-      throw new BusUnavailable(subject, unavailableReason(err));
-    }
+    await publishSpan(subject, headers ?? {}, async (carried) => {
+      try {
+        // msgID: the server drops a republished id within the stream's duplicate window.
+        await this.js.publish(subject, encode(event), { msgID: event.id, headers: toNatsHeaders(carried) });
+      } catch (err) {
+        throw new BusUnavailable(subject, unavailableReason(err));
+      }
+    }, () => ({ 'messaging.message.id': event.id, 'spawnpoint.stream_id': event.streamId, 'spawnpoint.event.type': event.type }));
   }
 
   async consume(options: ConsumerOptions, handler: IntegrationHandler): Promise<Unsubscribe> {
@@ -132,14 +136,16 @@ export class NatsBus implements Bus {
   }
 
   async broadcast(subject: string, payload: unknown): Promise<void> {
-    this.nc.publish(subject, encode(payload));
+    // The trace context rides in the headers, so a listener's work joins the sender's trace.
+    await publishSpan(subject, {}, async (carried) => this.nc.publish(subject, encode(payload), { headers: toNatsHeaders(carried) }));
   }
 
   async listen(subject: string, handler: (payload: any) => void): Promise<Unsubscribe> {
     const sub = this.nc.subscribe(subject, {
       callback: (err, msg) => {
         if (err) return log.error({ err }, `bus: subscription ${subject} failed`);
-        void (async () => handler(decode(msg.data)))().catch((e) => log.error({ err: e }, `bus: listener on ${subject} failed`));
+        void processSpan(msg.subject, fromNatsHeaders(msg.headers), async () => handler(decode(msg.data)), { carriedOnly: true })
+          .catch((e) => log.error({ err: e }, `bus: listener on ${subject} failed`));
       },
     });
     await this.nc.flush();

@@ -310,6 +310,102 @@ export function describeBusContract(name: string, factory: () => Promise<BusUnde
         expect(consumerTraceIds[0]).toBe(publisherTraceId);
         await waitFor(() => tracing.exporter.getFinishedSpans().some((s) => s.kind === SpanKind.CONSUMER), 5000, 'consumer span');
       });
+
+      const spans = () => tracing.exporter.getFinishedSpans();
+      const parentOf = (span: { parentSpanContext?: { spanId: string } }) => span.parentSpanContext?.spanId;
+
+      it('opens a CLIENT span at the caller, parent of the handler\'s SERVER span', async () => {
+        await other.handle(subject('rpc'), () => 'ok');
+        const callerSpanId = await tracer().startActiveSpan('caller', async (span) => {
+          await bus.request(subject('rpc'), {});
+          span.end();
+          return span.spanContext().spanId;
+        });
+        await waitFor(() => spans().filter((s) => s.name === `bus ${subject('rpc')}`).length === 2, 5000, 'client and server spans');
+        const client = spans().find((s) => s.name === `bus ${subject('rpc')}` && s.kind === SpanKind.CLIENT)!;
+        const server = spans().find((s) => s.name === `bus ${subject('rpc')}` && s.kind === SpanKind.SERVER)!;
+        expect(parentOf(client)).toBe(callerSpanId);
+        expect(parentOf(server)).toBe(client.spanContext().spanId);
+      });
+
+      it('opens no CLIENT span outside a trace', async () => {
+        await other.handle(subject('untraced'), () => 'ok');
+        await bus.request(subject('untraced'), {});
+        expect(spans().filter((s) => s.kind === SpanKind.CLIENT)).toEqual([]);
+      });
+
+      it('publishes in a PRODUCER span; each durable consumes in a CONSUMER span, its child, linked to it (fan-out)', async () => {
+        const seen: Array<{ durable: string; spanId?: string }> = [];
+        for (const name of ['first', 'second']) {
+          await other.consume({ durable: durable(name), filters: ['server.*'] }, () => {
+            seen.push({ durable: name, spanId: trace.getActiveSpan()?.spanContext().spanId });
+          });
+        }
+        const published = event('server-2', 'ServerStarted');
+        const publisherSpanId = await tracer().startActiveSpan('publisher', async (span) => {
+          await bus.publish(published);
+          span.end();
+          return span.spanContext().spanId;
+        });
+        await waitFor(() => seen.length === 2 && spans().filter((s) => s.kind === SpanKind.CONSUMER).length === 2, 5000, 'both deliveries');
+        const producer = spans().find((s) => s.kind === SpanKind.PRODUCER)!;
+        expect(producer.name).toMatch(/^publish .*server\.ServerStarted$/);
+        expect(parentOf(producer)).toBe(publisherSpanId);
+        expect(producer.attributes['messaging.message.id']).toBe(published.id);
+        const consumers = spans().filter((s) => s.kind === SpanKind.CONSUMER);
+        for (const consumer of consumers) {
+          expect(consumer.name).toBe(`process ${producer.name.slice('publish '.length)}`);
+          expect(parentOf(consumer)).toBe(producer.spanContext().spanId);
+          expect(consumer.links.map((l) => l.context.spanId)).toEqual([producer.spanContext().spanId]);
+          expect(consumer.attributes['messaging.message.id']).toBe(published.id);
+        }
+        expect(consumers.map((c) => c.attributes['messaging.consumer.group.name']).sort()).toEqual([durable('first'), durable('second')]);
+        // The handler runs inside its delivery's span.
+        expect(seen.map((s) => s.spanId).sort()).toEqual(consumers.map((c) => c.spanContext().spanId).sort());
+      });
+
+      it('publishes under the traceparent it is given (the relay passes the event\'s)', async () => {
+        const consumed: Array<string | undefined> = [];
+        await other.consume({ durable: durable('relayed'), filters: ['server.*'] }, (_e, ctx) => {
+          consumed.push(ctx.headers.traceparent);
+        });
+        await bus.publish(event('server-3', 'ServerStarted'), { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' });
+        await waitFor(() => consumed.length === 1, 5000, 'delivery');
+        const producer = spans().find((s) => s.kind === SpanKind.PRODUCER)!;
+        expect(producer.spanContext().traceId).toBe('0af7651916cd43dd8448eb211c80319c');
+        expect(parentOf(producer)).toBe('b7ad6b7169203331');
+        expect(consumed[0]).toBe(`00-0af7651916cd43dd8448eb211c80319c-${producer.spanContext().spanId}-01`);
+      });
+
+      it('carries the sender\'s trace across a broadcast to every listener', async () => {
+        const heard: Array<string | undefined> = [];
+        await bus.listen(subject('news'), () => { heard.push(trace.getActiveSpan()?.spanContext().traceId); });
+        await other.listen(subject('news'), () => { heard.push(trace.getActiveSpan()?.spanContext().traceId); });
+        await sleep(100); // a NATS subscription is registered with the server asynchronously
+        const senderTraceId = await tracer().startActiveSpan('sender', async (span) => {
+          await other.broadcast(subject('news'), { n: 1 });
+          span.end();
+          return span.spanContext().traceId;
+        });
+        await waitFor(() => heard.length === 2 && spans().filter((s) => s.kind === SpanKind.CONSUMER).length === 2, 5000, 'both listeners');
+        expect(heard).toEqual([senderTraceId, senderTraceId]);
+        const producer = spans().find((s) => s.kind === SpanKind.PRODUCER)!;
+        expect(producer.name).toBe(`publish ${subject('news')}`);
+        for (const consumer of spans().filter((s) => s.kind === SpanKind.CONSUMER)) {
+          expect(parentOf(consumer)).toBe(producer.spanContext().spanId);
+          expect(consumer.links.map((l) => l.context.spanId)).toEqual([producer.spanContext().spanId]);
+        }
+      });
+
+      it('opens no span for a broadcast sent outside a trace', async () => {
+        let heard = 0;
+        await bus.listen(subject('quiet'), () => { heard++; });
+        await sleep(100);
+        await other.broadcast(subject('quiet'), {});
+        await waitFor(() => heard === 1, 5000, 'delivery');
+        await sleep(50);
+        expect(spans()).toEqual([]);
+      });
     });
   });
 }

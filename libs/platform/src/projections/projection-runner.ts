@@ -17,6 +17,7 @@ import { logger } from '@spawnpoint/logging';
 import { inPgTransaction } from './pg-transaction';
 import { readModelsPool, ReadModels } from '@spawnpoint/read-models';
 import type { PoolClient } from 'pg';
+import { inProjectionSpans } from './projection-spans';
 import { findParked, insertParked, parkedPositions, recordReplayFailure, registerProjection, storableError } from './parked-events';
 
 const log = logger('projections');
@@ -413,7 +414,11 @@ export class ProjectionRunner {
    * The batch and the checkpoint in one transaction (no checkpoint when `position` is null: a replay
    * behind it). `also` runs last in the same transaction.
    */
-  private async applyBatch(projection: Projection, batch: RecordedEvent[], position: bigint | null, also?: (sql: SqlTx) => Promise<void>): Promise<boolean> {
+  private applyBatch(projection: Projection, batch: RecordedEvent[], position: bigint | null, also?: (sql: SqlTx) => Promise<void>): Promise<boolean> {
+    return inProjectionSpans(projection.name, batch, () => this.applyInTransaction(projection, batch, position, also));
+  }
+
+  private async applyInTransaction(projection: Projection, batch: RecordedEvent[], position: bigint | null, also?: (sql: SqlTx) => Promise<void>): Promise<boolean> {
     if (projection.applySql) {
       // The connection and the transaction open at the first statement: a batch that writes nothing
       // (events this read model ignores) costs no round trip, and its checkpoint is saved later.

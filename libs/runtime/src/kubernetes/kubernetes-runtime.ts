@@ -18,6 +18,7 @@ import { gameStatus, outcomeOf, podEvents, serverIdOf } from './pod-events';
 import { PodWatch } from './pod-watch';
 import { parseQuantity } from './quantity';
 import { loadKubernetesSettings, type KubernetesRegionSettings, type KubernetesRuntimeSettings } from './settings';
+import { tracedApi } from '../tracing';
 import { logger } from '@spawnpoint/logging';
 
 const log = logger('runtime');
@@ -107,8 +108,9 @@ export class KubernetesRuntime implements GameRuntime {
       });
       this.regions.set(name, {
         name, settings: regionSettings, kubeConfig, watch,
-        core: kubeConfig.makeApiClient(this.client.CoreV1Api),
-        custom: kubeConfig.makeApiClient(this.client.CustomObjectsApi),
+        // Each API call a CLIENT span when it is part of a trace (a start request's).
+        core: tracedApi(kubeConfig.makeApiClient(this.client.CoreV1Api), { region: name, server: kubeConfig.getCurrentCluster()?.server }),
+        custom: tracedApi(kubeConfig.makeApiClient(this.client.CustomObjectsApi), { region: name, server: kubeConfig.getCurrentCluster()?.server }),
         pool: new HostPortPool(regionSettings.portRange),
         synced: false,
       });

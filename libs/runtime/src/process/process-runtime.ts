@@ -14,6 +14,8 @@ import { PortAllocator } from './port-allocator';
 import { unboundPorts } from './port-binding';
 import { readTreeUsage } from './proc-fs';
 import { directSpawner, GameProcess, ProcessSpawner, Spawner } from './spawner';
+import { SpanKind } from '@opentelemetry/api';
+import { runtimeSpan } from '../tracing';
 
 export interface ProcessRuntimeOptions {
   portRange?: [number, number];
@@ -135,10 +137,10 @@ export class ProcessRuntime implements GameRuntime {
     let game: GameProcess;
     try {
       // Only PATH from the platform: its own secrets must not leak into user code.
-      game = await this.spawner.spawn({
+      game = await runtimeSpan('runtime spawn', SpanKind.INTERNAL, () => ({ 'spawnpoint.server_id': spec.serverId, 'process.executable.name': path.basename(executable) }), () => this.spawner.spawn({
         executable, args: spec.args, cwd: spec.buildDir!, env: { PATH: process.env.PATH ?? '', ...spec.env },
         ...(this.records ? { record: { file: this.records.recordFile(spec.serverId), serverId: spec.serverId, spec }, spill: this.records.spillFiles(spec.serverId) } : {}),
-      });
+      }), (spawned) => ({ 'process.pid': spawned.pid }));
     } catch (err) {
       this.startFailed(spec.serverId, executable, err);
       return;
