@@ -359,6 +359,44 @@ describe('helm chart', () => {
     });
   });
 
+  describe('tracing (off unless tracing.endpoint is set)', () => {
+    const TRACING = { tracing: { endpoint: 'http://otel-collector.observability:4318', sampleRatio: 0.25, resourceAttributes: { 'deployment.environment.name': 'prod' } } };
+
+    it('gives every app the OTLP endpoint, the parent-based ratio sampler and its pod as resource attributes', async () => {
+      const objects = render(TRACING);
+      for (const object of objects) await validate(object, objects);
+      for (const app of APPS) {
+        const env = podOf(objects, app).containers[0].env as EnvVar[];
+        expect(valueOf(objects, app)).toMatchObject({
+          OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel-collector.observability:4318', OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.25',
+          SPAWNPOINT_POD_NAME: { fieldRef: { fieldPath: 'metadata.name' } }, SPAWNPOINT_POD_NAMESPACE: { fieldRef: { fieldPath: 'metadata.namespace' } },
+          OTEL_RESOURCE_ATTRIBUTES: `service.instance.id=$(SPAWNPOINT_POD_NAME),k8s.pod.name=$(SPAWNPOINT_POD_NAME),k8s.namespace.name=$(SPAWNPOINT_POD_NAMESPACE),k8s.deployment.name=sp-${app},deployment.environment.name=prod`,
+        });
+        // $(VAR) expands only variables defined before it.
+        const names = env.map((e) => e.name);
+        expect(names.indexOf('SPAWNPOINT_POD_NAME')).toBeLessThan(names.indexOf('OTEL_RESOURCE_ATTRIBUTES'));
+        expect(valueOf(objects, app)).not.toHaveProperty('OTEL_EXPORTER_OTLP_HEADERS');
+      }
+    });
+
+    it('takes the OTLP headers from a Secret, and lets extraEnv override any of it', () => {
+      const objects = render({ tracing: { endpoint: 'https://otlp.example.com', headers: { existingSecret: 'otlp', existingSecretKey: 'auth' } }, extraEnv: [{ name: 'OTEL_TRACES_SAMPLER_ARG', value: '1' }] });
+      for (const app of APPS) {
+        expect(valueOf(objects, app).OTEL_EXPORTER_OTLP_HEADERS).toEqual({ secretKeyRef: { name: 'otlp', key: 'auth' } });
+        const args = (podOf(objects, app).containers[0].env as EnvVar[]).filter((e) => e.name === 'OTEL_TRACES_SAMPLER_ARG').map((e) => e.value);
+        // Kubernetes keeps the last of a repeated name: extraEnv's.
+        expect(args).toEqual(['0.1', '1']);
+      }
+    });
+
+    it('sets nothing of it by default, and refuses a ratio outside 0 to 1', () => {
+      for (const app of APPS) expect(Object.keys(valueOf(render(), app)).filter((name) => name.startsWith('OTEL_') || name.startsWith('SPAWNPOINT_POD_'))).toEqual([]);
+      expect(renderError({ tracing: { endpoint: 'http://otel:4318', sampleRatio: 1.5 } })).toMatch(/tracing.sampleRatio: Must be less than or equal to 1/);
+      expect(renderError({ tracing: { endpoint: 'otel:4318' } })).toMatch(/tracing.endpoint: Does not match pattern/);
+      expect(renderError({ tracing: { resourceAttributes: { team: 'a,b' } } })).toMatch(/tracing.resourceAttributes.team: Does not match pattern/);
+    });
+  });
+
   describe('existing secrets', () => {
     it('are referenced with their keys, and the chart makes none of those Secrets', () => {
       const objects = render(EXISTING_SECRETS);
@@ -610,6 +648,10 @@ describe('helm chart', () => {
       'kubernetes.kubeconfigSecret': { set: 'clusters' },
       'kubernetes.config.regions.us-east.namespace': { set: 'games' }, 'kubernetes.config.regions.us-east.tcpHost': { set: 'relay.example.org' },
       'kubernetes.config.regions.us-east.udpHost': { set: '203.0.113.2' }, 'kubernetes.config.regions.us-east.portRange': { set: '9000-9099' },
+      'tracing.endpoint': { set: 'http://otel:4318' },
+      ...Object.fromEntries(([['sampleRatio', 0.5], ['headers.existingSecret', 'otlp'], ['resourceAttributes', { team: 'x' }]] as Array<[string, unknown]>)
+        .map(([key, set]) => [`tracing.${key}`, { set, with: () => ({ tracing: { endpoint: 'http://otel:4318' } }) }])),
+      'tracing.headers.existingSecretKey': { set: 'auth', with: () => ({ tracing: { endpoint: 'http://otel:4318', headers: { existingSecret: 'otlp' } } }) },
       'ingress.enabled': { set: true, with: () => ({ ingress: { hosts: ['a.example.org'] } }) },
       ...Object.fromEntries(([['className', 'nginx'], ['annotations', { 'example.com/a': 'b' }], ['tls', [{ secretName: 'tls', hosts: ['a.example.org'] }]],
         ['hosts', ['b.example.org']]] as Array<[string, unknown]>).map(([key, set]) => [`ingress.${key}`, { set, with: () => ({ ingress: { enabled: true, legacyHosts: ['a.example.org'] } }) }])),
