@@ -159,7 +159,15 @@ describe('metrics (distributed: each app its own ops port)', () => {
     const gateway = await scrape(ports.gateway);
     expect(sum(gateway, 'spawnpoint_dependency_up', { dependency: 'nats' })).toBe(1);
     expect(sum(gateway, 'spawnpoint_dependency_up', { dependency: 'database' })).toBe(1);
-    for (const port of Object.values(ports)) expect(idLikeLabels(await scrape(port))).toEqual([]);
+    // What a scrape costs now that it runs the lag queries and checks (a source over 1.5 s would be left out).
+    const took: Record<string, number> = {};
+    for (const [app, port] of Object.entries(ports)) {
+      const t0 = performance.now();
+      expect(idLikeLabels(await scrape(port))).toEqual([]);
+      took[app] = Math.round(performance.now() - t0);
+    }
+    console.log(`metrics: one /metrics scrape per app (ms): ${JSON.stringify(took)}`);
+    for (const ms of Object.values(took)) expect(ms).toBeLessThan(1500);
   });
 });
 
