@@ -22,9 +22,11 @@ const roots = (kind) => ({
   moduleNameMapper: {
     '^@spawnpoint/(domain|eventstore|logging|messaging|read-models|runtime|platform)$': '<rootDir>/libs/$1/src',
     '^@spawnpoint/proto$': '<rootDir>/proto/src',
+    '^@spawnpoint/client$': '<rootDir>/packages/client/src',
+    '^@spawnpoint/client/node$': '<rootDir>/packages/client/src/node',
     '^@spawnpoint/(gateway|projects|builds|servers|lobbies|matchmaking|backfill|standalone)$': '<rootDir>/apps/$1/src',
   },
-  testMatch: [`<rootDir>/{libs,apps,proto,bench,test,scripts}/**/*.${kind}.spec.ts`],
+  testMatch: [`<rootDir>/{libs,apps,packages,proto,bench,test,scripts}/**/*.${kind}.spec.ts`],
   // e2e: a failing test prints the tail of the platform's own output (test/support/e2e-environment.js).
   ...(kind === 'e2e' ? { testEnvironment: '<rootDir>/test/support/e2e-environment.js' } : {}),
 });

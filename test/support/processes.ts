@@ -116,13 +116,15 @@ export interface StandaloneOptions {
   /** Reuse this data dir (and keep it on stop). */
   dataDir?: string;
   env?: NodeJS.ProcessEnv;
+  /** The API port (a restart on the same address); a free one by default. */
+  port?: number;
 }
 
 /** `npm start`'s process: embedded PostgreSQL, in-process bus, process runtime. */
 export async function startStandalone(options: StandaloneOptions = {}): Promise<Platform> {
   const keep = options.dataDir !== undefined;
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'sp-e2e-standalone-'));
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const legacyPort = await freePort();
   const log: string[] = [];
   const stdouts = new Map<string, string>();
@@ -226,7 +228,8 @@ async function bootDistributed(
   const project = (await res.json()) as { project_id: string; server_key: string; client_key: string };
   await raiseLimits(baseUrl, project.project_id);
   async function relaunch(app: string): Promise<void> {
-    const ready = new RegExp(`spawnpoint ${app} service ready`, 'g');
+    // A service says it is ready; the gateway, that it listens.
+    const ready = new RegExp(`spawnpoint ${app.replace(/-\d+$/, '')} (service ready|listening)`, 'g');
     const before = (log.join('').match(ready) ?? []).length;
     const child = launch(app, env(app), log, stdouts);
     // With replicas of the app, the one that has died is started again.

@@ -1,0 +1,13 @@
+// The API's shapes, from the contract package (@spawnpoint/proto), named as the OpenAPI document names them.
+// Type-only imports, module by module (a bundler of declarations cannot follow proto's `export *` barrel):
+// nothing of the validation classes reaches a bundle, and the published declarations inline them.
+export type { BackfillOverrideBody, BackfillState } from '@spawnpoint/proto/dist/backfill';
+export type { UploadUrl, DockerImageBody, ListBuildsQuery, BuildView as Build, BuildList, BuildDeleted, ArtifactUrl } from '@spawnpoint/proto/dist/builds';
+export type { ErrorBody, Health } from '@spawnpoint/proto/dist/http/common';
+export type { SettingsPatch, SettingsAnswer as Settings } from '@spawnpoint/proto/dist/http/settings';
+export type { CreateLobbyBody, JoinLobbyBody, LobbyView as Lobby, LobbyPlayerView as LobbyPlayer, LeftLobby, DeletedLobby, LobbySettingsBody, BrowseLobbiesQuery, LobbyViewPage as LobbyPage, StartMatchmakingBody } from '@spawnpoint/proto/dist/lobbies';
+export type { LogsQuery, LogHistogramQuery, LogPage, LogLineView as LogLine, LogHistogram, ServerMetricsView as ServerMetrics } from '@spawnpoint/proto/dist/logs';
+export type { MatchmakingExplanation, QueueStatsView as QueueStats } from '@spawnpoint/proto/dist/matchmaking';
+export type { ParkedEventList, ReplayedEvent } from '@spawnpoint/proto/dist/parked';
+export type { CreateProjectBody, PatchProjectBody, CreatedProject, RotatedKeys, ProjectAdminView as ProjectAdmin, RateLimitsInput as RateLimits } from '@spawnpoint/proto/dist/projects';
+export type { StartServerBody, V2StartServerBody, RestartServerBody, UpdateServerBody, StopServerQuery, ListServersQuery, ServerPortOverride, NetworkPortView as NetworkPort, ServerView as Server, ServerList, V2ServerView as V2Server } from '@spawnpoint/proto/dist/servers';
