@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 // `spawnpoint`: see `spawnpoint --help` and docs/cli.md.
 import { runCli } from './cli';
 
