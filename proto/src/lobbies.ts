@@ -49,6 +49,8 @@ export class LobbyEventsQuery {
   @Str({ max: 8192, optional: true }) player_token?: string;
   @Str({ max: 128, optional: true }) last_event_id?: string;
 }
+/** The project-wide lobby stream (server key): only the key may come as a query parameter. */
+export class ProjectLobbyEventsQuery { @Str({ max: 200, optional: true }) api_key?: string }
 
 export class LobbyPlayerView { @Str() id!: string; @Json() state!: Record<string, unknown>; @Bool() isHost!: boolean }
 export class LobbyView {

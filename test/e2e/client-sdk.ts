@@ -194,6 +194,45 @@ export function describeClientSdk(mode: string, start: () => Promise<Platform>, 
       await stream.closed;
     });
 
+    it('follows every lobby of a configuration on the project-wide stream (server key), never another project\'s', async () => {
+      // Another project with a configuration of the same name: its lobbies must never reach this project's stream.
+      const other = await admin.admin.createProject({ name: `sdk-ops-other-${mode}` });
+      await new Spawnpoint({ baseUrl: p.baseUrl, apiKey: other.server_key }).projects.updateSettings({ lobby_configs: [{ name: 'sdk', maxPlayers: 4 }] } as never);
+      const outsider = new Spawnpoint({ baseUrl: p.baseUrl, apiKey: other.client_key });
+      const ops = sp.lobbies.events('sdk');
+      const refused = player.lobbies.events('sdk');
+      try {
+        const seen: { event: string; data: any }[] = [];
+        ops.on('event', (e) => seen.push(e));
+        expect((await ops.next('connected')).data).toEqual({ config: 'sdk' });
+        // A client key may not open it: 403, and the stream ends for good.
+        await expect(refused.closed).rejects.toMatchObject({ status: 403 });
+        const foreign = await outsider.lobbies.asPlayer(`olga-${mode}`).create('sdk');
+        const gus = player.lobbies.asPlayer(`gus-${mode}`);
+        const created = ops.next('lobby_updated');
+        const lobby = await gus.create('sdk', { name: 'ops' });
+        expect((await created).data).toMatchObject({ id: lobby.id, currentPlayers: 1 });
+        const joined = ops.next('lobby_updated');
+        await player.lobbies.asPlayer(`hal-${mode}`).join('sdk', { lobbyId: lobby.id });
+        expect((await joined).data).toMatchObject({ id: lobby.id, currentPlayers: 2 });
+        // A deleted lobby is an event, not the end of the stream: the next lobby still arrives.
+        const deleted = ops.next('lobby_deleted');
+        await sp.lobbies.delete('sdk', lobby.id);
+        expect((await deleted).data).toEqual({ id: lobby.id, reason: 'admin' });
+        const next = ops.next('lobby_updated');
+        const again = await gus.create('sdk');
+        expect((await next).data).toMatchObject({ id: again.id });
+        await gus.leave('sdk');
+        expect(seen.some((e) => (e.data as { id?: string })?.id === foreign.id)).toBe(false);
+        expect(seen.filter((e) => e.event === 'connected')).toHaveLength(1);
+        expect(ops.connections).toBe(1);
+      } finally {
+        ops.close();
+        refused.close();
+      }
+      await ops.closed;
+    });
+
     it('reconnects the event stream after the gateway restarts and resumes from Last-Event-ID', async () => {
       const eve = player.lobbies.asPlayer(`eve-${mode}`);
       const fay = player.lobbies.asPlayer(`fay-${mode}`);

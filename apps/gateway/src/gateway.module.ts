@@ -2,11 +2,13 @@ import { Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { AdminController } from './controllers/admin.controller';
 import { BuildsController } from './controllers/builds.controller';
+import { ConsoleController } from './controllers/console.controller';
 import { DocsController } from './controllers/docs.controller';
 import { HealthController } from './controllers/health.controller';
 import { LobbiesController } from './controllers/lobbies.controller';
 import { LobbyMatchmakingController } from './controllers/lobby-matchmaking.controller';
 import { ParkedEventsController } from './controllers/parked-events.controller';
+import { ProjectLobbyEventsController } from './controllers/project-lobby-events.controller';
 import { ProjectsController } from './controllers/projects.controller';
 import { ServerLogsController } from './controllers/server-logs.controller';
 import { ServersController } from './controllers/servers.controller';
@@ -15,11 +17,11 @@ import { KeyAuthenticator } from './http/auth';
 import { ErrorFilter } from './http/error-filter';
 import { AccessGuard } from './http/guard';
 import { RateLimits } from './http/rate-limits';
-import { LobbyStreams } from './lobby-streams';
+import { LobbyStreams, ProjectLobbyStreams } from './lobby-streams';
 import { PlayerIdentity } from './players';
 
 @Module({
-  controllers: [HealthController, DocsController, AdminController, ProjectsController, BuildsController, ServersController, ServerLogsController, LobbiesController, LobbyMatchmakingController, V2Controller, ParkedEventsController],
-  providers: [KeyAuthenticator, RateLimits, AccessGuard, PlayerIdentity, LobbyStreams, { provide: APP_FILTER, useClass: ErrorFilter }],
+  controllers: [HealthController, DocsController, AdminController, ProjectsController, BuildsController, ServersController, ServerLogsController, LobbiesController, LobbyMatchmakingController, ProjectLobbyEventsController, V2Controller, ParkedEventsController, ConsoleController],
+  providers: [KeyAuthenticator, RateLimits, AccessGuard, PlayerIdentity, LobbyStreams, ProjectLobbyStreams, { provide: APP_FILTER, useClass: ErrorFilter }],
 })
 export class GatewayModule {}

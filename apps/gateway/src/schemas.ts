@@ -14,7 +14,7 @@ export {
   ErrorBody, Health, Probe,
   LogsQuery, LogHistogramQuery, LogPage, LogHistogram, ServerMetricsView as ServerMetrics,
   PLAYER_ID_PATTERN, PlayerIdHeader, LobbyConfigParams, LobbyIdParams, CreateLobbyBody, JoinLobbyBody, PlayerStateBody,
-  LobbyView as Lobby, LeftLobby, DeletedLobby, LobbySettingsBody, TargetPlayerBody, BrowseLobbiesQuery, LobbyViewPage as LobbyPage, LobbyEventsQuery,
+  LobbyView as Lobby, LeftLobby, DeletedLobby, LobbySettingsBody, TargetPlayerBody, BrowseLobbiesQuery, LobbyViewPage as LobbyPage, LobbyEventsQuery, ProjectLobbyEventsQuery,
   StartMatchmakingBody, MatchmakingExplanation, BackfillOverrideBody, BackfillState,
 } from '@spawnpoint/proto';
 export type AuthConfig = AuthConfigShape;
@@ -26,4 +26,11 @@ export const LobbyEventStream = {
   description: 'text/event-stream. Events: connected (Lobby), lobby_updated (Lobby), lobby_deleted ({id, reason}; the stream then ends), '
     + 'queue_stats (queueStats, every 10 s while in_queue), match_found (Lobby), ping ({}, every 30 s). Every event has an id '
     + '(<lobbyId>:<revision>); reconnect with Last-Event-ID to receive what was missed.',
+};
+export const ProjectLobbyEventStream = {
+  type: 'string',
+  description: 'text/event-stream. Events: connected ({config}), lobby_updated (Lobby, any lobby of the configuration), lobby_deleted ({id, reason}), '
+    + 'queue_stats ({queues: [{mode, region, playersSearching, lobbiesInQueue, avgWaitSeconds}]}: the project\'s queues of this configuration, '
+    + 'every 10 s), ping ({}, every 30 s). Lobby events have the id <lobbyId>:<revision>, the others <config>:<n>. Nothing is replayed: '
+    + 'after connected, read the lobbies again.',
 };

@@ -18,6 +18,16 @@ export interface LobbyEventMap {
 export type LobbyEventName = keyof LobbyEventMap;
 export interface LobbyEvent<K extends LobbyEventName = LobbyEventName> { event: K; data: LobbyEventMap[K]; id: string | null }
 
+/** The project-wide stream of a configuration (server key): every lobby's changes and the project's queues. */
+export interface ProjectLobbyEventMap {
+  connected: { config: string };
+  lobby_updated: Lobby;
+  lobby_deleted: { id: string; reason?: string };
+  queue_stats: { queues: ({ mode: string; region: string } & QueueStats)[] };
+  ping: Record<string, never>;
+}
+export interface StreamEvent<M, K extends keyof M = keyof M> { event: K; data: M[K]; id: string | null }
+
 export interface LobbyEventsOptions {
   /** Resume after this event id (from an earlier stream's lastEventId). */
   lastEventId?: string;
@@ -27,9 +37,10 @@ export interface LobbyEventsOptions {
   reconnectDelayMs?: number;
 }
 
-type Listener<K extends LobbyEventName> = (data: LobbyEventMap[K], event: LobbyEvent<K>) => void;
+type Listener<M, K extends keyof M> = (data: M[K], event: StreamEvent<M, K>) => void;
 
-export class LobbyEventStream {
+/** `M`: the stream's events (a player's lobby by default; ProjectLobbyEventMap for the project-wide stream). */
+export class LobbyEventStream<M extends object = LobbyEventMap> {
   /** The id of the last event received: what a reconnect sends as Last-Event-ID. */
   lastEventId: string | null;
   /** Connections opened so far (1 + reconnects). */
@@ -41,7 +52,8 @@ export class LobbyEventStream {
   private finish!: (err?: unknown) => void;
   private done = false;
 
-  constructor(private readonly transport: Transport, private readonly path: string, private readonly headers: Record<string, string | undefined>, private readonly options: LobbyEventsOptions = {}) {
+  /** `endsOnDelete`: a player's stream ends with its lobby; the project-wide one goes on. */
+  constructor(private readonly transport: Transport, private readonly path: string, private readonly headers: Record<string, string | undefined>, private readonly options: LobbyEventsOptions = {}, private readonly endsOnDelete = true) {
     this.lastEventId = options.lastEventId ?? null;
     this.closed = new Promise<void>((resolve, reject) => {
       this.finish = (err) => (err ? reject(err) : resolve());
@@ -51,8 +63,8 @@ export class LobbyEventStream {
   }
 
   /** Listens to one event name; 'open' / 'reconnecting' / 'error' report the connection. Returns the removal. */
-  on<K extends LobbyEventName>(event: K, fn: Listener<K>): () => void;
-  on(event: 'event', fn: (e: LobbyEvent) => void): () => void;
+  on<K extends keyof M & string>(event: K, fn: Listener<M, K>): () => void;
+  on(event: 'event', fn: (e: StreamEvent<M>) => void): () => void;
   on(event: 'open', fn: () => void): () => void;
   on(event: 'reconnecting', fn: (info: { attempt: number; delayMs: number; error: unknown }) => void): () => void;
   on(event: 'error', fn: (err: unknown) => void): () => void;
@@ -64,14 +76,14 @@ export class LobbyEventStream {
   }
 
   /** The next event of that name (any, without one), e.g. `await stream.next('lobby_updated')`. */
-  next<K extends LobbyEventName>(event?: K, timeoutMs = 30_000): Promise<LobbyEvent<K>> {
+  next<K extends keyof M & string>(event?: K, timeoutMs = 30_000): Promise<StreamEvent<M, K>> {
     return new Promise((resolve, reject) => {
       const t = setTimeout(() => { off(); reject(new Error(`no ${event ?? 'event'} within ${timeoutMs} ms`)); }, timeoutMs);
       const off = this.on('event', (e) => {
         if (event && e.event !== event) return;
         clearTimeout(t);
         off();
-        resolve(e as LobbyEvent<K>);
+        resolve(e as unknown as StreamEvent<M, K>);
       });
     });
   }
@@ -142,10 +154,10 @@ export class LobbyEventStream {
       let data: unknown = m.data;
       try { data = JSON.parse(m.data); } catch { /* text data */ }
       received = true;
-      const event = { event: m.event as LobbyEventName, data, id: m.id } as LobbyEvent;
+      const event = { event: m.event as keyof M, data, id: m.id } as StreamEvent<M>;
       this.emit(m.event, data, event);
       this.emit('event', event);
-      if (m.event === 'lobby_deleted') this.close();
+      if (m.event === 'lobby_deleted' && this.endsOnDelete) this.close();
     });
     const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
     try {

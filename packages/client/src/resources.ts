@@ -1,5 +1,5 @@
 // The API's resources, one method per operation (the operationId in the comment), typed from the contracts.
-import { LobbyEventStream, type LobbyEventsOptions } from './lobby-events';
+import { LobbyEventStream, type LobbyEventsOptions, type ProjectLobbyEventMap } from './lobby-events';
 import type { Query, Transport } from './transport';
 import type {
   ArtifactUrl, BackfillOverrideBody, BackfillState, BrowseLobbiesQuery, Build, BuildDeleted, BuildList, CreatedProject, CreateLobbyBody,
@@ -227,6 +227,11 @@ export class Lobbies {
   get(config: string, id: string): Promise<Lobby> { return this.t.request('GET', `/v3/lobbies/${enc(config)}/${enc(id)}`); }
   /** Lobbies_adminDelete (server key) */
   delete(config: string, id: string): Promise<DeletedLobby> { return this.t.request('DELETE', `/v3/lobbies/${enc(config)}/${enc(id)}`); }
+  /** ProjectLobbyEvents_events (server key): every lobby change of the configuration and the project's queue figures;
+   * reconnects after a drop (nothing is replayed: read the lobbies again on `connected`). */
+  events(config: string, options?: Omit<LobbyEventsOptions, 'lastEventId'>): LobbyEventStream<ProjectLobbyEventMap> {
+    return new LobbyEventStream<ProjectLobbyEventMap>(this.t, `/v3/lobbies/${enc(config)}/events`, {}, options, false);
+  }
 }
 
 /** The operator's routes (admin token). */

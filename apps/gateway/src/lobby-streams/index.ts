@@ -1,2 +1,3 @@
 export * from './lobby-streams';
 export * from './sse';
+export * from './project-streams';

@@ -1,27 +1,9 @@
-import type { Server } from '@spawnpoint/client';
+import { poolStatus, type Server } from '@spawnpoint/client';
 import type { Command } from '../command';
 import { print, table } from '../output';
 
-interface PoolRegion { region: string; min_ready: number; max: number; ready: number; claimed: number; launching: number }
-
-/** Pool servers per region: ready (running, unclaimed), claimed, launching, next to the configured sizes. */
-export function poolStatus(settings: { pool_config?: { enabled?: boolean; regions?: Record<string, { min_ready: number; max: number }> } | null }, servers: Server[]): PoolRegion[] {
-  const regions = new Map<string, PoolRegion>();
-  const entry = (region: string) => {
-    let r = regions.get(region);
-    if (!r) regions.set(region, (r = { region, min_ready: 0, max: 0, ready: 0, claimed: 0, launching: 0 }));
-    return r;
-  };
-  for (const [region, size] of Object.entries(settings.pool_config?.regions ?? {})) Object.assign(entry(region), { min_ready: size.min_ready, max: size.max });
-  for (const s of servers) {
-    if (!s.is_pool_server || s.status === 'stopped') continue;
-    const r = entry(s.region);
-    if (s.pool_claimed_at) r.claimed++;
-    else if (s.status === 'running') r.ready++;
-    else r.launching++;
-  }
-  return [...regions.values()].sort((a, b) => a.region.localeCompare(b.region));
-}
+// Shared with the web console (@spawnpoint/client); kept importable from here for the CLI's unit test.
+export { poolStatus };
 
 export const poolsStatus: Command = {
   words: ['pools', 'status'],
