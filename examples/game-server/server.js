@@ -1,9 +1,20 @@
 #!/usr/bin/env node
 // Sample game server for Spawnpoint: echoes over TCP (per line) and UDP (per datagram) on the
-// ports the platform hands it. No dependencies, so it runs from a plain ZIP upload.
+// ports the platform hands it, and tells the platform it is ready and how many players it has through
+// @spawnpoint/game-server (examples/zip-build.js vendors the SDK into the ZIP; without it, or outside
+// Spawnpoint, the game just runs). No npm install needed, so it runs from a plain ZIP upload.
 'use strict';
 const dgram = require('node:dgram');
 const net = require('node:net');
+
+let sdk = null;
+try {
+  sdk = require('@spawnpoint/game-server');
+} catch {
+  // Not vendored (a ZIP made without the built SDK): no game API, port detection alone.
+}
+/** The game API client from SPAWNPOINT_API_URL / SPAWNPOINT_SERVER_TOKEN, or null. */
+const game = sdk ? sdk.GameServer.fromEnv(process.env) : null;
 
 const argv = process.argv.slice(2);
 const flag = (name) => argv.includes(name);
@@ -25,9 +36,24 @@ function portsFromEnv(env) {
   return ports;
 }
 
+/** Players: open TCP connections plus UDP peers seen; each change is reported (never fatal to the game). */
+let tcpPlayers = 0;
+let udpPlayers = 0;
+let reportedReady = false;
+function playersChanged() {
+  if (!game || !reportedReady) return;
+  game.setPlayers(tcpPlayers + udpPlayers).catch((err) => warn(`reporting players failed: ${err.message}`));
+}
+
 function listenTcp(port) {
   const server = net.createServer((socket) => {
     info(`tcp connection from ${socket.remoteAddress}:${socket.remotePort} on ${port}`);
+    tcpPlayers++;
+    playersChanged();
+    socket.on('close', () => {
+      tcpPlayers--;
+      playersChanged();
+    });
     socket.on('error', () => undefined); // a client resetting is not our problem
     let buffered = '';
     socket.setEncoding('utf8');
@@ -51,6 +77,8 @@ function listenUdp(port) {
     if (!peers.has(peer)) {
       peers.add(peer);
       info(`udp peer ${peer} on ${port}`);
+      udpPlayers++;
+      playersChanged();
     }
     socket.send(Buffer.concat([Buffer.from('echo: '), payload]), from.port, from.address);
   });
@@ -91,12 +119,42 @@ async function main() {
   warn('sample warning: no players yet');
   error('sample error line');
 
+  if (game) await useGameApi();
+
   const exitAfter = flagValue('--exit-after-ms');
   if (exitAfter !== undefined) {
     setTimeout(() => {
       info(`exiting with code 3 after ${exitAfter} ms (--exit-after-ms)`);
       process.exit(3);
     }, Number(exitAfter));
+  }
+}
+
+/**
+ * Ready, players and health through the SDK; --ready-after-ms N reports ready N ms late (see readiness
+ * "sdk"), --watch-claim logs a pool claim, --stop-after-ms N asks to be stopped.
+ */
+async function useGameApi() {
+  const readyAfter = flagValue('--ready-after-ms');
+  if (readyAfter !== undefined) await new Promise((resolve) => setTimeout(resolve, Number(readyAfter)));
+  try {
+    await game.ready();
+    reportedReady = true;
+    await game.report({ players: tcpPlayers + udpPlayers, health: 'healthy' });
+    info('reported ready to spawnpoint');
+  } catch (err) {
+    warn(`game API: ${err.message}`);
+    return;
+  }
+  if (flag('--watch-claim')) {
+    game.watchClaim().then((s) => info(`claimed as "${s.name}", match ${s.match_id}`), (err) => warn(`watching the claim failed: ${err.message}`));
+  }
+  const stopAfter = flagValue('--stop-after-ms');
+  if (stopAfter !== undefined) {
+    setTimeout(() => {
+      info(`asking spawnpoint to stop this server after ${stopAfter} ms (--stop-after-ms)`);
+      game.requestStop().catch((err) => warn(`stop request failed: ${err.message}`));
+    }, Number(stopAfter));
   }
 }
 

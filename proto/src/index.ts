@@ -8,6 +8,8 @@ export * from './logs';
 export * from './lobbies';
 export * from './matchmaking';
 export * from './backfill';
+export * from './game';
+export * from './server-token';
 export * from './parked';
 export * from './health';
 export * from './contracts';

@@ -3,7 +3,7 @@
 import type { Plan } from './shared';
 import { SUBJECTS } from './subjects';
 import { BusRequest } from './contracts';
-import { Bool, Enum, Int, Json, NestedArray, Str, UuidField } from './validation/fields';
+import { Bool, Enum, Int, Json, Nested, NestedArray, Str, UuidField } from './validation/fields';
 import {
   BuildNameField, ComputeSizeField, CustomDataField, EnvVarsField, PortNameField, PortNumberField, ProtocolField, RegionField,
   ServerStatusField, ServiceTypeField,
@@ -20,7 +20,15 @@ export class NetworkPortView {
   @Bool() tls_enabled!: boolean;
 }
 
-/** The Server resource exactly as the interface names it. */
+/** What the game last reported with its server token (ADR-0016); cleared when its machine restarts. */
+export class GameStatusView {
+  @Int({ nullable: true }) players!: number | null;
+  @Enum(['healthy', 'degraded', 'unhealthy'], { nullable: true }) health!: 'healthy' | 'degraded' | 'unhealthy' | null;
+  @Str({ nullable: true }) message!: string | null;
+  @Str() reported_at!: string;
+}
+
+/** The Server resource as the interface names it, plus `readiness` and `game` (ADR-0016). */
 export class ServerView {
   @UuidField() instance_id!: string;
   @Str() name!: string;
@@ -42,6 +50,8 @@ export class ServerView {
   @Str() match_id!: string;
   @Str() created_at!: string;
   @Str() updated_at!: string;
+  @Enum(['ports', 'sdk'], { description: 'ports: running once every port is bound; sdk: once the game reports ready (POST /v3/game/ready)' }) readiness!: 'ports' | 'sdk';
+  @Nested(() => GameStatusView, { nullable: true }) game!: GameStatusView | null;
 }
 
 /** The v2 API's Server: a subset of the v3 one. */
@@ -78,6 +88,8 @@ export class StartServerBody {
   @EnvVarsField({ optional: true }) environment_variables?: Record<string, string>;
   @NestedArray(() => ServerPortOverride, { max: 16, optional: true }) port_configs?: ServerPortOverride[];
   @Bool({ optional: true }) use_pool?: boolean;
+  /** sdk: stays launching until the game reports ready with its server token (the startup timeout still applies). */
+  @Enum(['ports', 'sdk'], { optional: true }) readiness?: 'ports' | 'sdk';
 }
 
 export class V2StartServerBody {

@@ -34,6 +34,11 @@ export const SUBJECTS = {
     logs: 'servers.logs',
     logHistogram: 'servers.logHistogram',
     metrics: 'servers.metrics',
+    /** The game API (a server's own token, ADR-0016). */
+    gameSelf: 'servers.gameSelf',
+    gameReady: 'servers.gameReady',
+    gameStatus: 'servers.gameStatus',
+    gameStop: 'servers.gameStop',
   },
   lobbies: {
     create: 'lobbies.create',

@@ -4,6 +4,7 @@ import { AdminController } from './controllers/admin.controller';
 import { BuildsController } from './controllers/builds.controller';
 import { ConsoleController } from './controllers/console.controller';
 import { DocsController } from './controllers/docs.controller';
+import { GameController } from './controllers/game.controller';
 import { HealthController } from './controllers/health.controller';
 import { LobbiesController } from './controllers/lobbies.controller';
 import { LobbyMatchmakingController } from './controllers/lobby-matchmaking.controller';
@@ -21,7 +22,7 @@ import { LobbyStreams, ProjectLobbyStreams } from './lobby-streams';
 import { PlayerIdentity } from './players';
 
 @Module({
-  controllers: [HealthController, DocsController, AdminController, ProjectsController, BuildsController, ServersController, ServerLogsController, LobbiesController, LobbyMatchmakingController, ProjectLobbyEventsController, V2Controller, ParkedEventsController, ConsoleController],
+  controllers: [HealthController, DocsController, AdminController, ProjectsController, BuildsController, ServersController, ServerLogsController, GameController, LobbiesController, LobbyMatchmakingController, ProjectLobbyEventsController, V2Controller, ParkedEventsController, ConsoleController],
   providers: [KeyAuthenticator, RateLimits, AccessGuard, PlayerIdentity, LobbyStreams, ProjectLobbyStreams, { provide: APP_FILTER, useClass: ErrorFilter }],
 })
 export class GatewayModule {}

@@ -5,6 +5,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { GameRuntime, MachineEvent } from '@spawnpoint/runtime';
 import { logger } from '@spawnpoint/logging';
 import { ColdStarts } from './cold-starts';
+import { SdkReadinessTimeouts } from './game/sdk-readiness-timeouts';
 import { LogWriter } from './log-writer';
 import { Machines } from './machines';
 import { RUNTIME } from './runtime';
@@ -22,6 +23,7 @@ export class MachineEvents {
     private readonly machines: Machines,
     private readonly logs: LogWriter,
     private readonly coldStarts: ColdStarts,
+    private readonly sdkTimeouts: SdkReadinessTimeouts,
   ) {}
 
   watch(): void {
@@ -42,6 +44,8 @@ export class MachineEvents {
       } else if (event.type === 'ports_bound') {
         const ran = await this.states.execute(event.serverId, { type: 'MarkRunning', now: event.at.toISOString() });
         if (ran.events.some((e) => e.type === 'ServerRunning')) this.coldStarts.running(event.serverId);
+        // An SDK-ready game is still launching: its startup timeout goes on until it reports ready.
+        else if (ran.state.status === 'launching' && ran.state.readiness === 'sdk') this.sdkTimeouts.arm(event.serverId, ran.state);
       } else if (event.type === 'exited' && event.reason !== 'SHUTDOWN_SIGNAL') {
         // SHUTDOWN_SIGNAL exits are ours (stop, restart): whoever stopped the machine handles the rest.
         await this.states.recordExit(event.serverId, event.reason, event.exitCode, event.at);

@@ -53,14 +53,14 @@ export class Machines {
   }
 
   /** Start the server's game (call in its lane); a failure records START_FAILED and answers 409. */
-  async launch(launch: ServerLaunch, build: ResolvedBuild, allocated: AllocatedPort[], project: ProjectView): Promise<void> {
+  async launch(launch: ServerLaunch, build: ResolvedBuild, allocated: AllocatedPort[], project: ProjectView, serverToken: string): Promise<void> {
     const spec: MachineSpec = {
       serverId: launch.serverId, projectId: launch.projectId, executablePath: build.executablePath ?? undefined,
       image: build.image ?? undefined, args: splitArgs(launch.startupArgs), computeSize: launch.computeSize, region: launch.region, ports: allocated,
       env: buildGameEnv({
         instanceId: launch.serverId, matchId: launch.matchId, region: launch.region, computeSize: launch.computeSize, versionTag: launch.versionTag,
         version: launch.version, customData: launch.customData, ports: allocated, projectEnv: project.settings.environment_variables,
-        requestEnv: launch.environmentVariables,
+        requestEnv: launch.environmentVariables, serverToken, apiUrl: `${this.platform.config.artifactBaseUrl}/api`,
       }),
     };
     if (this.runtime.kind === 'kubernetes' && build.kind === 'zip') {

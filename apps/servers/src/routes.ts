@@ -1,10 +1,14 @@
 // Which bus subject becomes which command or query of the servers service.
 import { route } from '@spawnpoint/platform';
 import { SUBJECTS } from '@spawnpoint/proto';
+import { GameReady, GameReadyHandler } from './commands/game-ready.handler';
+import { GameStatus, GameStatusHandler } from './commands/game-status.handler';
+import { GameStop, GameStopHandler } from './commands/game-stop.handler';
 import { RestartServer, RestartServerHandler } from './commands/restart-server.handler';
 import { StartServer, StartServerHandler } from './commands/start-server.handler';
 import { StopServer, StopServerHandler } from './commands/stop-server.handler';
 import { UpdateServer, UpdateServerHandler } from './commands/update-server.handler';
+import { GameSelf, GameSelfHandler } from './queries/game-self.handler';
 import { GetLogHistogram, GetLogHistogramHandler } from './queries/get-log-histogram.handler';
 import { GetServer, GetServerHandler } from './queries/get-server.handler';
 import { GetServerLogs, GetServerLogsHandler } from './queries/get-server-logs.handler';
@@ -23,9 +27,14 @@ export const serversRoutes = () => [
   route(SUBJECTS.servers.logs, GetServerLogs),
   route(SUBJECTS.servers.logHistogram, GetLogHistogram),
   route(SUBJECTS.servers.metrics, GetServerMetrics),
+  route(SUBJECTS.servers.gameSelf, GameSelf),
+  route(SUBJECTS.servers.gameReady, GameReady),
+  route(SUBJECTS.servers.gameStatus, GameStatus),
+  route(SUBJECTS.servers.gameStop, GameStop),
 ];
 
 export const SERVERS_HANDLERS = [
   StartServerHandler, StopServerHandler, RestartServerHandler, UpdateServerHandler,
   GetServerHandler, ListServersHandler, UsesBuildHandler, GetServerLogsHandler, GetLogHistogramHandler, GetServerMetricsHandler,
+  GameSelfHandler, GameReadyHandler, GameStatusHandler, GameStopHandler,
 ];

@@ -3,7 +3,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { ServerLaunch } from '@spawnpoint/domain';
-import { ProjectView, ResolvedBuild } from '@spawnpoint/proto';
+import { newServerToken, ProjectView, ResolvedBuild } from '@spawnpoint/proto';
 import type { GameRuntime } from '@spawnpoint/runtime';
 import { ColdStarts } from './cold-starts';
 import { Machines, networkPorts, portSpecs } from './machines';
@@ -11,7 +11,7 @@ import { RUNTIME } from './runtime';
 import { ServerStates } from './server-states';
 
 export type PortConfig = { name: string; internal_port: number; protocol: 'udp' | 'tcp'; tls_enabled?: boolean };
-export type LaunchFields = Omit<ServerLaunch, 'serverId' | 'projectId' | 'networkPorts' | 'buildId' | 'version'>;
+export type LaunchFields = Omit<ServerLaunch, 'serverId' | 'projectId' | 'networkPorts' | 'buildId' | 'version' | 'tokenHash'>;
 
 @Injectable()
 export class ServerLauncher {
@@ -22,8 +22,10 @@ export class ServerLauncher {
   async create(project: ProjectView, build: ResolvedBuild, ports: PortConfig[], fields: LaunchFields, serverId: string = randomUUID()): Promise<{ serverId: string; position: bigint | null }> {
     this.coldStarts.begin(serverId, fields.region);
     const allocated = await this.runtime.allocatePorts(serverId, portSpecs(ports), fields.region);
+    // The machine's token: the game gets it in its environment, the stream only its hash (ADR-0016).
+    const token = newServerToken(serverId);
     const launch: ServerLaunch = {
-      ...fields, serverId, projectId: project.projectId, networkPorts: networkPorts(allocated), buildId: build.buildId, version: build.version,
+      ...fields, serverId, projectId: project.projectId, networkPorts: networkPorts(allocated), buildId: build.buildId, version: build.version, tokenHash: token.hash,
     };
     let position: bigint | null;
     try {
@@ -32,7 +34,7 @@ export class ServerLauncher {
       await this.runtime.releasePorts(serverId);
       throw err;
     }
-    await this.states.lane.run(serverId, () => this.machines.launch(launch, build, allocated, project));
+    await this.states.lane.run(serverId, () => this.machines.launch(launch, build, allocated, project, token.token));
     return { serverId, position };
   }
 }

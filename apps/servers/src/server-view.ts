@@ -6,7 +6,7 @@ import type { Server } from '@spawnpoint/read-models';
 import { NetworkPortView, ServerView } from '@spawnpoint/proto';
 
 /** A server as the view needs it: the aggregate's fields, times as ISO strings. */
-export type ServerShape = Omit<Exclude<ServerState, { status: 'none' }>, 'stoppedAt' | 'stopReason' | 'exitCode' | 'restarts' | 'buildId' | 'environmentVariables' | 'projectId'> & {
+export type ServerShape = Omit<Exclude<ServerState, { status: 'none' }>, 'stoppedAt' | 'stopReason' | 'exitCode' | 'restarts' | 'buildId' | 'environmentVariables' | 'projectId' | 'tokenHash'> & {
   stoppedAt: string | null;
 };
 
@@ -33,6 +33,10 @@ export function serverView(s: ServerShape): ServerView {
     match_id: s.matchId,
     created_at: s.createdAt,
     updated_at: s.updatedAt,
+    readiness: s.readiness ?? 'ports',
+    game: s.gameStatus
+      ? { players: s.gameStatus.players, health: s.gameStatus.health, message: s.gameStatus.message, reported_at: s.gameStatus.reportedAt }
+      : null,
   };
 }
 
@@ -52,5 +56,6 @@ export function rowShape(r: Server): ServerShape {
     versionTag: r.versionTag, version: r.version, startedAt: iso(r.startedAt), stoppedAt: iso(r.stoppedAt), autoRestart: r.autoRestart,
     customData: (r.customData as Record<string, unknown> | null) ?? null, ttl: r.ttl, isPoolServer: r.isPoolServer,
     poolClaimedAt: iso(r.poolClaimedAt), matchId: r.matchId, createdAt: r.createdAt.toISOString(), updatedAt: r.updatedAt.toISOString(),
+    readiness: r.readiness as ServerShape['readiness'], gameStatus: (r.gameStatus as unknown as ServerShape['gameStatus']) ?? null,
   } as ServerShape;
 }

@@ -17,6 +17,8 @@ import { ServerLauncher } from './server-launcher';
 import { ServerStates } from './server-states';
 import { ServerIntents } from './server-intents';
 import { ServerViews } from './server-views';
+import { GameTokens } from './game/game-tokens';
+import { SdkReadinessTimeouts } from './game/sdk-readiness-timeouts';
 import { ServersReadModel } from './servers-read-model';
 import { ServersHost } from './servers.host';
 import { Upstream } from './upstream';
@@ -38,7 +40,7 @@ import { Upstream } from './upstream';
     },
     { provide: LogWriter, inject: [PLATFORM], useFactory: (p: Platform) => new LogWriter(p.db) },
     { provide: PlanAdmission, inject: [PLATFORM], useFactory: (p: Platform) => new PlanAdmission(p.config.databaseUrl) },
-    ServersReadModel, ServerStates, Upstream, ServerViews, ClaimVisibility, ColdStarts, BuildDirs, Machines, MachineEvents, ServerLauncher, ServerIntents, ServerPools, LogReads,
+    ServersReadModel, ServerStates, Upstream, ServerViews, GameTokens, SdkReadinessTimeouts, ClaimVisibility, ColdStarts, BuildDirs, Machines, MachineEvents, ServerLauncher, ServerIntents, ServerPools, LogReads,
     ServersHost,
     ...SERVERS_HANDLERS,
     servesRoutes(ServersHost, serversRoutes),

@@ -8,16 +8,17 @@ const json = (value: unknown) => (value === null || value === undefined ? null :
 
 /** Named statements are parsed once per connection. */
 const STARTED = `INSERT INTO servers (id, project_id, name, status, region, compute_size, version_tag, version, build_id, network_ports,
-    startup_args, service_type, auto_restart, custom_data, ttl, is_pool_server, match_id, created_at, updated_at)
-  VALUES ($1::uuid, $2, $3, 'launching', $4, $5, $6, $7, $8::uuid, $9::jsonb, $10, $11, $12, $13::jsonb, $14, $15, $16, $17, $17)
+    startup_args, service_type, auto_restart, custom_data, ttl, is_pool_server, match_id, created_at, updated_at, readiness)
+  VALUES ($1::uuid, $2, $3, 'launching', $4, $5, $6, $7, $8::uuid, $9::jsonb, $10, $11, $12, $13::jsonb, $14, $15, $16, $17, $17, $18)
   ON CONFLICT (id) DO NOTHING`;
-const CRASHED = `UPDATE servers SET status = 'launching', updated_at = $2 WHERE id = $1::uuid`;
+const CRASHED = `UPDATE servers SET status = 'launching', game_status = NULL, updated_at = $2 WHERE id = $1::uuid`;
+const GAME_STATUS = `UPDATE servers SET game_status = $2::jsonb, updated_at = $3 WHERE id = $1::uuid`;
 const CUSTOM_DATA = `UPDATE servers SET custom_data = $2::jsonb, updated_at = $3 WHERE id = $1::uuid`;
 const STOPPED = `UPDATE servers SET status = 'stopped', stopped_at = $2, stop_reason = $3, network_ports = '[]'::jsonb, updated_at = $2
   WHERE id = $1::uuid`;
 // Overrides absent from the event keep their column: a flag per optional column says whether to set it.
 const RESTARTED = `UPDATE servers SET status = 'launching', network_ports = $2::jsonb, build_id = $3::uuid, version = $4,
-    started_at = NULL, stopped_at = NULL, stop_reason = NULL, updated_at = $5,
+    started_at = NULL, stopped_at = NULL, stop_reason = NULL, game_status = NULL, updated_at = $5,
     name = CASE WHEN $6 THEN $7 ELSE name END,
     startup_args = CASE WHEN $8 THEN $9 ELSE startup_args END,
     version_tag = CASE WHEN $10 THEN $11 ELSE version_tag END,
@@ -34,7 +35,7 @@ async function apply(recorded: RecordedEvent, sql: SqlTx): Promise<void> {
       const d = event.data;
       await sql.query({ name: 'servers_started', text: STARTED }, [
         d.serverId, d.projectId, d.name, d.region, d.computeSize, d.versionTag, d.version, d.buildId, JSON.stringify(d.networkPorts),
-        d.startupArgs, d.serviceType, d.autoRestart, json(d.customData), d.ttl, d.isPoolServer, d.matchId, new Date(d.at),
+        d.startupArgs, d.serviceType, d.autoRestart, json(d.customData), d.ttl, d.isPoolServer, d.matchId, new Date(d.at), d.readiness ?? 'ports',
       ]);
       return;
     }
@@ -53,6 +54,11 @@ async function apply(recorded: RecordedEvent, sql: SqlTx): Promise<void> {
     case 'ServerCustomDataUpdated':
       await sql.query({ name: 'servers_custom_data', text: CUSTOM_DATA }, [event.data.serverId, json(event.data.customData), new Date(event.data.at)]);
       return;
+    case 'ServerGameStatusReported': {
+      const { serverId, at, ...reported } = event.data;
+      await sql.query({ name: 'servers_game_status', text: GAME_STATUS }, [serverId, JSON.stringify({ ...reported, reportedAt: at }), new Date(at)]);
+      return;
+    }
     case 'ServerStopped':
       await sql.query({ name: 'servers_stopped', text: STOPPED }, [event.data.serverId, new Date(event.data.at), event.data.reason]);
       return;

@@ -11,6 +11,9 @@ export interface GameEnvInput {
   ports: AllocatedPort[];
   projectEnv: Record<string, string>;
   requestEnv: Record<string, string>;
+  /** The game API (ADR-0016): this machine's token and the gateway base the game calls with it. */
+  serverToken?: string;
+  apiUrl?: string;
 }
 
 /** `SPAWNPOINT_PORT_<NAME>`: the port name upper-cased, anything not alphanumeric replaced by `_`. */
@@ -34,6 +37,11 @@ export function buildGameEnv(input: GameEnvInput): Record<string, string> {
     SPAWNPOINT_VERSION: input.version === null ? '' : String(input.version),
     SPAWNPOINT_CUSTOM_DATA: JSON.stringify(input.customData),
   };
+  if (input.serverToken !== undefined) {
+    env.SPAWNPOINT_SERVER_ID = input.instanceId;
+    env.SPAWNPOINT_SERVER_TOKEN = input.serverToken;
+    if (input.apiUrl !== undefined) env.SPAWNPOINT_API_URL = input.apiUrl;
+  }
   for (const port of input.ports) env[portEnvName(port.name)] = String(port.bindPort);
   // Our extension: the per-port variables do not say which protocol each port is.
   env.SPAWNPOINT_PORTS = JSON.stringify(

@@ -65,4 +65,13 @@ describe('buildGameEnv', () => {
     expect(env.SPAWNPOINT_INSTANCE_ID).toBe('srv-1');
     expect(env.SPAWNPOINT_PORT_GAME).toBe('7001');
   });
+
+  it('adds the game API variables when the machine has a token, over anything the user set', () => {
+    const env = buildGameEnv(input({
+      requestEnv: { SPAWNPOINT_SERVER_TOKEN: 'fake', SPAWNPOINT_API_URL: 'http://evil', SPAWNPOINT_SERVER_ID: 'other' },
+      serverToken: 'spt_x', apiUrl: 'http://gw:8080/api',
+    }));
+    expect(env).toMatchObject({ SPAWNPOINT_SERVER_ID: 'srv-1', SPAWNPOINT_SERVER_TOKEN: 'spt_x', SPAWNPOINT_API_URL: 'http://gw:8080/api' });
+    expect(buildGameEnv(input())).not.toHaveProperty('SPAWNPOINT_SERVER_TOKEN');
+  });
 });

@@ -176,6 +176,19 @@ export function casesFor(op: Operation, fx: Fixtures, rng: Prng): FuzzCase[] {
   const headers = base('').headers;
   const cases: FuzzCase[] = [];
 
+  // The game API: a real token lives only in a game's environment, and a valid one may stop its server,
+  // which the fuzz must not change; only its credentials are fuzzed here (test/e2e/game-api.ts covers the rest).
+  if (op.auth === 'serverToken') {
+    const unknown = `spt_00000000-0000-4000-8000-000000000000_${'A'.repeat(43)}`;
+    for (const [label, value] of [['no credentials', undefined], ['malformed token', 'Bearer spt_wrong'], ['unknown token', `Bearer ${unknown}`], ['project key', `Bearer ${fx.apiKey}`]] as const) {
+      const c = base(label);
+      if (value !== undefined) c.headers.authorization = value;
+      c.expect = { status: [401] };
+      cases.push(c);
+    }
+    return cases;
+  }
+
   // Credentials.
   if (op.auth !== 'none') {
     const name = op.auth === 'admin' ? 'authorization' : 'api-key';

@@ -12,7 +12,8 @@ export interface Operation {
   path: string;
   params: Param[];
   body?: { required: boolean; contentType: string; schema: JsonSchema };
-  auth: 'apiKey' | 'admin' | 'none';
+  /** serverToken: the game API (a game machine's own token, ADR-0016). */
+  auth: 'apiKey' | 'admin' | 'serverToken' | 'none';
 }
 
 interface OpenApiOperation {
@@ -31,7 +32,7 @@ export function operationsOf(doc: { paths: Record<string, Record<string, OpenApi
         listener: 'api', method: method.toUpperCase(), path,
         params: (op.parameters ?? []).map((p) => ({ name: p.name, in: p.in as Param['in'], required: p.required ?? false, schema: p.schema ?? { type: 'string' } })),
         body: contentType ? { required: op.requestBody!.required ?? false, contentType, schema: media?.schema ?? {} } : undefined,
-        auth: security === 'adminToken' ? 'admin' : security === 'apiKey' ? 'apiKey' : 'none',
+        auth: security === 'adminToken' ? 'admin' : security === 'apiKey' ? 'apiKey' : security === 'serverToken' ? 'serverToken' : 'none',
       });
     }
   }

@@ -5,14 +5,17 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RemoteError } from '@spawnpoint/messaging';
 import { CONFIG, PlatformConfig, sha256 } from '@spawnpoint/platform';
-import { Principal } from '@spawnpoint/proto';
+import { parseServerToken, Principal } from '@spawnpoint/proto';
 import { KeyAuthenticator } from './auth';
 import { BucketKind } from './rate-limiter';
 import { Draw, drawAll, lobbyKeyLimit, RateLimits } from './rate-limits';
 
 export interface AccessRule {
-  /** who may call: none (health, docs, signed upload URLs), client (either key), server (server key only), admin (operator token). */
-  auth: 'none' | 'client' | 'server' | 'admin';
+  /**
+   * who may call: none (health, docs, signed upload URLs), client (either key), server (server key only), admin (operator token),
+   * game (a game machine's SPAWNPOINT_SERVER_TOKEN; the servers service checks it is its server's live token, ADR-0016).
+   */
+  auth: 'none' | 'client' | 'server' | 'admin' | 'game';
   bucket?: BucketKind;
   /** Player lobby writes also draw on the key's lobby bucket (ADR-0008), except cheap ones (heartbeat) that set this false. */
   keyBucket?: boolean;
@@ -25,7 +28,7 @@ export interface AccessRule {
 export const ACCESS = 'spawnpoint:access';
 export const Access = (rule: AccessRule) => SetMetadata(ACCESS, rule);
 
-export type AuthedRequest = FastifyRequest & { principal?: Principal };
+export type AuthedRequest = FastifyRequest & { principal?: Principal; gameToken?: { serverId: string; hash: string } };
 
 const unauthorized = () => new RemoteError({ error: 'Invalid or missing API key', status: 401 });
 
@@ -53,6 +56,7 @@ export class AccessGuard implements CanActivate {
     const reply = context.switchToHttp().getResponse<FastifyReply>();
     if (rule.auth === 'none') return true;
     if (rule.auth === 'admin') return this.admin(req);
+    if (rule.auth === 'game') return this.game(req);
 
     const apiKey = req.headers['api-key'] ?? (rule.queryKey ? (req.query as Record<string, unknown> | undefined)?.api_key : undefined);
     if (typeof apiKey !== 'string' || apiKey.length === 0 || apiKey.length > 200) throw unauthorized();
@@ -89,6 +93,16 @@ export class AccessGuard implements CanActivate {
       return draws;
     }
     return [{ key: `${keyHash}:${kind}`, limit: kind === 'read' ? principal.rateLimits.read_per_second : principal.rateLimits.write_per_second }];
+  }
+
+  /** The token's form only; whether it is its server's live token is the servers service's answer. */
+  private game(req: AuthedRequest): boolean {
+    const header = req.headers.authorization ?? '';
+    const raw = header.startsWith('Bearer ') ? header.slice(7) : req.headers['x-server-token'];
+    const parsed = typeof raw === 'string' && raw.length <= 200 ? parseServerToken(raw) : null;
+    if (!parsed) throw new RemoteError({ error: 'Invalid or missing server token (Authorization: Bearer $SPAWNPOINT_SERVER_TOKEN)', status: 401 });
+    req.gameToken = parsed;
+    return true;
   }
 
   private admin(req: FastifyRequest): boolean {

@@ -8,7 +8,7 @@ export type DocSchema = ContractClass | JsonSchema;
 export interface DocSpec {
   summary: string;
   tags: string[];
-  auth: 'none' | 'client' | 'server' | 'admin' | 'upload-token';
+  auth: 'none' | 'client' | 'server' | 'admin' | 'upload-token' | 'server-token';
   params?: ContractClass;
   query?: ContractClass;
   headers?: Record<string, { required: boolean; description: string }>;

@@ -34,7 +34,8 @@ export function generateOpenApi(version: string): Record<string, unknown> {
     const url = joinPath(Reflect.getMetadata(PATH_METADATA, target) ?? '', Reflect.getMetadata(PATH_METADATA, handler) ?? '');
     const verb = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as number].toLowerCase();
     const headers = Object.entries(spec.headers ?? {}).map(([name, h]) => ({ name, in: 'header', required: h.required, description: h.description, schema: { type: 'string' } }));
-    const security = spec.auth === 'client' || spec.auth === 'server' ? [{ apiKey: [] }] : spec.auth === 'admin' ? [{ adminToken: [] }] : [];
+    const security = spec.auth === 'client' || spec.auth === 'server' ? [{ apiKey: [] }] : spec.auth === 'admin' ? [{ adminToken: [] }]
+      : spec.auth === 'server-token' ? [{ serverToken: [] }, { serverTokenHeader: [] }] : [];
     paths[url] ??= {};
     paths[url][verb] = {
       summary: spec.summary,
@@ -63,6 +64,8 @@ export function generateOpenApi(version: string): Record<string, unknown> {
       securitySchemes: {
         apiKey: { type: 'apiKey', in: 'header', name: 'api-key', description: 'Server key (pf_…) or client key (pfclient_…)' },
         adminToken: { type: 'http', scheme: 'bearer', description: 'SPAWNPOINT_ADMIN_TOKEN' },
+        serverToken: { type: 'http', scheme: 'bearer', description: "A game machine's SPAWNPOINT_SERVER_TOKEN (game API only, docs/game-server-api.md)" },
+        serverTokenHeader: { type: 'apiKey', in: 'header', name: 'x-server-token', description: 'The same token in its own header' },
       },
     },
     paths,

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { applyPlan, conflict, notFound, ServerLaunch, ServerState, serverStream } from '@spawnpoint/domain';
 import { BusCommand } from '@spawnpoint/platform';
-import { ProjectView, RestartServerRequest, ServerView } from '@spawnpoint/proto';
+import { newServerToken, ProjectView, RestartServerRequest, ServerView } from '@spawnpoint/proto';
 import type { GameRuntime } from '@spawnpoint/runtime';
 import { ColdStarts } from '../cold-starts';
 import { Machines, networkPorts, portSpecs } from '../machines';
@@ -57,10 +57,12 @@ export class RestartServerHandler implements ICommandHandler<RestartServer> {
     await this.machines.teardown(req.serverId);
     this.coldStarts.begin(req.serverId, state.region);
     const allocated = await this.runtime.allocatePorts(req.serverId, portSpecs(ports), state.region);
+    // A new machine gets a new token: the old machine's stops working (ADR-0016).
+    const token = newServerToken(req.serverId);
     let next: ServerState;
     try {
       ({ state: next } = await this.readModel.command(this.states.cache, serverStream(req.serverId), {
-        type: 'RestartServer', networkPorts: networkPorts(allocated), buildId: build.buildId, version: build.version, now: this.readModel.now(),
+        type: 'RestartServer', networkPorts: networkPorts(allocated), buildId: build.buildId, version: build.version, tokenHash: token.hash, now: this.readModel.now(),
         overrides: {
           ...(o.name !== undefined ? { name: o.name } : {}),
           ...(o.startup_args !== undefined ? { startupArgs: o.startup_args } : {}),
@@ -76,6 +78,6 @@ export class RestartServerHandler implements ICommandHandler<RestartServer> {
       await this.runtime.releasePorts(req.serverId);
       throw err;
     }
-    await this.machines.launch(next as ServerLaunch, build, allocated, project);
+    await this.machines.launch(next as ServerLaunch, build, allocated, project, token.token);
   }
 }

@@ -62,7 +62,7 @@ export class StartServerHandler implements ICommandHandler<StartServer> {
     const { position } = await this.launcher.create(project, build, body.port_configs ?? project.settings.port_configs, {
       name: body.name, region: body.region, computeSize, versionTag, startupArgs: body.startup_args ?? null, serviceType: body.service_type ?? 'match_based',
       autoRestart: body.auto_restart ?? false, customData: body.custom_data ?? null, ttl, matchId, environmentVariables: body.environment_variables ?? {},
-      isPoolServer: false,
+      isPoolServer: false, ...(body.readiness === 'sdk' ? { readiness: 'sdk' as const } : {}),
     }, serverId);
     await this.readModel.waitFor(position, serverStream(serverId));
     return this.views.get({ projectId: req.projectId, serverId });

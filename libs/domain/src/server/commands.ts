@@ -1,4 +1,4 @@
-import { NetworkPort, RestartOverrides, ServerLaunch, StopReason } from './events';
+import { GameHealth, NetworkPort, RestartOverrides, ServerLaunch, StopReason } from './events';
 
 export type ServerCommand =
   | ({ type: 'StartServer'; now: string } & ServerLaunch)
@@ -8,7 +8,11 @@ export type ServerCommand =
   | { type: 'StopServer'; reason: StopReason; now: string }
   /** The runtime saw the machine go away on its own. */
   | { type: 'RecordExit'; reason: StopReason; exitCode: number | null; now: string }
-  /** `networkPorts`, `buildId`, `version`: the new machine's, resolved by the handler. */
-  | { type: 'RestartServer'; overrides: RestartOverrides; networkPorts: NetworkPort[]; buildId: string | null; version: number | null; now: string }
+  /** `networkPorts`, `buildId`, `version`, `tokenHash`: the new machine's, resolved by the handler. */
+  | { type: 'RestartServer'; overrides: RestartOverrides; networkPorts: NetworkPort[]; buildId: string | null; version: number | null; tokenHash?: string; now: string }
+  /** The game says it is ready (server token); the only way to running for `readiness: sdk`. */
+  | { type: 'ReportReady'; now: string }
+  /** The game's player count and/or health (server token); omitted fields keep their last value. */
+  | { type: 'ReportGameStatus'; players?: number; health?: GameHealth; message?: string | null; now: string }
   | { type: 'UpdateCustomData'; customData: Record<string, unknown> | null; now: string }
   | { type: 'ClaimPoolServer'; name: string; customData: Record<string, unknown> | null; ttl: number | null; matchId: string; now: string };

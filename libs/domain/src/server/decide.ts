@@ -13,8 +13,8 @@ export function decide(command: ServerCommand, state: ServerState): ServerEvent[
   const serverId = state.serverId;
   switch (command.type) {
     case 'MarkRunning':
-      // A late "bound" report after a stop, or a repeated one, changes nothing.
-      if (state.status !== 'launching') return [];
+      // A late "bound" report after a stop, or a repeated one, changes nothing; an SDK-ready game waits for its own report.
+      if (state.status !== 'launching' || state.readiness === 'sdk') return [];
       return [{ type: 'ServerRunning', data: { serverId, at: command.now } }];
     case 'StopServer':
       if (state.status === 'stopped') throw conflict('server is already stopped');
@@ -31,8 +31,24 @@ export function decide(command: ServerCommand, state: ServerState): ServerEvent[
     case 'RestartServer':
       if (state.isPoolServer) throw conflict('pool servers cannot be restarted; stop it and start a new one');
       return [{ type: 'ServerRestarted', data: {
-        serverId, ...command.overrides, networkPorts: command.networkPorts, buildId: command.buildId, version: command.version, at: command.now,
+        serverId, ...command.overrides, networkPorts: command.networkPorts, buildId: command.buildId, version: command.version,
+        ...(command.tokenHash === undefined ? {} : { tokenHash: command.tokenHash }), at: command.now,
       } }];
+    case 'ReportReady':
+      if (state.status === 'stopped') throw conflict('server is stopped');
+      // Ready again while running (a repeated call) changes nothing.
+      if (state.status === 'running') return [];
+      return [{ type: 'ServerRunning', data: { serverId, at: command.now } }];
+    case 'ReportGameStatus': {
+      if (state.status === 'stopped') throw conflict('server is stopped');
+      const last = state.gameStatus;
+      const players = command.players ?? last?.players ?? null;
+      const health = command.health ?? last?.health ?? null;
+      const message = command.message === undefined ? (last?.message ?? null) : command.message;
+      // The same report again appends nothing: a game may report on every tick.
+      if (last && last.players === players && last.health === health && last.message === message) return [];
+      return [{ type: 'ServerGameStatusReported', data: { serverId, players, health, message, at: command.now } }];
+    }
     case 'UpdateCustomData':
       if (state.status === 'stopped') throw conflict('server is stopped; custom_data can only change while it is launching or running');
       return [{ type: 'ServerCustomDataUpdated', data: { serverId, customData: command.customData, at: command.now } }];

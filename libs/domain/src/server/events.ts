@@ -34,6 +34,20 @@ export interface ServerLaunch {
   matchId: string;
   environmentVariables: Record<string, string>;
   isPoolServer: boolean;
+  /** sha256 of the machine's SPAWNPOINT_SERVER_TOKEN (ADR-0016); absent on servers started before it existed. */
+  tokenHash?: string;
+  /** `sdk`: running only once the game reports ready; `ports` (absent): once every port is bound. */
+  readiness?: Readiness;
+}
+
+export type Readiness = 'ports' | 'sdk';
+export type GameHealth = 'healthy' | 'degraded' | 'unhealthy';
+/** What the game last reported through its token: players and health (ADR-0016). */
+export interface GameStatus {
+  players: number | null;
+  health: GameHealth | null;
+  message: string | null;
+  reportedAt: string;
 }
 
 export type ServerStarted = DomainEvent<'ServerStarted', ServerLaunch & { at: string }>;
@@ -47,6 +61,8 @@ export type RestartOverrides = Partial<Pick<ServerLaunch,
 /** A new machine for the same server: new ports, possibly another build; started_at is set again when it runs. */
 export type ServerRestarted = DomainEvent<'ServerRestarted', RestartOverrides & {
   serverId: string;
+  /** The new machine's token hash: a restart renews the token (ADR-0016). */
+  tokenHash?: string;
   networkPorts: NetworkPort[];
   buildId: string | null;
   version: number | null;
@@ -65,8 +81,18 @@ export type ServerPoolClaimed = DomainEvent<'ServerPoolClaimed', {
   at: string;
 }>;
 
+/** The game reported its player count and/or health with its server token. */
+export type ServerGameStatusReported = DomainEvent<'ServerGameStatusReported', {
+  serverId: string;
+  players: number | null;
+  health: GameHealth | null;
+  message: string | null;
+  at: string;
+}>;
+
 export type ServerEvent =
-  | ServerStarted | ServerRunning | ServerStopped | ServerRestarted | ServerCustomDataUpdated | ServerCrashed | ServerPoolClaimed;
+  | ServerStarted | ServerRunning | ServerStopped | ServerRestarted | ServerCustomDataUpdated | ServerCrashed | ServerPoolClaimed
+  | ServerGameStatusReported;
 
 /** Auto-restart gives up after this many restarts: the next crash stops the server. */
 export const MAX_AUTO_RESTARTS = 10;

@@ -4,7 +4,7 @@ import { ServerState } from './state';
 export function evolve(state: ServerState, event: ServerEvent): ServerState {
   if (event.type === 'ServerStarted') {
     const { at, ...launch } = event.data;
-    return { status: 'launching', ...launch, startedAt: null, restarts: 0, poolClaimedAt: null, createdAt: at, updatedAt: at };
+    return { status: 'launching', ...launch, startedAt: null, restarts: 0, poolClaimedAt: null, gameStatus: null, createdAt: at, updatedAt: at };
   }
   if (state.status === 'none') return state;
   const at = event.data.at;
@@ -17,17 +17,21 @@ export function evolve(state: ServerState, event: ServerEvent): ServerState {
       return { ...state, status: 'stopped', stoppedAt: at, stopReason: event.data.reason, exitCode: event.data.exitCode, updatedAt: at };
     case 'ServerCrashed':
       if (state.status === 'stopped') return state;
-      return { ...state, status: 'launching', restarts: event.data.attempt, updatedAt: at };
+      return { ...state, status: 'launching', restarts: event.data.attempt, gameStatus: null, updatedAt: at };
     case 'ServerRestarted': {
       const { serverId: _s, at: _a, ...changes } = event.data;
       const { stoppedAt: _st, stopReason: _r, exitCode: _e, ...rest } = state as Extract<ServerState, { status: 'stopped' }>;
-      return { ...rest, ...changes, status: 'launching', startedAt: null, restarts: 0, updatedAt: at };
+      return { ...rest, ...changes, status: 'launching', startedAt: null, restarts: 0, gameStatus: null, updatedAt: at };
     }
     case 'ServerCustomDataUpdated':
       return { ...state, customData: event.data.customData, updatedAt: at };
     case 'ServerPoolClaimed': {
       const { name, customData, ttl, matchId } = event.data;
       return { ...state, name, customData, ttl, matchId, poolClaimedAt: at, updatedAt: at };
+    }
+    case 'ServerGameStatusReported': {
+      const { players, health, message } = event.data;
+      return { ...state, gameStatus: { players, health, message, reportedAt: at }, updatedAt: at };
     }
   }
 }

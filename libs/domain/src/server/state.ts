@@ -1,4 +1,4 @@
-import { ServerLaunch, StopReason } from './events';
+import { GameStatus, ServerLaunch, StopReason } from './events';
 
 interface Common extends ServerLaunch {
   createdAt: string;
@@ -6,6 +6,8 @@ interface Common extends ServerLaunch {
   /** Crash restarts of the current machine (auto_restart). */
   restarts: number;
   poolClaimedAt: string | null;
+  /** The current machine's last report (ADR-0016); null until it reports, and again after a crash or restart. */
+  gameStatus: GameStatus | null;
 }
 
 export type ServerState =

@@ -146,6 +146,17 @@ describe('podFor', () => {
     expect(game(pod).args).toEqual(['--say', '$$(GREETING)']);
   });
 
+  it('gives the game its server id, token and API base (ADR-0016), not the init container', () => {
+    const spec = machineSpec();
+    const pod = podFor(spec, settings);
+    const env = Object.fromEntries(game(pod).env!.map((e) => [e.name, e.value]));
+    expect(env.SPAWNPOINT_SERVER_ID).toBe(spec.serverId);
+    expect(env.SPAWNPOINT_SERVER_TOKEN).toBe(spec.env.SPAWNPOINT_SERVER_TOKEN);
+    expect(env.SPAWNPOINT_SERVER_TOKEN).toMatch(/^spt_/);
+    expect(env.SPAWNPOINT_API_URL).toBe('http://spawnpoint-gateway.spawnpoint.svc:8080/api');
+    expect(pod.spec!.initContainers![0].env!.map((e) => e.name)).not.toContain('SPAWNPOINT_SERVER_TOKEN');
+  });
+
   it('escapes $ the way the kubelet unescapes it', () => {
     // The kubelet's expansion: `$$` → `$`, `$(VAR)` → the value; so after literal() only `$$` pairs remain.
     const unescape = (text: string) => text.replace(/\$\$/g, '$');

@@ -53,6 +53,7 @@ export function machineSpec(input: SpecInput = {}): MachineSpec {
     env: buildGameEnv({
       instanceId: serverId, matchId: 'match-1', region, computeSize, versionTag: 'season-3', version: 12,
       customData: { mode: 'ranked' }, ports, projectEnv: { LOG_LEVEL: 'debug' }, requestEnv: input.requestEnv ?? {},
+      serverToken: `spt_${serverId}_${'k'.repeat(43)}`, apiUrl: 'http://spawnpoint-gateway.spawnpoint.svc:8080/api',
     }),
   };
 }
