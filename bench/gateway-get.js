@@ -3,12 +3,14 @@
 // machine, with the same autocannon settings. Both servers run as child processes; autocannon runs here.
 // Needs the build: npm run build
 // Usage: node bench/gateway-get.js   (BENCH_DURATION_S, BENCH_CONNECTIONS override the settings;
-//        BENCH_AB=access-log compares the access log on and off instead of metrics)
+//        BENCH_AB=access-log compares the access log on and off instead of metrics, BENCH_AB=tracing tracing
+//        at BENCH_TRACE_RATIO (0.1) exported to a local sink against tracing off)
 'use strict';
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const autocannon = require('autocannon');
 const { startStandalone, startServer, freePort, sleep } = require('./lib/standalone');
+const { startSpanSink } = require('./lib/span-sink');
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 100);
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
@@ -16,14 +18,25 @@ const WARMUP_S = 2;
 const TARGET_RATIO = 0.25;
 const TARGET_P99_MS = 25;
 // One feature on against off: two platforms side by side, measured alternately, best of each. BENCH_AB picks it:
-// `metrics` (METRICS_PORT set, or not) or `access-log` (on, the default, or SPAWNPOINT_ACCESS_LOG=false).
+// `metrics` (METRICS_PORT set, or not), `access-log` (on, the default, or SPAWNPOINT_ACCESS_LOG=false) or `tracing`
+// (spans exported over OTLP/HTTP to a sink that discards them, a share of new traces sampled, or no exporter).
 const METRICS_ROUNDS = Number(process.env.BENCH_METRICS_ROUNDS ?? 2);
 const TARGET_METRICS_COST = 0.05;
 const AB = {
   metrics: { label: 'metrics', off: async () => ({}), on: async () => ({ METRICS_PORT: String(await freePort()) }) },
   'access-log': { label: 'access_log', off: async () => ({ SPAWNPOINT_ACCESS_LOG: 'false' }), on: async () => ({}) },
+  tracing: {
+    label: `tracing_${Math.round(Number(process.env.BENCH_TRACE_RATIO ?? 0.1) * 100)}pct`,
+    off: async () => ({}),
+    on: async () => {
+      spanSink = await startSpanSink();
+      return { OTEL_EXPORTER_OTLP_ENDPOINT: spanSink.url, SPAWNPOINT_TRACE_SAMPLE_RATIO: String(process.env.BENCH_TRACE_RATIO ?? 0.1) };
+    },
+  },
 }[process.env.BENCH_AB ?? 'metrics'];
-if (!AB) throw new Error(`BENCH_AB must be metrics or access-log (got ${process.env.BENCH_AB})`);
+if (!AB) throw new Error(`BENCH_AB must be metrics, access-log or tracing (got ${process.env.BENCH_AB})`);
+/** BENCH_AB=tracing: where the traced platform exports (started with it). */
+let spanSink = null;
 
 // The bare app, in its own process like the platform (so autocannon does not share its event loop).
 const BARE_APP = `
@@ -155,12 +168,19 @@ async function main() {
     console.log(`gateway_get.${ab}_cpu_cost ${(cpuOn / cpuOff - 1).toFixed(3)}`);
     console.log(`# ${ab} on vs off (best of ${on.length} / ${off.length}): ${bestOn.reqPerS.toFixed(0)} / ${bestOff.reqPerS.toFixed(0)} req/s ` +
       `(runs on ${on.map((m) => m.reqPerS.toFixed(0)).join(', ')}; off ${off.map((m) => m.reqPerS.toFixed(0)).join(', ')}), p99 ${bestOn.p99} / ${bestOff.p99} ms`);
+    if (spanSink) {
+      await sleep(6000); // the exporter's batch delay (5 s): the last spans arrive
+      const sunk = await spanSink.stats();
+      console.log(`gateway_get.${ab}_exports ${sunk.requests}`);
+      console.log(`# spans exported to the sink: ${sunk.requests} OTLP requests, ${(sunk.bytes / 1e6).toFixed(1)} MB`);
+    }
     console.log(`# bare Fastify ${b.reqPerS.toFixed(0)} req/s (p99 ${b.p99} ms); gateway GET ${g.reqPerS.toFixed(0)} req/s (p50 ${g.p50} ms, p99 ${g.p99} ms), ` +
       `${(ratio * 100).toFixed(1)}% of bare; non-2xx ${g.non2xx}, errors ${g.errors + g.timeouts}`);
   } finally {
     await bare?.stop();
     await platform?.stop();
     await metered?.stop();
+    await spanSink?.stop();
   }
 }
 

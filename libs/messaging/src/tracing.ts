@@ -4,7 +4,7 @@
 // span per delivery, the child of the producer and linked to it (one message, many consumers: each
 // consumer's span is its own, all in the producer's trace). Without a registered OpenTelemetry SDK every
 // call here is a no-op, and the spans a sender opens need a sampled span to be open already.
-import { Attributes, Context, context, Link, propagation, ROOT_CONTEXT, Span, SpanKind, SpanStatusCode, trace, TraceFlags } from '@opentelemetry/api';
+import { Attributes, Context, context, isSpanContextValid, Link, propagation, ROOT_CONTEXT, Span, SpanKind, SpanStatusCode, trace, TraceFlags } from '@opentelemetry/api';
 import { RemoteError, type Headers, type IntegrationEvent } from './bus';
 
 // Looked up per use: a cached tracer would keep pointing at a provider registered earlier.
@@ -17,9 +17,15 @@ export function withTraceContext(headers: Headers = {}): Headers {
   return { ...carrier, ...headers };
 }
 
-/** Runs `fn` in a span whose parent is the trace context carried by `headers`. */
-export function inSpan<T>(name: string, kind: SpanKind, headers: Headers, fn: () => Promise<T>, attributes?: Attributes): Promise<T> {
-  const parent = propagation.extract(ROOT_CONTEXT, headers);
+/**
+ * Runs `fn` in a span whose parent is `parent`: by default the trace context carried by `headers` (in
+ * process, the caller's own context). A parent its caller did not sample gets no child span, `fn` runs in
+ * the parent's context: under the parent-based samplers in use no child of it could be recorded, and not
+ * opening one saves most of what tracing costs an unsampled request.
+ */
+export function inSpan<T>(name: string, kind: SpanKind, headers: Headers, fn: () => Promise<T>, attributes?: Attributes, parent: Context = propagation.extract(ROOT_CONTEXT, headers)): Promise<T> {
+  const caller = trace.getSpanContext(parent);
+  if (caller && isSpanContextValid(caller) && !isSampled(parent)) return context.with(parent, fn);
   return context.with(parent, () => tracer().startActiveSpan(name, { kind, attributes }, (span) => ended(span, fn)));
 }
 

@@ -2,7 +2,7 @@
 // publish resolves only once every matching consumer handled the event, so the relay's checkpoint
 // (not a stream) is what makes delivery at-least-once. A consumer that keeps failing on one event parks
 // it after maxAttempts publishes (handler-failures.ts) instead of holding up the relay for good.
-import { SpanKind } from '@opentelemetry/api';
+import { context, SpanKind } from '@opentelemetry/api';
 import { logger } from '@spawnpoint/logging';
 import {
   BusUnavailable,
@@ -90,9 +90,9 @@ export class InProcessBus implements Bus {
     const responder = candidates[this.nextTurn(this.turns, subject) % candidates.length];
     return requestSpan(subject, async () => {
       const headers = withTraceContext(withCommandId(options.headers));
+      // The caller's context is right here: no need to read it back from the headers.
       const reply = inSpan(`bus ${responder.subject}`, SpanKind.SERVER, headers, () =>
-        serveLocally(responder.handler, jsonCopy(payload), { subject, headers: { ...headers } }),
-      );
+        serveLocally(responder.handler, jsonCopy(payload), { subject, headers: { ...headers } }), undefined, context.active());
       return unwrap<Res>(await withTimeout(reply, options.timeoutMs ?? this.requestTimeoutMs, subject));
     });
   }

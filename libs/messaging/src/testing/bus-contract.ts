@@ -1,7 +1,7 @@
 // The behaviour every Bus adapter must have. Run against NATS (two connections, to prove delivery
 // across connections) and in memory (`other` is the same instance).
 import { randomBytes, randomUUID } from 'node:crypto';
-import { SpanKind, trace } from '@opentelemetry/api';
+import { context, ROOT_CONTEXT, SpanKind, trace, TraceFlags } from '@opentelemetry/api';
 import { BusUnavailable, RemoteError, type Bus, type IntegrationEvent } from '../bus';
 import { captureLogs, type CapturedLogs } from '../../../logging/src/testing';
 import { installTracing } from './tracing-harness';
@@ -326,6 +326,18 @@ export function describeBusContract(name: string, factory: () => Promise<BusUnde
         const server = spans().find((s) => s.name === `bus ${subject('rpc')}` && s.kind === SpanKind.SERVER)!;
         expect(parentOf(client)).toBe(callerSpanId);
         expect(parentOf(server)).toBe(client.spanContext().spanId);
+      });
+
+      it('opens no span under a caller that did not sample its trace; the handler runs in that trace', async () => {
+        let handlerTraceId: string | undefined;
+        await other.handle(subject('unsampled'), () => {
+          handlerTraceId = activeTraceId();
+          return 'ok';
+        });
+        const caller = trace.setSpanContext(ROOT_CONTEXT, { traceId: '0af7651916cd43dd8448eb211c80319c', spanId: 'b7ad6b7169203331', traceFlags: TraceFlags.NONE, isRemote: true });
+        await context.with(caller, () => bus.request(subject('unsampled'), {}));
+        expect(handlerTraceId).toBe('0af7651916cd43dd8448eb211c80319c');
+        expect(spans()).toEqual([]);
       });
 
       it('opens no CLIENT span outside a trace', async () => {
