@@ -359,6 +359,22 @@ describe('helm chart', () => {
     });
   });
 
+  describe('logging', () => {
+    it('gives every app LOG_LEVEL, and the gateway its access log switch', () => {
+      const defaults = render();
+      const set = render({ logging: { level: 'warn', accessLog: false } });
+      for (const app of APPS) {
+        expect([app, valueOf(defaults, app).LOG_LEVEL, valueOf(set, app).LOG_LEVEL]).toEqual([app, 'info', 'warn']);
+        if (app !== 'gateway') expect(valueOf(defaults, app)).not.toHaveProperty('SPAWNPOINT_ACCESS_LOG');
+      }
+      expect([valueOf(defaults, 'gateway').SPAWNPOINT_ACCESS_LOG, valueOf(set, 'gateway').SPAWNPOINT_ACCESS_LOG]).toEqual(['true', 'false']);
+    });
+
+    it('refuses a level the apps would refuse', () => {
+      expect(renderError({ logging: { level: 'verbose' } })).toMatch(/logging.level/);
+    });
+  });
+
   describe('tracing (off unless tracing.endpoint is set)', () => {
     const TRACING = { tracing: { endpoint: 'http://otel-collector.observability:4318', sampleRatio: 0.25, resourceAttributes: { 'deployment.environment.name': 'prod' } } };
 
@@ -648,6 +664,7 @@ describe('helm chart', () => {
       'kubernetes.kubeconfigSecret': { set: 'clusters' },
       'kubernetes.config.regions.us-east.namespace': { set: 'games' }, 'kubernetes.config.regions.us-east.tcpHost': { set: 'relay.example.org' },
       'kubernetes.config.regions.us-east.udpHost': { set: '203.0.113.2' }, 'kubernetes.config.regions.us-east.portRange': { set: '9000-9099' },
+      'logging.level': { set: 'debug' }, 'logging.accessLog': { set: false },
       'tracing.endpoint': { set: 'http://otel:4318' },
       ...Object.fromEntries(([['sampleRatio', 0.5], ['headers.existingSecret', 'otlp'], ['resourceAttributes', { team: 'x' }]] as Array<[string, unknown]>)
         .map(([key, set]) => [`tracing.${key}`, { set, with: () => ({ tracing: { endpoint: 'http://otel:4318' } }) }])),
