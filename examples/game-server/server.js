@@ -119,7 +119,8 @@ async function main() {
   warn('sample warning: no players yet');
   error('sample error line');
 
-  if (game) await useGameApi();
+  // A game that serves nothing (--no-bind) never says it is ready: it stays launching until the startup timeout.
+  if (game && !flag('--no-bind')) await useGameApi();
 
   const exitAfter = flagValue('--exit-after-ms');
   if (exitAfter !== undefined) {
