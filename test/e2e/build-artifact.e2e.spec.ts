@@ -7,6 +7,7 @@ import path from 'node:path';
 import { signArtifactUrl } from '@spawnpoint/proto';
 import { client, eventually } from '../support/http';
 import { ADMIN_TOKEN, Platform, startDistributed, startStandalone } from '../support/processes';
+import { SAMPLE_BUILD_ENTRIES } from '../support/sample-build';
 
 type Api = ReturnType<typeof client>;
 const ROOT = path.join(__dirname, '..', '..');
@@ -78,7 +79,7 @@ describe(`build artifacts (${mode})`, () => {
     expect(readFileSync(path.join(out, 'server.js'), 'utf8')).toBe(readFileSync(path.join(ROOT, 'examples', 'game-server', 'server.js'), 'utf8'));
     // No `./` entry: an unprivileged extract into the pod's /game must not try to chmod /game itself.
     const listing = execFileSync('tar', ['-tzf', archive], { encoding: 'utf8' }).split('\n').filter(Boolean);
-    expect(listing.sort()).toEqual(['./server', './server.js']);
+    expect(listing.sort()).toEqual(SAMPLE_BUILD_ENTRIES);
   });
 
   it('refuses a tampered signature, a tampered expiry and an expired URL with 403', async () => {

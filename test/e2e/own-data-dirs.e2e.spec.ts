@@ -11,6 +11,7 @@ import { tcpEcho } from '../support/game-client';
 import { gameProcesses, killGames } from '../support/game-processes';
 import { client, eventually } from '../support/http';
 import { Platform, startDistributed } from '../support/processes';
+import { SAMPLE_BUILD_ENTRIES } from '../support/sample-build';
 
 jest.setTimeout(120_000);
 const ROOT = path.join(__dirname, '..', '..');
@@ -73,7 +74,7 @@ describe('distributed, each app on its own data dir', () => {
     expect(res.headers.get('content-disposition')).toBe(`attachment; filename="${buildId}.tar.gz"`);
     const archive = path.join(tmp, 'artifact.tar.gz');
     writeFileSync(archive, Buffer.from(await res.arrayBuffer()));
-    expect(execFileSync('tar', ['-tzf', archive], { encoding: 'utf8' }).split('\n').filter(Boolean).sort()).toEqual(['./server', './server.js']);
+    expect(execFileSync('tar', ['-tzf', archive], { encoding: 'utf8' }).split('\n').filter(Boolean).sort()).toEqual(SAMPLE_BUILD_ENTRIES);
 
     // Deleting the build removes its blob: the download is 404.
     expect((await api.delete(`/v3/builds/${buildId}`)).status).toBe(200);
