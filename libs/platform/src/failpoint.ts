@@ -4,7 +4,6 @@
 // as a crash would, after one log line the trial times from. Unset (production), a point is one test.
 import { unlinkSync } from 'node:fs';
 import path from 'node:path';
-import { flushLogs } from '@spawnpoint/logging';
 
 const dir = process.env.SPAWNPOINT_FAILPOINTS_DIR;
 
@@ -15,9 +14,7 @@ export function failpoint(name: string): void {
   } catch {
     return; // not armed, or another process took it
   }
-  // The log lines waiting to be written first; then this one (stdout to a pipe or file is synchronous on
-  // Linux: the line is out before the kill).
-  flushLogs();
+  // stdout to a pipe or file is synchronous on Linux: the line is out before the kill.
   process.stdout.write(`failpoint ${name}: kill -9 (pid ${process.pid})\n`);
   process.kill(process.pid, 'SIGKILL');
 }
