@@ -107,13 +107,15 @@ describe('traces (distributed, OTLP/HTTP to a receiver in the test)', () => {
 
       const http = one(spans, 'gateway', /^HTTP PATCH/, OTLP_KIND.server);
       expect(http.parentSpanId).toBe(t.callerSpanId);
-      const broadcast = one(spans, 'lobbies', 'publish lobbies.updates', OTLP_KIND.producer);
-      under(broadcast, http, spans);
-      const delivery = one(spans, 'gateway', 'process lobbies.updates', OTLP_KIND.consumer);
-      expect(delivery.parentSpanId).toBe(broadcast.spanId);
-      expect(delivery.links).toEqual([{ traceId: t.traceId, spanId: broadcast.spanId }]);
+      // One update may broadcast more than once in its trace: follow the stream write's own chain up by
+      // parent ids, not whichever broadcast or delivery the receiver listed first.
       const write = one(spans, 'gateway', 'lobby stream write');
-      expect(write.parentSpanId).toBe(delivery.spanId);
+      const delivery = spans.find((s) => s.spanId === write.parentSpanId);
+      expect(delivery).toMatchObject({ service: 'spawnpoint-gateway', name: 'process lobbies.updates', kind: OTLP_KIND.consumer });
+      const broadcast = spans.find((s) => s.spanId === delivery!.parentSpanId);
+      expect(broadcast).toMatchObject({ service: 'spawnpoint-lobbies', name: 'publish lobbies.updates', kind: OTLP_KIND.producer });
+      under(broadcast!, http, spans);
+      expect(delivery!.links).toEqual([{ traceId: t.traceId, spanId: broadcast!.spanId }]);
       expect(write.attributes).toMatchObject({ 'spawnpoint.player_id': 'alice', 'spawnpoint.sse.event': 'lobby_updated' });
     } finally {
       stream.close();

@@ -1,10 +1,11 @@
 // What every HTTP listener of the gateway does around a request (the API and the legacy lobby API):
-// its options, the request id, CORS with answered preflights, the request's trace span and its access log line.
+// its options, the request id, CORS with answered preflights, the request's trace span, its access log line, and a close that waits for no idle connection.
 import type { FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { accessLogEnabled, installAccessLog } from './access-log';
 import { checkUrl, clientErrorHandler, frameworkErrors, lingerAfterTooLarge, MAX_URL_BYTES } from './framework-errors';
 import { endRequestSpan, enterRequestContext, startRequestSpan } from './tracing-hooks';
+import { drainOnClose } from './drain-on-close';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -26,6 +27,7 @@ export const LISTENER_OPTIONS = {
 export interface CorsPolicy { methods: string; allowedHeaders: string; exposedHeaders: string }
 
 export function installRequestHooks(fastify: FastifyInstance, cors: CorsPolicy): void {
+  drainOnClose(fastify);
   // JSON is the only text the API reads: a text/plain body is 415, not a string for the schemas to refuse.
   fastify.removeContentTypeParser('text/plain');
   fastify.addHook('onRequest', (req, reply, done) => {
