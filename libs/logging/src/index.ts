@@ -4,3 +4,4 @@ export * from './logger';
 export * from './settings';
 export * from './trace-fields';
 export * from './pretty';
+export * from './stdout-writer';

@@ -51,6 +51,25 @@ describe('log lines', () => {
   });
 });
 
+describe('jsonLine (a hot path\'s line as JSON text)', () => {
+  afterEach(() => replaceRootLogger(null));
+
+  it('writes the same line pino writes for the same fields, and respects the level', () => {
+    const out = memory();
+    configureLogging({ service: 'gateway', version: '1.0.0', destination: out.destination }, { LOG_LEVEL: 'info' });
+    const log = logger('http').child({ listener: 'api' });
+    const fields = { method: 'GET', route: '/api/v3/servers/:instance_id', status: 200, duration_ms: 1.25, request_id: 'r-1', project_id: 'p "1"' };
+    log.info(fields, 'GET /api/v3/servers/:instance_id 200');
+    log.jsonLine('info', JSON.stringify(fields).slice(1, -1), 'GET /api/v3/servers/:instance_id 200');
+    log.jsonLine('debug', '"dropped":true', 'below the level');
+    expect(out.lines).toHaveLength(2);
+    const [viaPino, viaText] = out.records();
+    expect(Object.keys(viaText)).toEqual(Object.keys(viaPino));
+    expect({ ...viaText, time: 'x' }).toEqual({ ...viaPino, time: 'x' });
+    expect(out.lines[1].endsWith('}\n')).toBe(true);
+  });
+});
+
 describe('levels', () => {
   afterEach(() => replaceRootLogger(null));
 

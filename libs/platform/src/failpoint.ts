@@ -4,6 +4,7 @@
 // as a crash would, after one log line the trial times from. Unset (production), a point is one test.
 import { unlinkSync } from 'node:fs';
 import path from 'node:path';
+import { flushLogs } from '@spawnpoint/logging';
 
 const dir = process.env.SPAWNPOINT_FAILPOINTS_DIR;
 
@@ -14,7 +15,9 @@ export function failpoint(name: string): void {
   } catch {
     return; // not armed, or another process took it
   }
-  // stdout to a pipe or file is synchronous on Linux: the line is out before the kill.
+  // The log lines waiting to be written first; then this one (stdout to a pipe or file is synchronous on
+  // Linux: the line is out before the kill).
+  flushLogs();
   process.stdout.write(`failpoint ${name}: kill -9 (pid ${process.pid})\n`);
   process.kill(process.pid, 'SIGKILL');
 }

@@ -2,6 +2,7 @@
 // route template (never the raw URL: ids stay out of it), status, duration, the request id (x-request-id)
 // and the trace of the traceparent the response carries. The gateway answers every request with one,
 // tracing on or off, so a client's traceparent always finds its line. 5xx lines are errors, the rest info.
+// Written as JSON text (log.jsonLine): pino's generic path cost the gateway's GET ~10 % of its CPU per request.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { logger, switchFrom } from '@spawnpoint/logging';
 
@@ -35,15 +36,18 @@ export function requestLogFields(req: FastifyRequest, reply: FastifyReply): Requ
   return fields;
 }
 
+const json = JSON.stringify;
+
 export function installAccessLog(fastify: FastifyInstance): void {
   fastify.addHook('onResponse', (req, reply, done) => {
     const status = reply.statusCode;
     const level = status >= 500 ? 'error' : 'info';
     if (log.isLevelEnabled(level)) {
       const route = req.routeOptions.url ?? 'unmatched';
-      log[level]({
-        method: req.method, route, status, duration_ms: Math.round(reply.elapsedTime * 100) / 100, ...requestLogFields(req, reply),
-      }, `${req.method} ${route} ${status}`);
+      const f = requestLogFields(req, reply);
+      log.jsonLine(level, `"method":${json(req.method)},"route":${json(route)},"status":${status},"duration_ms":${Math.round(reply.elapsedTime * 100) / 100}`
+        + `,"request_id":${json(f.request_id)}${f.trace_id ? `,"trace_id":"${f.trace_id}","span_id":"${f.span_id}"` : ''}${f.project_id ? `,"project_id":${json(f.project_id)}` : ''}`,
+      `${req.method} ${route} ${status}`);
     }
     done();
   });
