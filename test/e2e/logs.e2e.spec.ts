@@ -109,6 +109,34 @@ describe('distributed, tracing on (an OTLP endpoint), LOG_LEVEL=debug', () => {
   });
 });
 
+describe('standalone, tracing on but nothing sampled (ratio 0), LOG_LEVEL=debug', () => {
+  let p: Platform;
+  let sink: http.Server;
+
+  beforeAll(async () => {
+    sink = http.createServer((req, res) => req.resume().on('end', () => res.end('{}')));
+    await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
+    const endpoint = `http://127.0.0.1:${(sink.address() as AddressInfo).port}`;
+    p = await startStandalone({ portRange: '28750-28769', env: { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, SPAWNPOINT_TRACE_SAMPLE_RATIO: '0', LOG_LEVEL: 'debug' } });
+  });
+
+  afterAll(async () => {
+    await p?.stop();
+    await new Promise((resolve) => sink?.close(resolve));
+  });
+
+  it('answers with the trace the request\'s lines carry, sampled or not', async () => {
+    const res = await get(p, '/v3/servers', { 'x-request-id': 'logs-e2e-unsampled' });
+    const answered = res.headers.get('traceparent');
+    expect(answered).toMatch(/-00$/); // not sampled
+    const traceId = traceIdOf(answered);
+    expect((await accessLine(p, 'standalone', 'logs-e2e-unsampled')).trace_id).toBe(traceId);
+    // Written before the response, so before its access line: there by now.
+    const served = linesOf(p, 'standalone').filter((l) => l.component === 'bus' && l.trace_id === traceId);
+    expect(served).toContainEqual(expect.objectContaining({ msg: 'bus servers.list ok', project_id: p.projectId }));
+  });
+});
+
 describe('standalone, tracing off, default level', () => {
   let p: Platform;
 

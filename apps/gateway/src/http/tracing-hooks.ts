@@ -23,7 +23,11 @@ export function startRequestSpan(req: TracedRequest, setHeader: (name: string, v
     kind: SpanKind.SERVER,
     attributes: { 'http.request.method': req.method, 'url.path': req.url.split('?')[0], 'spawnpoint.request_id': String(req.id) },
   }, parent);
-  const sc = span.isRecording() ? span.spanContext() : ownSpanContext(trace.getSpanContext(parent));
+  // The SDK's span, recorded or sampled out: the bus and every log line of the request carry its trace, so
+  // the answer must too. Without an SDK the API hands back the caller's span (or none): a span id of our own.
+  const own = span.spanContext();
+  const caller = trace.getSpanContext(parent);
+  const sc = isSpanContextValid(own) && own.spanId !== caller?.spanId ? own : ownSpanContext(caller);
   req[SPAN] = { span, ctx: trace.setSpan(parent, span) };
   setHeader('traceparent', `00-${sc.traceId}-${sc.spanId}-${sc.traceFlags.toString(16).padStart(2, '0')}`);
   context.with(req[SPAN].ctx, done);
