@@ -18,12 +18,12 @@ const WARMUP_S = 2;
 const TARGET_RATIO = 0.25;
 const TARGET_P99_MS = 25;
 // One feature on against off: two platforms side by side, measured alternately, best of each. BENCH_AB picks it:
-// `metrics` (METRICS_PORT set, or not), `access-log` (on, the default, or SPAWNPOINT_ACCESS_LOG=false) or `tracing`
+// `metrics` (METRICS_PORT a port, or off), `access-log` (on, the default, or SPAWNPOINT_ACCESS_LOG=false) or `tracing`
 // (spans exported over OTLP/HTTP to a sink that discards them, a share of new traces sampled, or no exporter).
 const METRICS_ROUNDS = Number(process.env.BENCH_METRICS_ROUNDS ?? 2);
 const TARGET_METRICS_COST = 0.05;
 const AB = {
-  metrics: { label: 'metrics', off: async () => ({}), on: async () => ({ METRICS_PORT: String(await freePort()) }) },
+  metrics: { label: 'metrics', off: async () => ({ METRICS_PORT: 'off' }), on: async () => ({ METRICS_PORT: String(await freePort()) }) },
   'access-log': { label: 'access_log', off: async () => ({ SPAWNPOINT_ACCESS_LOG: 'false' }), on: async () => ({}) },
   tracing: {
     label: `tracing_${Math.round(Number(process.env.BENCH_TRACE_RATIO ?? 0.1) * 100)}pct`,

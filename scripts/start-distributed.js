@@ -35,8 +35,19 @@ ensureDatabase(env.DATABASE_URL).then(() => { children = apps.map(launch); }, (e
   process.exit(1);
 });
 
+// Each app its own ops port (probes and /metrics) on this one machine: the gateway 9464, then one up per
+// service in the order above; METRICS_PORT or HEALTH_PORT in the environment is the gateway's, the services
+// counting on from it (`off` turns them all off, `0` gives each any free port).
+const opsBase = (process.env.HEALTH_PORT || process.env.METRICS_PORT || '9464').trim();
+const opsPort = (app) => {
+  // Anything else is the apps' to refuse, naming the setting.
+  if (!/^[1-9]\d*$/.test(opsBase)) return opsBase;
+  return String(Number(opsBase) + (app === 'gateway' ? 0 : apps.indexOf(app) + 1));
+};
+
 function launch(app) {
-  const child = spawn(process.execPath, [path.join(__dirname, '..', 'apps', app, 'dist', 'main.js')], { env, stdio: ['ignore', 'inherit', 'inherit'] });
+  const appEnv = { ...env, HEALTH_PORT: '', METRICS_PORT: opsPort(app) };
+  const child = spawn(process.execPath, [path.join(__dirname, '..', 'apps', app, 'dist', 'main.js')], { env: appEnv, stdio: ['ignore', 'inherit', 'inherit'] });
   child.on('exit', (code, signal) => {
     console.log(`[${app}] exited (${signal ?? code})`);
     if (!stopping) stop(1);

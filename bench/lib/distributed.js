@@ -31,6 +31,7 @@ async function startDistributed(options = {}) {
   const base = {
     PATH: process.env.PATH, HOME: process.env.HOME, HOST: '127.0.0.1', SPAWNPOINT_DATA_DIR: dataDir, SPAWNPOINT_ADMIN_TOKEN: ADMIN_TOKEN,
     SPAWNPOINT_PORT_RANGE: options.portRange ?? '19500-19599', DATABASE_URL: url.toString(), NATS_URL: process.env.NATS_URL || 'nats://127.0.0.1:4222',
+    METRICS_PORT: '0', // metrics on, as by default; each process any free port (not all on 9464)
   };
   const launch = (app, env) => {
     const child = spawn(process.execPath, [path.join(ROOT, 'apps', app, 'dist', 'main.js')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });

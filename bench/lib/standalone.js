@@ -132,6 +132,8 @@ async function startStandalone(options = {}) {
   const env = {
     PATH: process.env.PATH, HOME: process.env.HOME, PORT: String(port), LEGACY_PORT: String(await freePort()), HOST: '127.0.0.1', SPAWNPOINT_DATA_DIR: dataDir,
     SPAWNPOINT_ADMIN_TOKEN: ADMIN_TOKEN, SPAWNPOINT_PORT_RANGE: portRange, SPAWNPOINT_PUBLIC_URL: `http://127.0.0.1:${port}`,
+    // Metrics on, as by default, on any free port (two platforms side by side must not share 9464).
+    METRICS_PORT: '0',
     ...(options.env ?? {}),
   };
   const log = tail();

@@ -63,7 +63,7 @@ describe('the distributed gateway (bus-only)', () => {
   const baseEnv = async (port: number, databaseUrl: string): Promise<NodeJS.ProcessEnv> => ({
     PATH: process.env.PATH, HOME: process.env.HOME, HOST: '127.0.0.1', SPAWNPOINT_DATA_DIR: dataDir, SPAWNPOINT_ADMIN_TOKEN: ADMIN_TOKEN,
     SPAWNPOINT_PORT_RANGE: '27900-27949', DATABASE_URL: databaseUrl, NATS_URL, SPAWNPOINT_PUBLIC_URL: `http://127.0.0.1:${port}`,
-    PORT: String(port), LEGACY_PORT: String(await freePort()),
+    PORT: String(port), LEGACY_PORT: String(await freePort()), METRICS_PORT: '0',
   });
 
   it('stops at once and cleanly (exit 0) on SIGTERM while it waits for the services', async () => {

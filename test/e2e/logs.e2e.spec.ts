@@ -181,7 +181,7 @@ describe('LOG_LEVEL=warn', () => {
     child = spawn(process.execPath, [path.join(ROOT, 'apps', 'standalone', 'dist', 'main.js')], {
       env: {
         PATH: process.env.PATH, HOME: process.env.HOME, PORT: String(port), LEGACY_PORT: String(await freePort()), HOST: '127.0.0.1',
-        SPAWNPOINT_DATA_DIR: dataDir, SPAWNPOINT_PORT_RANGE: '28650-28699', LOG_LEVEL: 'warn',
+        SPAWNPOINT_DATA_DIR: dataDir, SPAWNPOINT_PORT_RANGE: '28650-28699', LOG_LEVEL: 'warn', METRICS_PORT: '0',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -3,15 +3,17 @@
 // metrics for the route templates used, the services' bus and append metrics, and the servers' domain
 // gauges; no label value anywhere is an id. Then a warm pool (claimed and empty claims, cold starts), a
 // lobby event stream and a match (queue depth, time to match), and the lag and dependency gauges of every
-// service. Standalone serves all of its services' metrics on one port.
+// service. Standalone serves all of its services' metrics on one port, 9464 unless told otherwise.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { client, eventually } from '../support/http';
 import { freePort, Platform, startDistributed, startStandalone } from '../support/processes';
 import { Exposition, idLikeLabels, scrape, sum } from '../support/prometheus';
 import { lobbyEvents } from '../support/sse';
+import { jsonLinesSoFar } from '../support/logs';
 
 jest.setTimeout(180_000);
 
@@ -205,5 +207,47 @@ describe('metrics (standalone: one port for all of its services)', () => {
     expect(e.samples.filter((s) => s.name === 'spawnpoint_dependency_up' && s.labels.dependency === 'nats')).toEqual([]);
     expect(e.samples.filter((s) => s.name === 'spawnpoint_consumer_lag_events')).toEqual([]);
     expect(idLikeLabels(e)).toEqual([]);
+  });
+});
+
+describe('the ops port by default (METRICS_PORT unset: 9464)', () => {
+  const DEFAULT = 9464;
+  const started: Platform[] = [];
+  afterAll(async () => { for (const p of started) await p.stop(); });
+  const start = async (env: NodeJS.ProcessEnv) => {
+    const p = await startStandalone({ portRange: '17800-17899', env });
+    started.push(p);
+    return p;
+  };
+  const startLine = (p: Platform) => jsonLinesSoFar(p.stdout('standalone')).find((l) => typeof l.client_key === 'string')!;
+
+  it('serves /metrics on 9464; a second platform on the host warns and runs without; a set port that is taken stops the start; off is off', async () => {
+    // Nothing of the suite's own holds 9464 (the harness gives every process a free port): a platform left
+    // over on this machine would make the first case meaningless.
+    const holder = net.createServer();
+    await new Promise<void>((resolve, reject) => holder.once('error', (err) => reject(new Error(`port ${DEFAULT} is in use on this machine (${(err as Error).message}): stop what holds it`))).listen(DEFAULT, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => holder.close(() => resolve()));
+
+    const first = await start({ METRICS_PORT: undefined });
+    expect(startLine(first).ops_port).toBe(DEFAULT);
+    const e = await scrape(DEFAULT);
+    expect(sum(e, 'spawnpoint_build_info', { service: 'standalone' })).toBe(1);
+    expect((await fetch(`http://127.0.0.1:${DEFAULT}/readyz`)).status).toBe(200);
+
+    const second = await start({ METRICS_PORT: undefined });
+    expect(startLine(second).ops_port).toBeUndefined();
+    expect(jsonLinesSoFar(second.stdout('standalone')).filter((l) => l.level === 'warn').map((l) => l.msg)).toContain(
+      'the ops port 9464 (probes and /metrics) is in use on this host, so this process serves neither; set METRICS_PORT to a free port (0: any), or METRICS_PORT=off',
+    );
+    expect((await client(second.baseUrl, second.serverKey).get('/v3/servers')).status).toBe(200);
+
+    const refused = await start({ METRICS_PORT: String(DEFAULT) }).then(() => 'started', (err: Error) => err.message);
+    expect(refused).toContain('a process exited early (1)');
+    expect(refused).toContain(`METRICS_PORT ${DEFAULT}: in use by another process`);
+
+    await first.stop();
+    const off = await start({ METRICS_PORT: 'off' });
+    expect(startLine(off).ops_port).toBeUndefined();
+    expect(await fetch(`http://127.0.0.1:${DEFAULT}/metrics`).then((r) => r.status, () => 'refused')).toBe('refused');
   });
 });

@@ -108,6 +108,8 @@ function baseEnv(dataDir: string, port: number, portRange: string, legacyPort: n
   return {
     PATH: process.env.PATH, HOME: process.env.HOME, PORT: String(port), LEGACY_PORT: String(legacyPort), HOST: '127.0.0.1', SPAWNPOINT_DATA_DIR: dataDir,
     SPAWNPOINT_ADMIN_TOKEN: ADMIN_TOKEN, SPAWNPOINT_PORT_RANGE: portRange, SPAWNPOINT_PUBLIC_URL: `http://127.0.0.1:${port}`,
+    // Metrics on (the default) on any free port: 9464 would be taken by the first of many processes here.
+    METRICS_PORT: '0',
   };
 }
 

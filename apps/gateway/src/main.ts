@@ -4,7 +4,7 @@ import 'reflect-metadata';
 import { Module } from '@nestjs/common';
 import { Bus } from '@spawnpoint/messaging';
 import { logger } from '@spawnpoint/logging';
-import { BUS, enableMetrics, exitOnShutdownSignals, failedStart, GatewayPlatformModule, healthPortFrom, loadConfig, READ_MODELS, setupLogging, setupTracing, startHealthServer } from '@spawnpoint/platform';
+import { BUS, exitOnShutdownSignals, failedStart, GatewayPlatformModule, loadConfig, READ_MODELS, setupLogging, setupTracing, startOpsServer } from '@spawnpoint/platform';
 import { GatewayModule } from './gateway.module';
 import { createHttpApp } from './http-app';
 import { legacyLobbyApiFor, legacyPort } from './legacy';
@@ -15,10 +15,8 @@ async function main(): Promise<void> {
   setupLogging('gateway');
   setupTracing('gateway');
   const config = loadConfig(process.env, 'distributed');
-  // The ops server (HEALTH_PORT / METRICS_PORT): probes and /metrics, never on the API port.
-  const opsPort = healthPortFrom(process.env);
-  if (opsPort !== null) enableMetrics('gateway');
-  const ops = opsPort === null ? null : await startHealthServer('gateway', opsPort, config.host);
+  // The ops server (HEALTH_PORT / METRICS_PORT, 9464): probes and /metrics, never on the API port.
+  const ops = await startOpsServer('gateway', process.env, config.host);
   @Module({ imports: [GatewayPlatformModule.forRoot(config), GatewayModule] })
   class GatewayRoot {}
   // From the first moment: a gateway still waiting for the services' schema has nothing to close yet.

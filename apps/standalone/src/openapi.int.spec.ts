@@ -16,7 +16,7 @@ describe('OpenAPI 3.1 document', () => {
   beforeAll(async () => {
     db = await createTestDatabase('openapi');
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'sp-openapi-'));
-    platform = await startStandalone({ DATABASE_URL: db.url, SPAWNPOINT_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', PATH: process.env.PATH });
+    platform = await startStandalone({ DATABASE_URL: db.url, SPAWNPOINT_DATA_DIR: dataDir, PORT: '0', METRICS_PORT: '0', HOST: '127.0.0.1', PATH: process.env.PATH });
     doc = (await (await fetch(`${platform.url}/api/openapi.json`)).json()) as typeof doc;
   }, 60_000);
 

@@ -6,7 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { BuildsModule } from '@spawnpoint/builds';
 import { createHttpApp, GatewayModule, legacyLobbyApiFor, legacyPort } from '@spawnpoint/gateway';
 import { Bus } from '@spawnpoint/messaging';
-import { BUS, enableMetrics, EVENT_STORE, healthPortFrom, HealthServer, loadConfig, PlatformModule, READ_MODELS, startHealthServer } from '@spawnpoint/platform';
+import { BUS, EVENT_STORE, HealthServer, loadConfig, PlatformModule, READ_MODELS, startOpsServer } from '@spawnpoint/platform';
 import { LobbiesModule } from '@spawnpoint/lobbies';
 import { MatchmakingModule } from '@spawnpoint/matchmaking';
 import { BackfillModule } from '@spawnpoint/backfill';
@@ -21,7 +21,7 @@ export interface Standalone {
   /** Base URL of the legacy lobby API (second listener); null when LEGACY_PORT turns it off. */
   legacyUrl: string | null;
   project: DefaultProject;
-  /** The ops server's port (probes and /metrics of every service here); null when HEALTH_PORT / METRICS_PORT is unset. */
+  /** The ops server's port (probes and /metrics of every service here); null when off or its default port was taken. */
   opsPort: number | null;
   close(): Promise<void>;
 }
@@ -32,11 +32,9 @@ export async function startStandalone(env: NodeJS.ProcessEnv = process.env): Pro
   const lock = lockDataDir(config.dataDir);
   let pg: RunningPostgres | null = null;
   // One registry for all of its services, one ops port; on before the services register their handlers.
-  const opsPort = healthPortFrom(env);
-  if (opsPort !== null) enableMetrics('standalone');
   let ops: HealthServer | null = null;
   try {
-    ops = opsPort === null ? null : await startHealthServer('standalone', opsPort, config.host);
+    ops = await startOpsServer('standalone', env, config.host);
   } catch (err) {
     lock.release();
     throw err;

@@ -22,7 +22,7 @@ describe('tracing across gateway, bus and event store', () => {
     setupTracing('test', { exporter });
     db = await createTestDatabase('trace');
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'sp-trace-'));
-    platform = await startStandalone({ DATABASE_URL: db.url, SPAWNPOINT_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', PATH: process.env.PATH });
+    platform = await startStandalone({ DATABASE_URL: db.url, SPAWNPOINT_DATA_DIR: dataDir, PORT: '0', METRICS_PORT: '0', HOST: '127.0.0.1', PATH: process.env.PATH });
   }, 60_000);
 
   afterAll(async () => {

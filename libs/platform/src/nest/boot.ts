@@ -1,5 +1,5 @@
-// Starts one service as its own process (distributed mode): no public HTTP, just the bus (and, when
-// HEALTH_PORT or METRICS_PORT is set, its probe and metrics endpoints: health-server.ts).
+// Starts one service as its own process (distributed mode): no public HTTP, just the bus and its ops port
+// (probes and metrics: health-server.ts).
 import { Module, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { EventStore } from '@spawnpoint/eventstore';
@@ -7,10 +7,9 @@ import type { Bus } from '@spawnpoint/messaging';
 import type { ReadModels } from '@spawnpoint/read-models';
 import { logger } from '@spawnpoint/logging';
 import { loadConfig } from './config';
-import { healthPortFrom, HealthServer, startHealthServer } from './health-server';
+import { HealthServer, startOpsServer } from './health-server';
 import { setupLogging } from './logging';
 import { NestLogger } from './nest-logger';
-import { enableMetrics } from '../metrics/registry';
 import { PlatformModule } from './platform.module';
 import { exitOnShutdownSignals } from './shutdown';
 import { BUS, EVENT_STORE, READ_MODELS } from './tokens';
@@ -32,10 +31,8 @@ export async function bootService(name: string, serviceModule: Type<unknown>): P
     setupLogging(name);
     setupTracing(name);
     config = loadConfig(process.env, 'distributed');
-    const healthPort = healthPortFrom(process.env);
     // Metrics are recorded only where they can be scraped (before the services register their handlers).
-    if (healthPort !== null) enableMetrics(name);
-    health = healthPort === null ? null : await startHealthServer(name, healthPort, config.host);
+    health = await startOpsServer(name, process.env, config.host);
   } catch (err) {
     failedStart(name, err);
   }

@@ -1,10 +1,11 @@
-// A service's own probe endpoints (HEALTH_PORT), for Kubernetes: `GET /livez` answers while the process
-// runs and its event loop turns; `GET /readyz` answers 200 once the service has started and its own bus,
+// A process's own probe endpoints (its ops port: HEALTH_PORT / METRICS_PORT, 9464 by default), for
+// Kubernetes: `GET /livez` answers while the process runs and its event loop turns; `GET /readyz` answers 200 once the service has started and its own bus,
 // event store and database answer, else 503 with the failing checks. It listens from the first moment of
 // the process (migrations can take a while), so a liveness probe never kills a service that is starting.
 // `GET /metrics`: the process's Prometheus registry (metrics/registry.ts). Not on the public API port.
 import { createServer, Server } from 'node:http';
-import { metricsEnabled, renderMetrics } from '../metrics/registry';
+import { logger } from '@spawnpoint/logging';
+import { enableMetrics, metricsEnabled, renderMetrics } from '../metrics/registry';
 import { dependencyGauges } from '../metrics/dependency-metrics';
 import { registerGauges } from '../metrics/service-metrics';
 import type { DependencyCheck } from '@spawnpoint/proto';
@@ -50,18 +51,51 @@ export interface HealthServer {
   close(): Promise<void>;
 }
 
+/** The ops port when neither HEALTH_PORT nor METRICS_PORT says otherwise (OpenTelemetry's Prometheus port). */
+export const DEFAULT_OPS_PORT = 9464;
+
+export interface OpsPort {
+  port: number;
+  /** Where it came from: a setting (a port it cannot bind stops the start) or the default (it may be taken). */
+  from: 'HEALTH_PORT' | 'METRICS_PORT' | 'default';
+}
+
 /**
- * The ops port: HEALTH_PORT, else METRICS_PORT (the same setting under the name the metrics issue uses:
- * one port serves probes and metrics). Both unset or empty: no listener (several processes on one
- * machine would collide).
+ * The ops port (probes and /metrics): HEALTH_PORT, else METRICS_PORT (one setting under two names), else
+ * 9464. `off` turns the ops server, and with it the metrics, off; `0` takes any free port. Unset and empty
+ * are the same.
  */
-export function healthPortFrom(env: NodeJS.ProcessEnv): number | null {
-  const name = env.HEALTH_PORT !== undefined && env.HEALTH_PORT !== '' ? 'HEALTH_PORT' : 'METRICS_PORT';
-  const raw = env[name];
-  if (raw === undefined || raw === '') return null;
+export function opsPortFrom(env: NodeJS.ProcessEnv): OpsPort | null {
+  const from = env.HEALTH_PORT !== undefined && env.HEALTH_PORT !== '' ? 'HEALTH_PORT' : env.METRICS_PORT !== undefined && env.METRICS_PORT !== '' ? 'METRICS_PORT' : 'default';
+  if (from === 'default') return { port: DEFAULT_OPS_PORT, from };
+  const raw = env[from]!.trim();
+  if (raw.toLowerCase() === 'off') return null;
   const port = Number(raw);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`${name} must be a port number, not "${raw}"`);
-  return port;
+  if (!/^\d+$/.test(raw) || port > 65535) throw new Error(`${from} must be a port number or "off", not "${env[from]}"`);
+  return { port, from };
+}
+
+/**
+ * The process's ops server on its ops port, with metrics recorded from now on (call it before the services
+ * register their handlers). The default port taken by another process on this host (a second platform, a
+ * distributed platform's other apps) leaves this process without one, in a warning; a port that was set and
+ * cannot be bound stops the start.
+ */
+export async function startOpsServer(service: string, env: NodeJS.ProcessEnv, host: string): Promise<HealthServer | null> {
+  const ops = opsPortFrom(env);
+  if (ops === null) return null;
+  try {
+    const server = await startHealthServer(service, ops.port, host);
+    enableMetrics(service);
+    return server;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (ops.from === 'default' && code === 'EADDRINUSE') {
+      logger('ops').warn(`the ops port ${ops.port} (probes and /metrics) is in use on this host, so this process serves neither; set METRICS_PORT to a free port (0: any), or METRICS_PORT=off`);
+      return null;
+    }
+    throw new Error(`${ops.from === 'default' ? 'the default ops port' : ops.from} ${ops.port}: ${code === 'EADDRINUSE' ? 'in use by another process' : (err as Error).message}`);
+  }
 }
 
 export async function startHealthServer(service: string, port: number, host = '0.0.0.0'): Promise<HealthServer> {
