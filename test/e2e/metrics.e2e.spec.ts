@@ -230,12 +230,14 @@ describe('the ops port by default (METRICS_PORT unset: 9464)', () => {
 
     const first = await start({ METRICS_PORT: undefined });
     expect(startLine(first).ops_port).toBe(DEFAULT);
+    expect(startLine(first).msg).toContain(`console ${first.baseUrl.replace(/\/api$/, '')}/console; metrics http://127.0.0.1:${DEFAULT}/metrics`);
     const e = await scrape(DEFAULT);
     expect(sum(e, 'spawnpoint_build_info', { service: 'standalone' })).toBe(1);
     expect((await fetch(`http://127.0.0.1:${DEFAULT}/readyz`)).status).toBe(200);
 
     const second = await start({ METRICS_PORT: undefined });
     expect(startLine(second).ops_port).toBeUndefined();
+    expect(startLine(second).msg).not.toContain('metrics http');
     expect(jsonLinesSoFar(second.stdout('standalone')).filter((l) => l.level === 'warn').map((l) => l.msg)).toContain(
       'the ops port 9464 (probes and /metrics) is in use on this host, so this process serves neither; set METRICS_PORT to a free port (0: any), or METRICS_PORT=off',
     );

@@ -26,7 +26,8 @@ function announce(s: Standalone): void {
   log.info({
     api: `${s.url}/api`, reference: `${s.url}/api/docs`, legacy_api: s.legacyUrl ?? undefined, ops_port: s.opsPort ?? undefined,
     project_id: s.project.projectId, server_key: s.project.serverKey, client_key: s.project.clientKey,
-  }, `Spawnpoint is running (standalone): API ${s.url}/api; try curl -H "api-key: ${s.project.serverKey}" ${s.url}/api/v3/servers`);
+  }, `Spawnpoint is running (standalone): API ${s.url}/api; try curl -H "api-key: ${s.project.serverKey}" ${s.url}/api/v3/servers`
+    + `; console ${s.url}/console${s.opsPort !== null ? `; metrics http://127.0.0.1:${s.opsPort}/metrics` : ''}`);
 }
 
 main();
