@@ -222,18 +222,24 @@ describe('the ops port by default (METRICS_PORT unset: 9464)', () => {
   const startLine = (p: Platform) => jsonLinesSoFar(p.stdout('standalone')).find((l) => typeof l.client_key === 'string')!;
 
   it('serves /metrics on 9464; a second platform on the host warns and runs without; a set port that is taken stops the start; off is off', async () => {
-    // Nothing of the suite's own holds 9464 (the harness gives every process a free port): a platform left
-    // over on this machine would make the first case meaningless.
+    // The harness gives every process of the suite a free port, so only something outside it holds 9464:
+    // under CI that is a leftover to fix; on a developer's machine, their own `npm start` (then the cases
+    // that need 9464 free are left out, said below, and the others run against whatever holds it).
     const holder = net.createServer();
-    await new Promise<void>((resolve, reject) => holder.once('error', (err) => reject(new Error(`port ${DEFAULT} is in use on this machine (${(err as Error).message}): stop what holds it`))).listen(DEFAULT, '127.0.0.1', resolve));
-    await new Promise<void>((resolve) => holder.close(() => resolve()));
+    const free = await new Promise<boolean>((resolve) => holder.once('error', () => resolve(false)).listen(DEFAULT, '127.0.0.1', () => resolve(true)));
+    if (free) await new Promise<void>((resolve) => holder.close(() => resolve()));
+    else if (process.env.CI) throw new Error(`port ${DEFAULT} is in use on this machine: stop what holds it`);
+    else process.stdout.write(`metrics e2e: port ${DEFAULT} is held by another process here (an npm start?): serving on the default port is not checked\n`);
 
-    const first = await start({ METRICS_PORT: undefined });
-    expect(startLine(first).ops_port).toBe(DEFAULT);
-    expect(startLine(first).msg).toContain(`console ${first.baseUrl.replace(/\/api$/, '')}/console; metrics http://127.0.0.1:${DEFAULT}/metrics`);
-    const e = await scrape(DEFAULT);
-    expect(sum(e, 'spawnpoint_build_info', { service: 'standalone' })).toBe(1);
-    expect((await fetch(`http://127.0.0.1:${DEFAULT}/readyz`)).status).toBe(200);
+    let first: Platform | null = null;
+    if (free) {
+      first = await start({ METRICS_PORT: undefined });
+      expect(startLine(first).ops_port).toBe(DEFAULT);
+      expect(startLine(first).msg).toContain(`console ${first.baseUrl.replace(/\/api$/, '')}/console; metrics http://127.0.0.1:${DEFAULT}/metrics`);
+      const e = await scrape(DEFAULT);
+      expect(sum(e, 'spawnpoint_build_info', { service: 'standalone' })).toBe(1);
+      expect((await fetch(`http://127.0.0.1:${DEFAULT}/readyz`)).status).toBe(200);
+    }
 
     const second = await start({ METRICS_PORT: undefined });
     expect(startLine(second).ops_port).toBeUndefined();
@@ -247,9 +253,10 @@ describe('the ops port by default (METRICS_PORT unset: 9464)', () => {
     expect(refused).toContain('a process exited early (1)');
     expect(refused).toContain(`METRICS_PORT ${DEFAULT}: in use by another process`);
 
-    await first.stop();
+    await first?.stop();
     const off = await start({ METRICS_PORT: 'off' });
     expect(startLine(off).ops_port).toBeUndefined();
-    expect(await fetch(`http://127.0.0.1:${DEFAULT}/metrics`).then((r) => r.status, () => 'refused')).toBe('refused');
+    expect(jsonLinesSoFar(off.stdout('standalone')).filter((l) => l.level === 'warn')).toEqual([]);
+    if (free) expect(await fetch(`http://127.0.0.1:${DEFAULT}/metrics`).then((r) => r.status, () => 'refused')).toBe('refused');
   });
 });
