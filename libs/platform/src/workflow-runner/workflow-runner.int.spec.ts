@@ -6,6 +6,7 @@ import { CommandIntent, Intent, LobbyEvent, lobbyServerWorkflow, lobbyStream, ti
 import { readModelsPool } from '@spawnpoint/read-models';
 import { captureLogs } from '../../../logging/src/testing';
 import { createProjectionTestBed, ProjectionTestBed } from '../../../../test/support/projections';
+import { eventually } from '../../../../test/support/http';
 import { listParked } from '../projections/parked-events';
 import { IntentDispatcher, WorkflowRunner, WorkflowRunnerOptions } from './workflow-runner';
 import { loadCheckpoint } from './workflow-tables';
@@ -264,6 +265,36 @@ describe('WorkflowRunner', () => {
     expect(at('done lobby-launch:l4:1')).toBeLessThan(at('done lobby-launch:l1:1')); // not held up behind another instance
     expect(at('start lobby-launch:l1:2')).toBeGreaterThan(at('done lobby-launch:l1:1')); // an instance's own: in order
     expect(most).toBe(2);
+    expect(await outbox()).toEqual([]);
+  });
+
+  it('a slow dispatch holds back only its own instance: intents decided while it runs go out in the free slots', async () => {
+    const log: string[] = [];
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let firstStarted!: () => void;
+    const started = new Promise<void>((resolve) => (firstStarted = resolve));
+    const r = runner(async (intent) => {
+      log.push(`start ${intent.key}`);
+      if (intent.key === 'lobby-launch:l1:1') {
+        firstStarted();
+        await released; // answers only when the test says so, well within the timeout
+      }
+      log.push(`done ${intent.key}`);
+    }, [launches as never], { dispatchTimeoutMs: 10_000, dispatchConcurrency: 2 });
+    await r.start();
+    await lobbyStarts(['l1'], t0);
+    await started;
+    // Decided while l1's dispatch hangs: they must not wait for it.
+    await lobbyStarts(['l2', 'l3', 'l4'], t0);
+    await bed.store.appendToStream(lobbyStream('l1'), [{ type: 'GameEnded', data: { lobbyId: 'l1', reason: 'server_stopped', by: null, at: iso(t0) } },
+      { type: 'GameStarting', data: { lobbyId: 'l1', by: 'h', at: iso(t0) } }], 1);
+    await eventually(async () => log.filter((e) => e.startsWith('done')).sort(), (d) => d.length === 3, 3_000, 'the other instances sent while l1 waits');
+    expect(log.filter((e) => e.startsWith('done')).sort()).toEqual(['done lobby-launch:l2:1', 'done lobby-launch:l3:1', 'done lobby-launch:l4:1']);
+    expect(log).not.toContain('start lobby-launch:l1:2'); // l1's own next waits behind its first
+    release();
+    await r.idle();
+    expect(log.slice(-3)).toEqual(['done lobby-launch:l1:1', 'start lobby-launch:l1:2', 'done lobby-launch:l1:2']);
     expect(await outbox()).toEqual([]);
   });
 

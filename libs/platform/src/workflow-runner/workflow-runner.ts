@@ -116,6 +116,16 @@ class WorkflowLoop {
   private flushing: Promise<void> | null = null;
   private draining: Promise<void> | null = null;
   private drainAgain = false;
+  /** Wakes the drain loop early: new intents while chains are sending. */
+  private wake: (() => void) | null = null;
+  /** Instance key → its chain of intents being sent (one at a time per instance). */
+  private readonly running = new Map<string, Promise<void>>();
+  /** Intents queued, being sent, or sent and not yet deleted: never read into a second chain. */
+  private readonly claimed = new Set<string>();
+  /** Instances whose later intents were left out of the last read because they were sending. */
+  private readonly backlogged = new Set<string>();
+  /** Instances whose chain ended since the drain loop last looked. */
+  private readonly ended: string[] = [];
   /** Position of the last event decided that concerned no instance: the checkpoint not yet saved (see flush). */
   private unsaved: bigint | null = null;
   /** Intents were added since the last dispatch pass began. */
@@ -263,6 +273,7 @@ class WorkflowLoop {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.wake?.();
     if (this.poll) clearInterval(this.poll);
     await this.subscription?.close().catch(() => undefined);
     await this.flushing?.catch(() => undefined);
@@ -473,22 +484,56 @@ class WorkflowLoop {
 
   // ---- dispatch ------------------------------------------------------------------------------------
 
-  /** Sends the outbox in order, per instance: an intent waiting for a retry holds back its instance's later ones. */
+  /**
+   * Sends the outbox in order per instance, instances side by side (up to dispatchConcurrency): an intent
+   * waiting for a retry holds back its instance's later ones, and a slow dispatch holds back only its own
+   * instance (intents added meanwhile start in the free slots). Resolves when nothing more can go now.
+   */
   private drain(): Promise<void> {
     if (this.draining) {
       this.drainAgain = true;
+      this.wake?.();
       return this.draining;
     }
     this.draining = (async () => {
-      do {
-        this.drainAgain = false;
-        this.outboxChanged = false;
-        while (!this.stopped && this.lock && (await this.drainPass())) { /* until a pass sends nothing */ }
-      } while (this.drainAgain && !this.stopped);
+      const queued: PendingIntent[][] = [];
+      let read = true;
+      let nextPage = false;
+      while (!this.stopped && this.lock) {
+        if (read || this.drainAgain) {
+          read = this.drainAgain = this.outboxChanged = false;
+          nextPage = await this.readChains(queued);
+        }
+        while (queued.length > 0 && this.running.size < this.opts.dispatchConcurrency) this.startChain(queued.shift()!);
+        if (queued.length === 0 && this.running.size === 0) {
+          if (this.drainAgain) continue;
+          // The page was full of intents now sent (and deleted): the next one may hold more.
+          if (nextPage) {
+            nextPage = false;
+            await this.deleting;
+            read = true;
+            continue;
+          }
+          break;
+        }
+        // The next chain to end, or new intents (drain() again), whichever comes first.
+        await new Promise<void>((resolve) => {
+          this.wake = resolve;
+          if (this.drainAgain || this.ended.length > 0) resolve();
+        });
+        this.wake = null;
+        // An instance whose later intents were left out while it sent: their turn now.
+        if (this.ended.splice(0).some((key) => this.backlogged.has(key))) read = true;
+      }
+      // Stopped or no longer leading: what is still sending ends on its own; what waited is read again later.
+      for (const chain of queued) for (const row of chain) this.claimed.delete(row.id);
+      await Promise.all(this.running.values());
+      await this.deleting; // drained: what was sent has left the outbox
     })().catch((err) => {
       if (!this.stopped) log.error(`workflow ${this.name}: dispatch failed: ${(err as Error).message ?? String(err)}`);
     }).finally(() => {
       this.draining = null;
+      this.wake = null;
       // Asked again after the loop's last look (as with flush): go again rather than wait for the tick.
       if (this.drainAgain && !this.stopped) void this.drain();
     });
@@ -496,36 +541,64 @@ class WorkflowLoop {
   }
 
   /**
-   * true when another pass may find more due now (it sent from a full page). Intents added meanwhile
-   * are drain()'s (drainAgain).
+   * Queues (and claims) the due intents of the instances neither sending nor queued, each instance's as one
+   * chain in outbox order; claimed intents (queued, sending, or sent and not yet deleted) are left out. true
+   * when the page was full and held claimed intents: read on once they are gone (a page full of intents
+   * waiting for a retry is not read again, or the loop would spin).
    */
-  private async drainPass(): Promise<boolean> {
-    await this.deleting; // a pass never reads an intent already sent
-    let sent = 0;
+  private async readChains(queued: PendingIntent[][]): Promise<boolean> {
     const rows = await pendingIntents(this.pool, this.name, this.now(), PAGE);
-    // Each instance's intents in their order, instances side by side (the outbox order holds per instance only).
+    const waiting = new Set(queued.map((chain) => chain[0].key));
     const chains = new Map<string, PendingIntent[]>();
+    this.backlogged.clear();
+    let claimedSeen = false;
     for (const row of rows) {
+      if (this.claimed.has(row.id)) {
+        claimedSeen = true;
+        continue;
+      }
+      if (this.running.has(row.key) || waiting.has(row.key)) {
+        this.backlogged.add(row.key); // after the chain now sending or waiting to
+        continue;
+      }
       const chain = chains.get(row.key);
       if (chain) chain.push(row);
       else chains.set(row.key, [row]);
     }
-    const next = chains.values();
-    const sender = async () => {
-      for (let c = next.next(); !c.done; c = next.next()) {
-        for (const row of c.value) {
+    // An instance whose first intent waits for a retry sends nothing now (the tick tries again when due).
+    for (const chain of chains.values()) {
+      if (!chain[0].due) continue;
+      for (const row of chain) this.claimed.add(row.id);
+      queued.push(chain);
+      claimedSeen = true;
+    }
+    return rows.length === PAGE && claimedSeen;
+  }
+
+  /** Sends one instance's intents in order, stopping at the first not sent. */
+  private startChain(chain: PendingIntent[]): void {
+    const key = chain[0].key;
+    const sent = new Set<string>();
+    const run = (async () => {
+      try {
+        for (const row of chain) {
           if (this.stopped) return;
-          if (!(await this.dispatchRow(row))) break; // not sent: its instance's later ones wait behind it
+          if (!(await this.dispatchRow(row))) return; // not sent: its instance's later ones wait behind it
           if (this.stopped) return;
+          sent.add(row.id);
           this.markSent(row.id);
-          sent++;
         }
+      } finally {
+        // Sent ones stay claimed until deleted (markSent); the rest may be read again.
+        for (const row of chain) if (!sent.has(row.id)) this.claimed.delete(row.id);
+        this.running.delete(key);
+        this.ended.push(key);
+        this.wake?.();
       }
-    };
-    await Promise.all(Array.from({ length: Math.min(this.opts.dispatchConcurrency, chains.size) }, sender));
-    if (this.stopped) return false;
-    await this.deleting;
-    return rows.length === PAGE && sent > 0;
+    })().catch((err) => {
+      if (!this.stopped) log.error(`workflow ${this.name}: dispatch of ${key}'s intents failed: ${(err as Error).message ?? String(err)}`);
+    });
+    this.running.set(key, run);
   }
 
   /**
@@ -541,6 +614,7 @@ class WorkflowLoop {
           await intentsDone(this.pool, ids).catch((err) => {
             log.error(`workflow ${this.name}: could not delete ${ids.length} sent intent(s); they will be sent again: ${(err as Error).message ?? String(err)}`);
           });
+          for (const id of ids) this.claimed.delete(id);
         }
       } finally {
         // In the same microtask as the loop's last look: an id sent later starts a new delete, never waits in sentIds.
