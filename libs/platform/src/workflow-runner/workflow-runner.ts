@@ -497,10 +497,12 @@ class WorkflowLoop {
     }
     this.draining = (async () => {
       const queued: PendingIntent[][] = [];
+      // New intents are read once half the slots are free, not as each one frees (a read costs a page).
+      const readNew = () => this.drainAgain && queued.length === 0 && this.running.size <= this.opts.dispatchConcurrency / 2;
       let read = true;
       let nextPage = false;
       while (!this.stopped && this.lock) {
-        if (read || this.drainAgain) {
+        if (read || readNew()) {
           read = this.drainAgain = this.outboxChanged = false;
           nextPage = await this.readChains(queued);
         }
@@ -519,7 +521,7 @@ class WorkflowLoop {
         // The next chain to end, or new intents (drain() again), whichever comes first.
         await new Promise<void>((resolve) => {
           this.wake = resolve;
-          if (this.drainAgain || this.ended.length > 0) resolve();
+          if (this.ended.length > 0 || readNew()) resolve();
         });
         this.wake = null;
         // An instance whose later intents were left out while it sent: their turn now.
