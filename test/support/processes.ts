@@ -47,14 +47,33 @@ function killChild(child: ChildProcess, signal: NodeJS.Signals): Promise<{ code:
   });
 }
 
+/**
+ * A port for a platform to listen on, from 10000-16999: below the kernel's ephemeral range (32768+), where
+ * an outgoing connection (a PostgreSQL or NATS client of a test running beside this one) can take a port
+ * between our check and the platform's bind (CI saw EADDRINUSE on a port picked with listen(0)), and below
+ * the game-port ranges the suites give their platforms (17000+). Each jest worker draws from its own
+ * thousand, and a port is handed out once per process.
+ */
+const handedOut = new Set<number>();
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+  const worker = Number(process.env.JEST_WORKER_ID ?? '1');
+  const base = 10_000 + ((worker - 1) % 7) * 1000;
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const port = base + Math.floor(Math.random() * 1000);
+    if (handedOut.has(port)) continue;
+    if (await bindable(port)) {
+      handedOut.add(port);
+      return port;
+    }
+  }
+  throw new Error(`freePort: no free port in ${base}-${base + 999}`);
+}
+
+function bindable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
+    s.once('error', () => resolve(false));
+    s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
   });
 }
 

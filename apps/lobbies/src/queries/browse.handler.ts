@@ -16,8 +16,9 @@ export class BrowseLobbiesHandler implements IQueryHandler<BrowseLobbies> {
 
   async execute({ request: r }: BrowseLobbies): Promise<LobbyPage<LobbyView>> {
     const config = await this.configs.get(r.projectId, r.config);
-    // Browse shows what this process has seen: a batch held back under load is applied first.
-    await this.readModel.settle(lobbyStream(''));
+    // Read-your-writes for lists: every lobby event committed before the browse is in the read model
+    // (settling only what this process had been delivered missed a create whose event was still on its way).
+    await this.readModel.waitForHead(lobbyStream(''));
     return browseLobbies(this.platform.db, { ...r, config: config.name });
   }
 }
