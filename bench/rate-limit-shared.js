@@ -56,7 +56,7 @@ async function accuracy(p, urls, key) {
 async function runningServer(p, key) {
   const g = p.gatewayUrls[0];
   const ticket = await p.api('POST', `${g}/v3/builds/upload-url?name=default`, { key });
-  const put = await p.api('PUT', ticket.body.upload_url, { body: sampleZip(), headers: { 'content-type': 'application/zip' } });
+  const put = await p.api('PUT', ticket.body.upload_url, { body: await sampleZip(), headers: { 'content-type': 'application/zip' } });
   if (put.status !== 200) throw new Error(`upload: ${put.status} ${JSON.stringify(put.body)}`);
   for (let i = 0; i < 300; i++) {
     if ((await p.api('GET', `${g}/v3/builds/${ticket.body.build_id}`, { key })).body.status === 'ready') break;

@@ -45,9 +45,20 @@ async function waitFor(fn, what, timeoutMs, children, log) {
   throw new Error(`${what} did not happen within ${timeoutMs} ms\n${log.join('')}`);
 }
 
-function sampleZip() {
+/** The build benches upload: the sample game (examples/), or with BENCH_GAME=tiny bench/fixtures/tiny-game (the same game for two builds under comparison). */
+async function sampleZip() {
   const out = path.join(os.tmpdir(), `sp-bench-sample-${process.pid}-${Date.now()}.zip`);
   try {
+    if (process.env.BENCH_GAME === 'tiny') {
+      const yazl = require('yazl');
+      const zip = new yazl.ZipFile();
+      zip.addFile(path.join(__dirname, '..', 'fixtures', 'tiny-game', 'server'), 'server', { mode: require('node:fs').constants.S_IFREG | 0o755 });
+      zip.end();
+      return new Promise((resolve, reject) => {
+        const chunks = [];
+        zip.outputStream.on('data', (c) => chunks.push(c)).on('end', () => resolve(Buffer.concat(chunks))).on('error', reject);
+      });
+    }
     execFileSync(process.execPath, [path.join(ROOT, 'examples', 'zip-build.js'), out], { stdio: 'ignore' });
     return readFileSync(out);
   } finally {
@@ -61,6 +72,20 @@ function nodeArgsFromEnv() {
     ...(process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []),
     ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
   ];
+}
+
+/**
+ * BENCH_PLATFORM_ENV='K=V K=V': settings for every platform a bench starts (say SPAWNPOINT_ACCESS_LOG=false
+ * METRICS_PORT=off, to compare builds without the observability features of later ones); a bench's own win.
+ */
+function platformEnvFromBench() {
+  const out = {};
+  for (const pair of (process.env.BENCH_PLATFORM_ENV ?? '').split(' ').filter(Boolean)) {
+    const at = pair.indexOf('=');
+    if (at <= 0) throw new Error(`BENCH_PLATFORM_ENV: expected K=V pairs, got ${pair}`);
+    out[pair.slice(0, at)] = pair.slice(at + 1);
+  }
+  return out;
 }
 
 /**
@@ -134,6 +159,7 @@ async function startStandalone(options = {}) {
     SPAWNPOINT_ADMIN_TOKEN: ADMIN_TOKEN, SPAWNPOINT_PORT_RANGE: portRange, SPAWNPOINT_PUBLIC_URL: `http://127.0.0.1:${port}`,
     // Metrics on, as by default, on any free port (two platforms side by side must not share 9464).
     METRICS_PORT: '0',
+    ...platformEnvFromBench(),
     ...(options.env ?? {}),
   };
   const log = tail();
@@ -163,7 +189,7 @@ async function startStandalone(options = {}) {
 
   try {
     // Started: its log line with the default project's keys (JSON, docs/operations.md "Logs").
-    await waitFor(async () => /"client_key":/.test(log.join('')), 'standalone start', 120_000, child, log);
+    await waitFor(async () => /"client_key":|Client key:/.test(log.join('')), 'standalone start', 120_000, child, log);
     const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
     const made = await api('POST', '/admin/projects', { headers: admin, body: { name: 'bench', plan: 'pro' } });
     if (made.status !== 201) throw new Error(`admin create project: ${made.status} ${JSON.stringify(made.body)}`);
@@ -175,7 +201,7 @@ async function startStandalone(options = {}) {
     if (options.uploadBuild !== false) {
       const ticket = await api('POST', '/v3/builds/upload-url?name=default', { key: serverKey });
       if (ticket.status !== 200) throw new Error(`upload-url: ${ticket.status} ${JSON.stringify(ticket.body)}`);
-      const put = await api('PUT', ticket.body.upload_url, { body: sampleZip(), headers: { 'content-type': 'application/zip' } });
+      const put = await api('PUT', ticket.body.upload_url, { body: await sampleZip(), headers: { 'content-type': 'application/zip' } });
       if (put.status !== 200) throw new Error(`upload: ${put.status} ${JSON.stringify(put.body)}`);
       buildId = ticket.body.build_id;
       const build = await waitFor(async () => {

@@ -77,9 +77,13 @@ const RUNS: Partial<Record<ServerEvent['type'], { name: string; text: string }>>
   ServerRunning: { name: 'servers_running_many', text: RUNNING_MANY },
 };
 
+// What a client polls for (a cold start's running, a game that ended): committed at once, not after the batch interval.
+const URGENT = new Set(['ServerRunning', 'ServerCrashed', 'ServerStopped']);
+
 export const serversProjection: Projection = {
   name: 'servers',
   categories: ['server'],
+  urgent: (event) => URGENT.has(event.type),
   async applySql(events, sql) {
     for (let i = 0; i < events.length; ) {
       const run = RUNS[events[i].type as ServerEvent['type']];

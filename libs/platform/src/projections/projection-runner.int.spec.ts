@@ -202,6 +202,35 @@ describe('ProjectionRunner', () => {
     }
   });
 
+  it('an urgent event is not held back for the interval: committed with what waits beside it, while other events still wait', async () => {
+    const urgent = { ...checkpointsProjection('urgent'), urgent: (e: { type: string }) => e.type === 'Running' };
+    const runner = new ProjectionRunner(store, models, [urgent], { minBatchIntervalMs: 5_000 });
+    await runner.start();
+    const seen = async (stream: string) => (await models.checkpoint.findUnique({ where: { name: `urgent:${stream}` } })) !== null;
+    const within = async (stream: string, ms: number) => {
+      const t0 = Date.now();
+      while (!(await seen(stream)) && Date.now() - t0 < ms) await new Promise((r) => setTimeout(r, 20));
+      return seen(stream);
+    };
+    try {
+      // (waitFor: past the catch-up of the earlier tests' events, whose commit would hold this one back)
+      const first = await store.appendToStream('widget-u1', [{ type: 'Made', data: {} }], 'no_stream');
+      await runner.waitFor(first.position, 'widget-u1');
+      // right after that commit: an ordinary event waits out the runner's 5 s...
+      await store.appendToStream('widget-u2', [{ type: 'Made', data: {} }], 'no_stream');
+      expect(await within('widget-u2', 500)).toBe(false);
+      // ...until an urgent one arrives: both are committed at once
+      await store.appendToStream('widget-u3', [{ type: 'Running', data: {} }], 'no_stream');
+      expect(await within('widget-u3', 1_000)).toBe(true);
+      expect(await seen('widget-u2')).toBe(true);
+      // and an urgent event right after a commit is not held back either
+      await store.appendToStream('widget-u4', [{ type: 'Running', data: {} }], 'no_stream');
+      expect(await within('widget-u4', 1_000)).toBe(true);
+    } finally {
+      await runner.stop();
+    }
+  });
+
   it('plain SQL: a batch that writes nothing opens no transaction; its checkpoint is saved a moment later (never moved back) or at stop', async () => {
     await models.$executeRawUnsafe('CREATE TABLE IF NOT EXISTS sql_notes (stream text, revision int, PRIMARY KEY (stream, revision))');
     // Writes only `Noted` events; `Ignored` ones (most of a busy category, as lobby state changes are to the tickets) write nothing.

@@ -51,6 +51,11 @@ export interface Projection {
   applied?(event: RecordedEvent): void;
   /** This projection's own minBatchIntervalMs (the runner's option), e.g. 0 where latency matters more than fewer transactions. */
   minBatchIntervalMs?: number;
+  /**
+   * Events that clients wait to see (a server turning running, say): a batch holding one commits without
+   * waiting out the rest of the interval, as when a reply waits for it.
+   */
+  urgent?(event: RecordedEvent): boolean;
 }
 
 const MAX_BATCH = 500;
@@ -204,6 +209,7 @@ export class ProjectionRunner {
       (event) => {
         if (generation !== entry.generation) return;
         entry.pending.push(event);
+        if (entry.projection.urgent?.(event)) entry.hurry?.();
         const flushing = this.flush(entry);
         // Backpressure: hold the subscription while too much is waiting.
         if (entry.pending.length >= HIGH_WATER) return flushing;
@@ -399,6 +405,7 @@ export class ProjectionRunner {
     const rest = entry.lastCommitAt + (entry.projection.minBatchIntervalMs ?? this.minBatchIntervalMs) - performance.now();
     if (!this.live || rest <= 0 || entry.pending.length >= MAX_BATCH) return;
     if (this.waiters.some((w) => entry.projection.categories.includes(w.category))) return;
+    if (entry.projection.urgent && entry.pending.some((e) => entry.projection.urgent!(e))) return;
     await new Promise<void>((resolve) => {
       const done = () => {
         clearTimeout(timer);
