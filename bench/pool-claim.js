@@ -7,26 +7,13 @@
 // Usage: node bench/pool-claim.js   (BENCH_POOL, BENCH_CLAIMS, BENCH_CONCURRENCY override)
 'use strict';
 const { randomBytes } = require('node:crypto');
-const fs = require('node:fs');
-const path = require('node:path');
 const { Client } = require('pg');
-const yazl = require('yazl');
-const { startStandalone, percentile, sleep } = require('./lib/standalone');
+const { startStandalone, percentile, sleep, tinyGameZip } = require('./lib/standalone');
 
 const POOL = Number(process.env.BENCH_POOL ?? 450);
 const CLAIMS = Number(process.env.BENCH_CLAIMS ?? 400);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
 const ADMIN_URL = process.env.BENCH_DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-
-function tinyZip() {
-  return new Promise((resolve, reject) => {
-    const zip = new yazl.ZipFile();
-    zip.addFile(path.join(__dirname, 'fixtures', 'tiny-game', 'server'), 'server', { mode: fs.constants.S_IFREG | 0o755 });
-    zip.end();
-    const chunks = [];
-    zip.outputStream.on('data', (c) => chunks.push(c)).on('end', () => resolve(Buffer.concat(chunks))).on('error', reject);
-  });
-}
 
 async function withAdmin(fn) {
   const c = new Client({ connectionString: ADMIN_URL });
@@ -57,7 +44,7 @@ async function main() {
   const p = await startStandalone({ uploadBuild: false, portRange: '20000-23999', env: { DATABASE_URL: databaseUrl } });
   try {
     const ticket = await p.api('POST', '/v3/builds/upload-url?name=tiny', { key: p.serverKey });
-    await p.api('PUT', ticket.body.upload_url, { body: await tinyZip(), headers: { 'content-type': 'application/zip' } });
+    await p.api('PUT', ticket.body.upload_url, { body: await tinyGameZip(), headers: { 'content-type': 'application/zip' } });
     for (let i = 0; i < 100; i++) {
       if ((await p.api('GET', `/v3/builds/${ticket.body.build_id}`, { key: p.serverKey })).body.status === 'ready') break;
       await sleep(100);

@@ -3,7 +3,8 @@
 // Usage: const p = await startStandalone(); ... p.api('GET', '/v3/servers'); ... await p.stop();
 'use strict';
 const { spawn, execFileSync } = require('node:child_process');
-const { mkdtempSync, readFileSync, rmSync } = require('node:fs');
+const fs = require('node:fs');
+const { mkdtempSync, readFileSync, rmSync } = fs;
 const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
@@ -45,20 +46,23 @@ async function waitFor(fn, what, timeoutMs, children, log) {
   throw new Error(`${what} did not happen within ${timeoutMs} ms\n${log.join('')}`);
 }
 
-/** The build benches upload: the sample game (examples/), or with BENCH_GAME=tiny bench/fixtures/tiny-game (the same game for two builds under comparison). */
+/** bench/fixtures/tiny-game as a build ZIP: a Python game that binds its ports, in ~10 MB (pool benches, and BENCH_GAME=tiny). */
+function tinyGameZip() {
+  const yazl = require('yazl');
+  const zip = new yazl.ZipFile();
+  zip.addFile(path.join(__dirname, '..', 'fixtures', 'tiny-game', 'server'), 'server', { mode: fs.constants.S_IFREG | 0o755 });
+  zip.end();
+  return new Promise((resolve, reject) => {
+    const chunks = [];
+    zip.outputStream.on('data', (c) => chunks.push(c)).on('end', () => resolve(Buffer.concat(chunks))).on('error', reject);
+  });
+}
+
+/** The build benches upload: the sample game (examples/), or with BENCH_GAME=tiny the tiny game (the same game for two builds under comparison). */
 async function sampleZip() {
+  if (process.env.BENCH_GAME === 'tiny') return tinyGameZip();
   const out = path.join(os.tmpdir(), `sp-bench-sample-${process.pid}-${Date.now()}.zip`);
   try {
-    if (process.env.BENCH_GAME === 'tiny') {
-      const yazl = require('yazl');
-      const zip = new yazl.ZipFile();
-      zip.addFile(path.join(__dirname, '..', 'fixtures', 'tiny-game', 'server'), 'server', { mode: require('node:fs').constants.S_IFREG | 0o755 });
-      zip.end();
-      return new Promise((resolve, reject) => {
-        const chunks = [];
-        zip.outputStream.on('data', (c) => chunks.push(c)).on('end', () => resolve(Buffer.concat(chunks))).on('error', reject);
-      });
-    }
     execFileSync(process.execPath, [path.join(ROOT, 'examples', 'zip-build.js'), out], { stdio: 'ignore' });
     return readFileSync(out);
   } finally {
@@ -168,7 +172,7 @@ async function startStandalone(options = {}) {
   child.stderr.on('data', (d) => log.push(String(d)));
   // BENCH_PLATFORM_LOG=file: the platform's output also goes there (how it ended, if it died mid-bench).
   if (process.env.BENCH_PLATFORM_LOG) {
-    const out = require('node:fs').createWriteStream(process.env.BENCH_PLATFORM_LOG);
+    const out = fs.createWriteStream(process.env.BENCH_PLATFORM_LOG);
     child.stdout.pipe(out);
     child.stderr.pipe(out);
     child.on('exit', (code, signal) => out.write(`\n# platform exited: code ${code} signal ${signal}\n`));
@@ -232,4 +236,4 @@ async function startServer(p, name = 'bench', region = 'us-east') {
   throw new Error(`server ${id} not running within 30 s`);
 }
 
-module.exports = { startStandalone, startServer, freePort, percentile, sleep, waitFor, stopChild, stopOnInterrupt, jsonApi, sampleZip, ADMIN_TOKEN };
+module.exports = { startStandalone, startServer, freePort, percentile, sleep, waitFor, stopChild, stopOnInterrupt, jsonApi, sampleZip, tinyGameZip, ADMIN_TOKEN };
