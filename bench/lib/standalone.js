@@ -93,19 +93,28 @@ function platformEnvFromBench() {
 }
 
 /**
- * The platform's output, its last few MB only: with the access log on, every request is a line, and a bench
- * sends millions. An array of chunks (push, join) like the rest of the benches expect.
+ * The platform's output goes to a file, as a container runtime writes a pod's: the bench process also generates
+ * the load, and reading millions of access-log lines off a pipe took its CPU (and the platform's, through the
+ * pipe) from what was measured. BENCH_PLATFORM_LOG=file keeps it there; otherwise it is removed at stop.
+ * Returns { fd, join() (its last few MB, as a string), remove() }.
  */
-function tail(keep = 4 * 1024 * 1024) {
-  const chunks = [];
-  let size = 0;
-  chunks.push = function push(chunk) {
-    Array.prototype.push.call(chunks, chunk);
-    size += chunk.length;
-    while (size > 2 * keep && chunks.length > 1) size -= Array.prototype.shift.call(chunks).length;
-    return chunks.length;
+function outputFile(keep = 4 * 1024 * 1024) {
+  const file = process.env.BENCH_PLATFORM_LOG || path.join(os.tmpdir(), `sp-bench-out-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}.log`);
+  const fd = fs.openSync(file, 'w+');
+  return {
+    fd,
+    join() {
+      const size = fs.fstatSync(fd).size;
+      const length = Math.min(size, keep);
+      const buf = Buffer.alloc(length);
+      fs.readSync(fd, buf, 0, length, size - length);
+      return buf.toString();
+    },
+    remove() {
+      try { fs.closeSync(fd); } catch { /* closed */ }
+      if (!process.env.BENCH_PLATFORM_LOG) rmSync(file, { force: true });
+    },
   };
-  return chunks;
 }
 
 /** SIGTERM, SIGKILL after 10 s; resolves once the child has exited. */
@@ -166,17 +175,9 @@ async function startStandalone(options = {}) {
     ...platformEnvFromBench(),
     ...(options.env ?? {}),
   };
-  const log = tail();
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...nodeArgsFromEnv(), main], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout.on('data', (d) => log.push(String(d)));
-  child.stderr.on('data', (d) => log.push(String(d)));
-  // BENCH_PLATFORM_LOG=file: the platform's output also goes there (how it ended, if it died mid-bench).
-  if (process.env.BENCH_PLATFORM_LOG) {
-    const out = fs.createWriteStream(process.env.BENCH_PLATFORM_LOG);
-    child.stdout.pipe(out);
-    child.stderr.pipe(out);
-    child.on('exit', (code, signal) => out.write(`\n# platform exited: code ${code} signal ${signal}\n`));
-  }
+  const log = outputFile();
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...nodeArgsFromEnv(), main], { cwd: ROOT, env, stdio: ['ignore', log.fd, log.fd] });
+  if (process.env.BENCH_PLATFORM_LOG) child.on('exit', (code, signal) => fs.appendFileSync(process.env.BENCH_PLATFORM_LOG, `\n# platform exited: code ${code} signal ${signal}\n`));
 
   let stopped = false;
   async function stop() {
@@ -184,6 +185,7 @@ async function startStandalone(options = {}) {
     stopped = true;
     unguard();
     await stopChild(child);
+    log.remove();
     rmSync(dataDir, { recursive: true, force: true });
   }
   const unguard = stopOnInterrupt(stop);
