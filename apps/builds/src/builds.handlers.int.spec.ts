@@ -90,6 +90,11 @@ describe('builds handlers (in-process bus, PostgreSQL)', () => {
     const pinned = await bed.request<ResolvedBuild>(SUBJECTS.builds.resolve, { projectId: P, name: 'resolve', version: 1 });
     expect(pinned).toMatchObject({ buildId: v1.build_id, kind: 'zip', executablePath: 'game.sh' });
     expect(await refusal(bed.request(SUBJECTS.builds.resolve, { projectId: P, name: 'nothing', version: null }))).toMatchObject({ status: 404 });
+    // Another project's name is not this one's; a deleted version is never resolved (the latest left is).
+    expect(await refusal(bed.request(SUBJECTS.builds.resolve, { projectId: 'project-2', name: 'resolve', version: null }))).toMatchObject({ status: 404 });
+    await bed.request(SUBJECTS.builds.delete, { projectId: P, buildId: v2.build_id });
+    expect(await bed.request<ResolvedBuild>(SUBJECTS.builds.resolve, { projectId: P, name: 'resolve', version: null })).toMatchObject({ buildId: v1.build_id, version: 1 });
+    expect(await refusal(bed.request(SUBJECTS.builds.resolve, { projectId: P, name: 'resolve', version: 2 }))).toMatchObject({ status: 404 });
   });
 
   it('GetArtifactBlob: the stored tar.gz of a ready ZIP build (also once the local directory is gone); 409 for an image', async () => {
