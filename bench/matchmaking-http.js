@@ -66,6 +66,18 @@ const enqueue = (agent, port, key, who, mode) => request(agent, port, 'POST', `/
  * time the service recorded `m` (the proposal's, carried by LobbyMatchFound), and `w`: when the lobby's
  * LobbyMatched was written (the events table's created_at), i.e. when the lobby really showed `matched`.
  */
+/** Waits until `matches` matches are over and no workflow intent waits; returns how long that took (ms). */
+async function settled(db, matches, timeoutMs = 300_000) {
+  const started = performance.now();
+  for (;;) {
+    const { rows } = await db.query(`SELECT (SELECT count(*)::int FROM events WHERE type IN ('MatchFailed', 'MatchCompleted', 'MatchAborted', 'MatchDissolved')) AS over,
+      (SELECT count(*)::int FROM workflow_intents) AS intents`);
+    if ((rows[0].over >= matches && rows[0].intents === 0) || performance.now() - started > timeoutMs) break;
+    await sleep(100);
+  }
+  return performance.now() - started;
+}
+
 async function matched(db, lobbies, count, timeoutMs = 300_000) {
   const until = Date.now() + timeoutMs;
   for (;;) {
@@ -133,6 +145,11 @@ async function main() {
     const wallSpan = (Math.max(...satWaits.filter((w) => !Number.isNaN(w.w)).map((w) => w.w)) - Math.min(...satWaits.map((w) => w.q))) / 1000;
     console.log(`matchmaking.saturation.wall.matched_per_s ${(w1.n / wallSpan).toFixed(0)} (to LobbyMatched written; ${w1.n} lobbies)`);
     console.log(`matchmaking.saturation.wall.enqueue_to_matched_ms p50 ${w1.p50.toFixed(0)} p99 ${w1.p99.toFixed(0)} max ${w1.max.toFixed(0)}`);
+
+    // The saturation's matches play out (their server starts are refused three times each, then the lobbies
+    // go back to waiting) before the paced phase: it measures a steady rate, not the tail of the burst.
+    const settledIn = await settled(db, SAT_LOBBIES / 2);
+    console.log(`matchmaking.saturation.settled_after_ms ${settledIn.toFixed(0)} (every match over, no intent waiting)`);
 
     // 2. paced
     const n = RATE * PACED_S;
