@@ -90,6 +90,7 @@ async function main() {
     // 2. Paced: join i due at start + i / RATE; latency from when it was due.
     const pacedRec = recorder('paced');
     const pacedStart = performance.now();
+    console.log(`# paced from monotonic ${process.hrtime.bigint() / 1000n} us`);
     await runPool(paced, CONCURRENCY, async (i) => {
       const due = pacedStart + (i * 1000) / RATE;
       const early = due - performance.now();
@@ -101,6 +102,7 @@ async function main() {
         pacedRec.fail(`r${i}`, err);
       }
     });
+    console.log(`# paced until monotonic ${process.hrtime.bigint() / 1000n} us`);
     const pacedSummary = summary(pacedRec.latencies, (performance.now() - pacedStart) / 1000, pacedRec.statuses, pacedRec.errors);
 
     // 3. Saturation: back to back.

@@ -66,10 +66,22 @@ export function busEventContract(name: string): ContractClass | undefined {
 export function parseBusEvent<T = unknown>(name: string, payload: unknown): T {
   const contract = busEvents.get(name);
   if (!contract) throw new Error(`${name}: no event contract (add @BusEvent to its class in proto)`);
+  // The same object checked before against this contract (the listeners of one in-process broadcast share
+  // one copy): it conforms still. Over NATS every listener decodes its own, so nothing is skipped there.
+  const object = typeof payload === 'object' && payload !== null;
+  if (object && conforming.get(payload)?.has(name)) return payload as T;
   const checked = checkContract(contract, payload, ['event'], false);
   if (!checked.ok) throw invalid(`${name}: ${checked.issues.map((i) => `${i.loc.join('.')}: ${i.msg}`).join('; ')}`, checked.issues);
+  if (object) {
+    const names = conforming.get(payload) ?? new Set<string>();
+    names.add(name);
+    conforming.set(payload, names);
+  }
   return payload as T;
 }
+
+/** Payload objects already checked, and the contracts they passed. */
+const conforming = new WeakMap<object, Set<string>>();
 
 /** A store integration event's contract name: its stream's category and its type (`project.ProjectPlanChanged`). */
 export const integrationEventName = (e: { streamId: string; type: string }) => `${e.streamId.slice(0, e.streamId.indexOf('-'))}.${e.type}`;

@@ -36,6 +36,22 @@ describe('bus event contracts', () => {
     expect((err as DomainError).detail).toEqual([expect.objectContaining({ loc: ['event', 'version'] })]);
   });
 
+  it('listeners sharing one broadcast copy check it once; another object is checked on its own', () => {
+    const a: string[] = [];
+    const b: string[] = [];
+    const first = validListener<LobbyUpdate>(SUBJECTS.lobbies.updates, (u) => a.push(u.lobbyId), (m) => a.push(m));
+    const second = validListener<LobbyUpdate>(SUBJECTS.lobbies.updates, (u) => b.push(u.lobbyId), (m) => b.push(m));
+    const shared = { ...update };
+    first(shared);
+    second(shared);
+    expect(a).toEqual([update.lobbyId]);
+    expect(b).toEqual([update.lobbyId]);
+    // The same content with a bad field, as another object: refused although its twin passed.
+    expect(() => parseBusEvent(SUBJECTS.lobbies.updates, { ...shared, revision: 'x' })).toThrow(/revision/);
+    // A passed object is not a pass for another contract.
+    expect(() => parseBusEvent('build.BuildDeleted', shared)).toThrow(DomainError);
+  });
+
   it('a listener acts on a good broadcast and drops a bad one with one log line per minute', () => {
     const got: LobbyUpdate[] = [];
     const logs: string[] = [];

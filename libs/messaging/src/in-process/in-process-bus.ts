@@ -168,8 +168,10 @@ export class InProcessBus implements Bus {
     if (listeners.length === 0) return;
     // The trace context travels with the message, as in NATS headers.
     await publishSpan(subject, {}, async (carried) => {
+      // One copy for every listener here (they read it, never change it: a lobby update with its members
+      // copied once per listener was a tenth of a join's CPU with two listeners).
+      const copy = jsonCopy(payload);
       for (const listener of listeners) {
-        const copy = jsonCopy(payload);
         // Asynchronous, as over NATS: a listener never runs inside broadcast(), and its failure stays its own.
         queueMicrotask(() => {
           void processSpan(subject, carried, async () => listener.handler(copy), { carriedOnly: true })
