@@ -7,9 +7,8 @@
 //        at BENCH_TRACE_RATIO (0.1) exported to a local sink against tracing off)
 'use strict';
 const { spawn } = require('node:child_process');
-const fs = require('node:fs');
 const autocannon = require('autocannon');
-const { startStandalone, startServer, freePort, sleep } = require('./lib/standalone');
+const { startStandalone, startServer, freePort, sleep, cpuSeconds } = require('./lib/standalone');
 const { startSpanSink } = require('./lib/span-sink');
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 100);
@@ -75,13 +74,6 @@ async function startBare() {
 
 function run(url, headers, duration) {
   return autocannon({ url, headers, connections: CONNECTIONS, duration, pipelining: 1 });
-}
-
-/** CPU seconds (user + system) a process has used so far, from /proc (clock ticks of 1/100 s). */
-function cpuSeconds(pid) {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 /**

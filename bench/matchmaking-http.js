@@ -15,7 +15,7 @@
 // Usage: node bench/matchmaking-http.js  (BENCH_SAT_LOBBIES, BENCH_RATE, BENCH_PACED_S, BENCH_QUEUED, BENCH_EXPLAINS, BENCH_EXPLAIN_CLIENTS, BENCH_CONCURRENCY)
 'use strict';
 const { Client } = require('pg');
-const { startStandalone, percentile, sleep } = require('./lib/standalone');
+const { startStandalone, percentile, sleep, cpuSeconds } = require('./lib/standalone');
 const { keepAliveAgent, request, runPool, playerHeaders } = require('./lib/lobby');
 
 const SAT_LOBBIES = Number(process.env.BENCH_SAT_LOBBIES ?? 2000);
@@ -157,6 +157,7 @@ async function main() {
     const pacedIds = await lobbyIds(agent, p.port, p.clientKey, paced);
     await sleep(2000);
     console.log(`# paced from monotonic ${process.hrtime.bigint() / 1000n} us`);
+    const cpuBefore = cpuSeconds(p.pid);
     const start = performance.now();
     let next = 0;
     await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
@@ -170,10 +171,13 @@ async function main() {
       }
     }));
     const pacedWaits = await matched(db, pacedIds, n);
+    // The platform's CPU per lobby matched: what the paced latency is made of once the process is busy.
+    const cpuPerLobby = ((cpuSeconds(p.pid) - cpuBefore) * 1000) / n;
     const s2 = stats(pacedWaits);
     const w2 = stats(pacedWaits, 'w');
     console.log(`# paced until monotonic ${process.hrtime.bigint() / 1000n} us`);
     console.log(`matchmaking.paced.rate_per_s ${RATE}`);
+    console.log(`matchmaking.paced.platform_cpu_ms_per_lobby ${cpuPerLobby.toFixed(2)} (enqueue to matched, and what followed until the wait ended)`);
     console.log(`matchmaking.paced.matched ${s2.n}`);
     console.log(`matchmaking.paced.enqueue_to_matched_ms p50 ${s2.p50.toFixed(0)} (target < 100) p99 ${s2.p99.toFixed(0)} (target < 300) max ${s2.max.toFixed(0)}`);
     console.log(`matchmaking.paced.wall.enqueue_to_matched_ms p50 ${w2.p50.toFixed(0)} p99 ${w2.p99.toFixed(0)} max ${w2.max.toFixed(0)} (to LobbyMatched written; ${w2.n} lobbies)`);

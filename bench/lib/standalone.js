@@ -223,6 +223,13 @@ async function startStandalone(options = {}) {
   }
 }
 
+/** CPU seconds (user + system) a process has used so far, from /proc (clock ticks of 1/100 s). */
+function cpuSeconds(pid) {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 /** Starts a server and polls until it runs (or fails). Returns the running view. */
 async function startServer(p, name = 'bench', region = 'us-east') {
   const started = await p.api('POST', '/v3/servers/start', { key: p.serverKey, body: { name, region } });
@@ -238,4 +245,4 @@ async function startServer(p, name = 'bench', region = 'us-east') {
   throw new Error(`server ${id} not running within 30 s`);
 }
 
-module.exports = { startStandalone, startServer, freePort, percentile, sleep, waitFor, stopChild, stopOnInterrupt, jsonApi, sampleZip, tinyGameZip, ADMIN_TOKEN };
+module.exports = { startStandalone, startServer, cpuSeconds, freePort, percentile, sleep, waitFor, stopChild, stopOnInterrupt, jsonApi, sampleZip, tinyGameZip, ADMIN_TOKEN };
