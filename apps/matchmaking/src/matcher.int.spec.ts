@@ -29,6 +29,8 @@ describe('Matcher (a real queue worker, the lock on PostgreSQL)', () => {
   let pool: Pool;
   let book: QueueBookProxy;
   let matcher: Matcher | null = null;
+  /** Lets held proposals finish, so a failed test still stops its matcher (and its worker) at once. */
+  let release: () => void = () => undefined;
 
   beforeAll(async () => {
     db = await createTestDatabase('matcher');
@@ -42,6 +44,7 @@ describe('Matcher (a real queue worker, the lock on PostgreSQL)', () => {
     book = new QueueBookProxy();
   });
   afterEach(async () => {
+    release();
     await matcher?.stop();
     matcher = null;
     await book.close();
@@ -52,6 +55,7 @@ describe('Matcher (a real queue worker, the lock on PostgreSQL)', () => {
     const started: MatchProposal[] = [];
     let open!: () => void;
     const gate = new Promise<void>((resolve) => (open = resolve));
+    release = open;
     let failOnce: string | null = null;
     matcher = new Matcher({
       book,
