@@ -61,11 +61,6 @@ async function createLobbies(agent, port, key, prefix, count, state) {
 
 const enqueue = (agent, port, key, who, mode) => request(agent, port, 'POST', `/api/v3/lobbies/${CONFIG}/me/matchmaking`, { headers: playerHeaders(key, who), body: { mode } });
 
-/**
- * Waits until match_waits holds a row for each of these lobbies; returns their queue time `q`, the match
- * time the service recorded `m` (the proposal's, carried by LobbyMatchFound), and `w`: when the lobby's
- * LobbyMatched was written (the events table's created_at), i.e. when the lobby really showed `matched`.
- */
 /** Waits until `matches` matches are over and no workflow intent waits; returns how long that took (ms). */
 async function settled(db, matches, timeoutMs = 300_000) {
   const started = performance.now();
@@ -78,6 +73,11 @@ async function settled(db, matches, timeoutMs = 300_000) {
   return performance.now() - started;
 }
 
+/**
+ * Waits until match_waits holds a row for each of these lobbies; returns their queue time `q`, the match
+ * time the service recorded `m` (the proposal's, carried by LobbyMatchFound), and `w`: when the lobby's
+ * LobbyMatched was written (the events table's created_at), i.e. when the lobby really showed `matched`.
+ */
 async function matched(db, lobbies, count, timeoutMs = 300_000) {
   const until = Date.now() + timeoutMs;
   for (;;) {

@@ -6,6 +6,7 @@ import { LobbyConfig, MatchProposal, QueueTicket, resolveMode } from '@spawnpoin
 import { Pool } from 'pg';
 import { captureLogs } from '../../../libs/logging/src/testing';
 import { createTestDatabase, TestDatabase } from '../../../test/support/databases';
+import { eventually } from '../../../test/support/http';
 import { Matcher } from './matcher';
 import { OpenMatches } from './open-matches';
 import { QueueBookProxy } from './queue-book-proxy';
@@ -15,14 +16,6 @@ const duel = resolveMode('duel', { teams: 2, playersPerTeam: 1 });
 const config = { name: 'arena', modes: { duel } } as unknown as LobbyConfig;
 const ticket = (player: string): QueueTicket =>
   ({ projectId: 'p1', config: 'arena', mode: 'duel', ticket: 1, queuedAt: new Date(t0).toISOString(), region: 'eu-west', players: [{ id: player, state: {} }] });
-
-async function until(what: string, ok: () => boolean, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
 
 describe('Matcher (a real queue worker, the lock on PostgreSQL)', () => {
   let db: TestDatabase;
@@ -78,7 +71,7 @@ describe('Matcher (a real queue worker, the lock on PostgreSQL)', () => {
     try {
       const round = matcher.tick();
       // All three matches of the queue are being recorded before any of them is done.
-      await until('three proposals in flight', () => started.length === 3);
+      await eventually(async () => started.length, (n) => n === 3, 10_000, 'three proposals in flight');
       expect(matcher.proposals).toBe(0);
       open();
       await round;

@@ -4,6 +4,7 @@
 import { MatchmakingMode, QueueTicket, resolveMode } from '@spawnpoint/domain';
 import { readModelsPool } from '@spawnpoint/read-models';
 import { captureLogs } from '../../../libs/logging/src/testing';
+import { eventually } from '../../../test/support/http';
 import { createProjectionTestBed, ProjectionTestBed } from '../../../test/support/projections';
 import { BOOK_DELTAS, BOOK_QUERIES } from './book-queries';
 import { matchIdOf } from './match-id';
@@ -37,14 +38,6 @@ async function all<T>(items: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
   for await (const x of items) out.push(x);
   return out;
-}
-
-async function until(what: string, ok: () => boolean, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }
 
 describe('QueueBookProxy (a real worker thread)', () => {
@@ -165,7 +158,7 @@ describe('QueueBookProxy: a worker that dies', () => {
       // Asked of the dying worker: refused when it exits, never left hanging (or, asked of the new one, answered).
       const during = await proxy.size().catch((err: Error) => err.message);
       expect(during === 3 || /exited/.test(String(during))).toBe(true);
-      await until('a new worker', () => proxy.restarts === 1);
+      await eventually(async () => proxy.restarts, (n) => n === 1, 10_000, 'a new worker');
       proxy.put('d', ticket('dan', 1030)); // heard after the death, before the reload: it follows the load
       expect(await proxy.size()).toBe(4);
       expect(await proxy.ticketOf('mem')).toBeNull();
@@ -177,7 +170,7 @@ describe('QueueBookProxy: a worker that dies', () => {
 
       // Dead again soon after: the next one waits a moment (a crash loop does not spin), then loads the table.
       proxy.put('bad', { ...ticket('bad', 0), players: undefined } as never);
-      await until('a second new worker', () => proxy.restarts === 2);
+      await eventually(async () => proxy.restarts, (n) => n === 2, 10_000, 'a second new worker');
       const since = Date.now();
       expect(await proxy.size()).toBe(3); // a, b, c: d was heard, never stored
       expect(Date.now() - since).toBeGreaterThanOrEqual(900);
