@@ -21,6 +21,8 @@ export const backfillRosterWorkflow: Workflow<MatchEvent, BackfillRosterState, C
   initialState: { match: { status: 'none' }, initial: null, changes: 0 },
 
   route: (event) => [event.data.matchId],
+  // A match's first event.
+  startsOver: (event) => event.type === 'MatchProposed',
 
   evolve(state, event) {
     const match = matchDecider.evolve(state.match, event);

@@ -26,6 +26,8 @@ export const lobbyQueueWorkflow: Workflow<LobbyQueueEvent, LobbyQueueState, Lobb
   initialState: { startedAt: null },
 
   route: (event) => (event.type === 'MatchmakingStarted' || event.type === 'LobbyQueueTimedOut' || SEARCH_OVER.has(event.type) ? [event.data.lobbyId] : []),
+  // evolve sets the whole state on these, whatever it was.
+  startsOver: (event) => event.type === 'MatchmakingStarted' || SEARCH_OVER.has(event.type),
 
   evolve(state, event) {
     if (event.type === 'MatchmakingStarted') return { startedAt: event.data.queue.queuedAt };

@@ -121,6 +121,9 @@ export const matchFormationWorkflow: Workflow<MatchFormationEvent, MatchFormatio
     return lobbyEvent.type === 'LobbyReserved' || lobbyEvent.type === 'LobbyMatchConfirmed' || dropped(lobbyEvent) ? [matchId] : [];
   },
 
+  // A match's first event (everything else of the match, its lobbies' included, follows from it).
+  startsOver: (event) => event.type === 'MatchProposed',
+
   evolve(state, event) {
     switch (event.type) {
       case 'MatchProposed':

@@ -138,6 +138,33 @@ describe('Lobby queue workflow (search timeout)', () => {
     givenWorkflow(lobbyQueueWorkflow, [started]).when(ended).then([{ kind: 'cancel-timer', id: 'lobby-queue:a' }]);
     givenWorkflow(lobbyQueueWorkflow, [started, ended]).when(due).thenNothing();
   });
+  it('a start or an end of a search starts the state over (the runner reads no state before it); a timer does not', () => {
+    const ended: LobbyEvent = { type: 'MatchmakingEnded', data: { lobbyId: 'a', matchId: null, reason: 'matched', error: null, at: t1 } };
+    const again: LobbyEvent = { ...started, data: { ...(started.data as object), queue: { ...(started.data as { queue: object }).queue, queuedAt: t1 } } } as LobbyEvent;
+    const histories: LobbyEvent[][] = [[], [started], [started, ended], [started, ended, again]];
+    for (const event of [started, again, ended]) {
+      expect(lobbyQueueWorkflow.startsOver?.(event)).toBe(true);
+      const fromScratch = givenWorkflow(lobbyQueueWorkflow).when(event);
+      for (const history of histories) {
+        const after = givenWorkflow(lobbyQueueWorkflow, history).when(event);
+        expect(after.state).toEqual(fromScratch.state);
+        after.then(lobbyQueueWorkflow.react(fromScratch.state, event));
+      }
+    }
+    expect(lobbyQueueWorkflow.startsOver?.(due as never)).toBe(false);
+  });
+});
+
+describe('Match workflows: a match starts with its proposal', () => {
+  // The Match decider proposes only a match that does not exist (match.unit.spec: a second ProposeMatch is a
+  // no-op or a conflict), so MatchProposed is the first event of its instance: the state before it is initial.
+  it('MatchProposed starts a match-formation and a backfill-roster instance; later events do not', () => {
+    const formed = { type: 'MatchFormed', data: { matchId: M } } as MatchFormationEvent;
+    expect(wf.startsOver?.(proposed)).toBe(true);
+    expect(wf.startsOver?.(formed)).toBe(false);
+    expect(backfillRosterWorkflow.startsOver?.(proposed as never)).toBe(true);
+    expect(backfillRosterWorkflow.startsOver?.(formed as never)).toBe(false);
+  });
 });
 
 describe('Match formation workflow: backfill', () => {

@@ -56,6 +56,13 @@ export interface Workflow<E extends DomainEvent, S, I extends Intent = Intent> {
   route(event: E): string[];
   evolve(state: S, event: E): S;
   react(state: S, event: E): I[];
+  /**
+   * Events the state before which is known without reading it: an instance's first event (the state before
+   * is `initialState`), or one after which the state does not depend on what came before. The runner
+   * folds such an event from `initialState` when it does not hold the instance's state, instead of reading
+   * the stored one (a round trip per new instance).
+   */
+  startsOver?(event: E): boolean;
 }
 
 /** An ISO time `ms` after `at`. */

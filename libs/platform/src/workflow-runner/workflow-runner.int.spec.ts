@@ -74,6 +74,19 @@ describe('WorkflowRunner', () => {
     }
   }
 
+  /** Counts the statements matching `pattern` sent through the read models' pool (each still runs). */
+  function counting(pattern: RegExp) {
+    const pool = readModelsPool(bed.models);
+    const query = pool.query;
+    const counter = { n: 0, restore: () => void (pool.query = query) };
+    pool.query = ((config: unknown, ...rest: unknown[]) => {
+      const text = typeof config === 'string' ? config : (config as { text?: string })?.text;
+      if (text && pattern.test(text)) counter.n++;
+      return (query as (...args: unknown[]) => unknown).call(pool, config, ...rest);
+    }) as typeof pool.query;
+    return counter;
+  }
+
   const outbox = async () => (await readModelsPool(bed.models).query('SELECT intent_key FROM workflow_intents')).rows.map((r) => r.intent_key as string);
   const timers = async () => (await readModelsPool(bed.models).query('SELECT key FROM workflow_timers ORDER BY key')).rows.map((r) => r.key as string);
 
@@ -218,6 +231,63 @@ describe('WorkflowRunner', () => {
     const parked = await listParked(bed.models, 'workflow:fragile');
     expect(parked).toMatchObject([{ stream_id: 'tick-b', event_type: 'Tick', attempts: 3 }]);
     expect(parked[0].error).toMatch(/cannot decide b/);
+  });
+
+  it('sends the intents it wrote without reading the outbox back; the tick, and a failed dispatch, read it', async () => {
+    const { dispatch, keys } = recorder();
+    let failures = 0;
+    const r = runner(async (intent) => {
+      if (failures-- > 0) throw new Error('servers unavailable');
+      await dispatch(intent, { workflow: 'launches', instance: '' });
+    });
+    await r.start();
+    await r.idle();
+    const outboxReads = counting(/^SELECT .* FROM workflow_intents/s);
+    try {
+      await lobbyStarts(['l1', 'l2', 'l3'], t0);
+      await r.idle();
+      expect(keys('StartLobbyServer')).toEqual(['lobby-launch:l1:1', 'lobby-launch:l2:1', 'lobby-launch:l3:1']);
+      expect(outboxReads.n).toBe(0);
+      expect(await outbox()).toEqual([]);
+
+      failures = 1; // l4's dispatch fails: its retry, and what follows it, are the outbox's to tell
+      await lobbyStarts(['l4'], t0);
+      await r.idle();
+      expect(keys('StartLobbyServer')).not.toContain('lobby-launch:l4:1');
+      clock = t0 + 10_000;
+      await r.tick();
+      expect(keys('StartLobbyServer')).toContain('lobby-launch:l4:1');
+      expect(outboxReads.n).toBeGreaterThan(0);
+      expect(await outbox()).toEqual([]);
+    } finally {
+      outboxReads.restore();
+    }
+  });
+
+  it('reads no state for an event that starts its instance over (Workflow.startsOver), and reads the stored one otherwise', async () => {
+    const created = { ...launches, startsOver: (e: { type: string }) => e.type === 'LobbyCreated' };
+    const { dispatch, keys } = recorder();
+    const first = runner(dispatch, [created as never]);
+    await first.start();
+    const stateReads = counting(/FROM workflow_states/);
+    try {
+      await lobbyStarts(['l1', 'l2'], t0); // each lobby's first event here: LobbyCreated
+      await first.idle();
+      expect(keys('StartLobbyServer')).toEqual(['lobby-launch:l1:1', 'lobby-launch:l2:1']);
+      expect(stateReads.n).toBe(0);
+      await first.stop();
+
+      // A new leader holds no state: l1's next event does not start it over, so its stored state is read.
+      const second = runner(dispatch, [created as never]);
+      await second.start();
+      await bed.store.appendToStream(lobbyStream('l1'), [{ type: 'GameEnded', data: { lobbyId: 'l1', reason: 'server_stopped', by: null, at: iso(t0) } },
+        { type: 'GameStarting', data: { lobbyId: 'l1', by: 'h', at: iso(t0) } }], 1);
+      await second.idle();
+      expect(keys('StartLobbyServer')).toEqual(['lobby-launch:l1:1', 'lobby-launch:l1:2', 'lobby-launch:l2:1']);
+      expect(stateReads.n).toBe(1);
+    } finally {
+      stateReads.restore();
+    }
   });
 
   it('retries a failed dispatch, holding back the later intents of the same instance until it passes', async () => {

@@ -2,6 +2,8 @@
 // instance's state, and stores the new states, its timers and the intents it decided together with the
 // checkpoint, in one statement (one round trip; the leader keeps the states it stored in memory, so a
 // decision usually reads nothing); the intents are then dispatched from that outbox and deleted once done.
+// The leader also keeps the intents it wrote and sends them without reading the outbox back; it reads the
+// outbox when it may hold others (on taking the lead, on each tick, after a failed dispatch or write).
 // A crash between a dispatch and its delete dispatches the intent again with the same key (the command
 // id): at-least-once dispatch, made effectively-once by the services' command-id handling. Timers are
 // rows; due ones (by the injected clock) are fed to their instance, also after a restart, so a timer
@@ -130,6 +132,13 @@ class WorkflowLoop {
   private unsaved: bigint | null = null;
   /** Intents were added since the last dispatch pass began. */
   private outboxChanged = false;
+  /** Intents this leader wrote and has not yet taken into a chain, in outbox order (see takeFresh). */
+  private fresh: PendingIntent[] = [];
+  /**
+   * The outbox may hold due intents that `fresh` lacks (left by an earlier leader, behind a failed dispatch,
+   * from a write whose outcome is unknown): the next pass reads it (readChains) instead of taking `fresh`.
+   */
+  private outboxDirty = true;
   private poll: NodeJS.Timeout | null = null;
   /** The connection holding the lock: its own, not one of the read-model pool's (requests need all of those). */
   private lock: Client | null = null;
@@ -234,6 +243,7 @@ class WorkflowLoop {
     this.generation++;
     this.pending = [];
     this.cache.clear();
+    this.forgetFresh();
     void this.subscription?.close().catch(() => undefined);
     this.subscription = null;
     void lock?.end().catch(() => undefined);
@@ -260,6 +270,8 @@ class WorkflowLoop {
       if (lead === 'new') await this.decided();
       await this.serial(() => this.watched('the due timers', this.fireDueTimers()));
       await this.serial(() => this.saveUnsaved());
+      // Intents waiting for a retry, or left unsent or undeleted: only the outbox knows them.
+      this.outboxDirty = true;
       await this.drain();
     } catch (err) {
       if (!this.stopped) log.error(`workflow ${this.name}: tick failed: ${(err as Error).message ?? String(err)}`);
@@ -301,6 +313,7 @@ class WorkflowLoop {
     this.pending = [];
     this.unsaved = null;
     this.cache.clear();
+    this.forgetFresh();
     this.subscription = this.store.subscribeToAll({ fromPosition: from, categories: [...this.workflow.categories] }, (event) => {
       if (generation !== this.generation) return;
       this.pending.push(event);
@@ -400,8 +413,12 @@ class WorkflowLoop {
    */
   private async fold(inputs: Input[], earlier?: Changes, sql: SqlTx = this.pool): Promise<Changes> {
     const c = noChanges();
-    const keys = [...new Set(inputs.flatMap((i) => i.keys))];
-    const stored = await loadStates(sql, this.name, keys.filter((k) => !this.cache.has(k) && !earlier?.states.has(k)));
+    // An instance whose first event here starts it over needs no read (Workflow.startsOver).
+    const first = new Map<string, DomainEvent>();
+    for (const { event, keys } of inputs) for (const key of keys) if (!first.has(key)) first.set(key, event);
+    const startsOver = this.workflow.startsOver?.bind(this.workflow);
+    const unknown = [...first].filter(([k, e]) => !this.cache.has(k) && !earlier?.states.has(k) && !startsOver?.(e)).map(([k]) => k);
+    const stored = await loadStates(sql, this.name, unknown);
     const current = (key: string) => {
       for (const m of [c.states, earlier?.states, this.cache, stored]) if (m?.has(key)) return m.get(key);
       return this.workflow.initialState;
@@ -424,18 +441,25 @@ class WorkflowLoop {
 
   /** Stores the changes (with the checkpoint, if any) in one statement, and remembers them. */
   private async write(c: Changes, position: bigint | null): Promise<void> {
+    let ids: string[];
     try {
-      await writeChanges(this.pool, this.name, c, position);
+      ids = await writeChanges(this.pool, this.name, c, position);
     } catch (err) {
-      this.cache.clear(); // the write may have happened even so (a lost answer): read the states again
+      // The write may have happened even so (a lost answer): read the states, and the outbox, again.
+      this.cache.clear();
+      this.outboxDirty = true;
       throw err;
     }
-    this.stored(c);
+    this.stored(c, ids);
   }
 
-  /** Changes now committed: their states are what is stored; their intents wait in the outbox. */
-  private stored(c: Changes): void {
-    if (c.intents.length > 0) this.outboxChanged = true;
+  /** Changes now committed: their states are what is stored; their intents wait in the outbox (`ids`), and in `fresh`. */
+  private stored(c: Changes, ids: string[]): void {
+    if (c.intents.length > 0) {
+      this.outboxChanged = true;
+      if (ids.length !== c.intents.length || this.fresh.length + ids.length > HIGH_WATER) this.forgetFresh();
+      else c.intents.forEach(({ key, intent }, i) => this.fresh.push({ id: ids[i], key, intent, attempts: 0, due: true }));
+    }
     for (const [key, state] of c.states) {
       this.cache.delete(key);
       this.cache.set(key, state);
@@ -453,6 +477,7 @@ class WorkflowLoop {
     for (let round = 0; round < 20; round++) {
       let fired = 0;
       const all = noChanges();
+      let ids: string[] = [];
       try {
         await this.transaction(async (sql) => {
           for (const timer of await takeDueTimers(sql, this.name, this.now(), 100)) {
@@ -471,13 +496,15 @@ class WorkflowLoop {
             for (const [k, v] of c.timers) all.timers.set(k, v);
             all.intents.push(...c.intents);
           }
-          await writeChanges(sql, this.name, all, null);
+          ids = await writeChanges(sql, this.name, all, null);
         });
       } catch (err) {
-        this.cache.clear(); // the commit may have happened even so: read the states again
+        // The commit may have happened even so: read the states, and the outbox, again.
+        this.cache.clear();
+        this.outboxDirty = true;
         throw err;
       }
-      this.stored(all);
+      this.stored(all, ids);
       if (fired < 100) return;
     }
   }
@@ -497,14 +524,16 @@ class WorkflowLoop {
     }
     this.draining = (async () => {
       const queued: PendingIntent[][] = [];
-      // New intents are read once half the slots are free, not as each one frees (a read costs a page).
-      const readNew = () => this.drainAgain && queued.length === 0 && this.running.size <= this.opts.dispatchConcurrency / 2;
+      // New intents are read once half the slots are free, not as each one frees (a read costs a page);
+      // fresh ones cost no read, so they go as soon as a slot is free.
+      const readNew = () => this.drainAgain && queued.length === 0
+        && this.running.size <= (this.outboxDirty ? this.opts.dispatchConcurrency / 2 : this.opts.dispatchConcurrency - 1);
       let read = true;
       let nextPage = false;
       while (!this.stopped && this.lock) {
         if (read || readNew()) {
           read = this.drainAgain = this.outboxChanged = false;
-          nextPage = await this.readChains(queued);
+          nextPage = this.outboxDirty ? await this.readChains(queued) : this.takeFresh(queued);
         }
         while (queued.length > 0 && this.running.size < this.opts.dispatchConcurrency) this.startChain(queued.shift()!);
         if (queued.length === 0 && this.running.size === 0) {
@@ -529,6 +558,7 @@ class WorkflowLoop {
       }
       // Stopped or no longer leading: what is still sending ends on its own; what waited is read again later.
       for (const chain of queued) for (const row of chain) this.claimed.delete(row.id);
+      if (queued.length > 0) this.outboxDirty = true;
       await Promise.all(this.running.values());
       await this.deleting; // drained: what was sent has left the outbox
     })().catch((err) => {
@@ -549,7 +579,18 @@ class WorkflowLoop {
    * waiting for a retry is not read again, or the loop would spin).
    */
   private async readChains(queued: PendingIntent[][]): Promise<boolean> {
-    const rows = await pendingIntents(this.pool, this.name, this.now(), PAGE);
+    // The fresh intents written so far are committed, so this read sees them: it takes their place.
+    const seen = this.fresh.length;
+    this.outboxDirty = false;
+    let rows: PendingIntent[];
+    try {
+      rows = await pendingIntents(this.pool, this.name, this.now(), PAGE);
+    } catch (err) {
+      this.outboxDirty = true;
+      throw err;
+    }
+    const read = new Set(rows.map((r) => r.id));
+    this.fresh = this.fresh.filter((row, i) => i >= seen && !read.has(row.id));
     const waiting = new Set(queued.map((chain) => chain[0].key));
     const chains = new Map<string, PendingIntent[]>();
     this.backlogged.clear();
@@ -568,13 +609,53 @@ class WorkflowLoop {
       else chains.set(row.key, [row]);
     }
     // An instance whose first intent waits for a retry sends nothing now (the tick tries again when due).
+    let waitingRetry = false;
     for (const chain of chains.values()) {
-      if (!chain[0].due) continue;
+      if (!chain[0].due) {
+        waitingRetry = true;
+        continue;
+      }
       for (const row of chain) this.claimed.add(row.id);
       queued.push(chain);
       claimedSeen = true;
     }
+    // Intents left in the outbox here (behind a chain, a retry, or past the page) are read again, not taken fresh.
+    if (this.backlogged.size > 0 || waitingRetry || rows.length === PAGE) this.outboxDirty = true;
     return rows.length === PAGE && claimedSeen;
+  }
+
+  /**
+   * Queues the fresh intents as readChains queues the outbox's, without reading it: only while the outbox
+   * holds nothing else due (outboxDirty false). Those of an instance sending or queued wait here for its turn.
+   */
+  private takeFresh(queued: PendingIntent[][]): boolean {
+    const waiting = new Set(queued.map((chain) => chain[0].key));
+    const chains = new Map<string, PendingIntent[]>();
+    const left: PendingIntent[] = [];
+    this.backlogged.clear();
+    for (const row of this.fresh) {
+      if (this.claimed.has(row.id)) continue;
+      if (this.running.has(row.key) || waiting.has(row.key)) {
+        this.backlogged.add(row.key);
+        left.push(row);
+        continue;
+      }
+      const chain = chains.get(row.key);
+      if (chain) chain.push(row);
+      else chains.set(row.key, [row]);
+    }
+    this.fresh = left;
+    for (const chain of chains.values()) {
+      for (const row of chain) this.claimed.add(row.id);
+      queued.push(chain);
+    }
+    return false;
+  }
+
+  /** The fresh intents are no longer known whole: the outbox is read instead. */
+  private forgetFresh(): void {
+    this.fresh = [];
+    this.outboxDirty = true;
   }
 
   /** Sends one instance's intents in order, stopping at the first not sent. */
@@ -591,8 +672,9 @@ class WorkflowLoop {
           this.markSent(row.id);
         }
       } finally {
-        // Sent ones stay claimed until deleted (markSent); the rest may be read again.
+        // Sent ones stay claimed until deleted (markSent); the rest are read again from the outbox.
         for (const row of chain) if (!sent.has(row.id)) this.claimed.delete(row.id);
+        if (sent.size < chain.length) this.outboxDirty = true;
         this.running.delete(key);
         this.ended.push(key);
         this.wake?.();
@@ -614,6 +696,7 @@ class WorkflowLoop {
         while (this.sentIds.length > 0) {
           const ids = this.sentIds.splice(0);
           await intentsDone(this.pool, ids).catch((err) => {
+            this.outboxDirty = true;
             log.error(`workflow ${this.name}: could not delete ${ids.length} sent intent(s); they will be sent again: ${(err as Error).message ?? String(err)}`);
           });
           for (const id of ids) this.claimed.delete(id);
