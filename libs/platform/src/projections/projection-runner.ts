@@ -16,7 +16,7 @@ import { isInfrastructureError, RemoteError } from '@spawnpoint/messaging';
 import { logger } from '@spawnpoint/logging';
 import { inPgTransaction } from './pg-transaction';
 import { readModelsPool, ReadModels } from '@spawnpoint/read-models';
-import type { PoolClient } from 'pg';
+import { escapeLiteral, type PoolClient } from 'pg';
 import { inProjectionSpans } from './projection-spans';
 import { findParked, insertParked, parkedPositions, recordReplayFailure, registerProjection, storableError } from './parked-events';
 
@@ -61,6 +61,13 @@ export interface Projection {
 const MAX_BATCH = 500;
 const CHECKPOINT_SQL = `INSERT INTO checkpoints (name, position, updated_at) VALUES ($1, $2, now())
   ON CONFLICT (name) DO UPDATE SET position = EXCLUDED.position, updated_at = EXCLUDED.updated_at`;
+/**
+ * The checkpoint and the COMMIT in one round trip: a simple query of two statements (a failing INSERT skips
+ * the COMMIT; the caller rolls back). Its values are literals: the projection's name, escaped, and digits.
+ */
+const checkpointAndCommit = (name: string, position: bigint) =>
+  `INSERT INTO checkpoints (name, position, updated_at) VALUES (${escapeLiteral(name)}, ${BigInt(position).toString()}, now())
+  ON CONFLICT (name) DO UPDATE SET position = EXCLUDED.position, updated_at = EXCLUDED.updated_at; COMMIT`;
 // Saved outside a batch, beside one that may have saved a later position: never moves it back.
 const DEFERRED_CHECKPOINT_SQL = `INSERT INTO checkpoints (name, position, updated_at) VALUES ($1, $2, now())
   ON CONFLICT (name) DO UPDATE SET position = EXCLUDED.position, updated_at = EXCLUDED.updated_at WHERE checkpoints.position < EXCLUDED.position`;
@@ -452,9 +459,13 @@ export class ProjectionRunner {
           return false;
         }
         const tx = await open();
-        if (position !== null) await tx.query({ name: 'spawnpoint_checkpoint_save', text: CHECKPOINT_SQL, values: [projection.name, String(position)] });
-        await also?.(tx);
-        await tx.query('COMMIT');
+        if (also) {
+          if (position !== null) await tx.query({ name: 'spawnpoint_checkpoint_save', text: CHECKPOINT_SQL, values: [projection.name, String(position)] });
+          await also(tx);
+          await tx.query('COMMIT');
+        } else {
+          await tx.query(position === null ? 'COMMIT' : checkpointAndCommit(projection.name, position));
+        }
         committed?.();
       } catch (err) {
         // A connection whose ROLLBACK fails is in an unknown state: it is dropped, not returned to the pool.
