@@ -52,6 +52,12 @@ export interface WorkflowRunnerOptions {
    * success of the first try is harmless): one hung request must not hold up the whole outbox. Default 30 s.
    */
   dispatchTimeoutMs?: number;
+  /**
+   * A sent intent is deleted by the workflow's next write, in the same statement (usually within
+   * milliseconds: the command sent answers with an event the workflow reads); after this long without one,
+   * alone. Default 50 ms.
+   */
+  deleteWaitMs?: number;
   /** Work of the runner (a batch, a timer round, a dispatch) taking longer than this is logged, once. Default 10 s. */
   slowWarnMs?: number;
   /**
@@ -154,6 +160,7 @@ class WorkflowLoop {
   /** Work being watched (see watched): stop() abandons what is still running. */
   private readonly watches = new Set<() => void>();
   private deleting: Promise<void> | null = null;
+  private deleteTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly store: EventStore,
@@ -174,6 +181,7 @@ class WorkflowLoop {
       dispatchTimeoutMs: options.dispatchTimeoutMs ?? 30_000,
       dispatchConcurrency: Math.max(1, options.dispatchConcurrency ?? 16),
       slowWarnMs: options.slowWarnMs ?? 10_000,
+      deleteWaitMs: options.deleteWaitMs ?? 50,
     };
   }
 
@@ -273,6 +281,7 @@ class WorkflowLoop {
       // Intents waiting for a retry, or left unsent or undeleted: only the outbox knows them.
       this.outboxDirty = true;
       await this.drain();
+      await this.deleteSent();
     } catch (err) {
       if (!this.stopped) log.error(`workflow ${this.name}: tick failed: ${(err as Error).message ?? String(err)}`);
     }
@@ -281,6 +290,7 @@ class WorkflowLoop {
   async idle(): Promise<void> {
     await this.decided();
     await this.drain();
+    await this.deleteSent();
   }
 
   async stop(): Promise<void> {
@@ -294,7 +304,7 @@ class WorkflowLoop {
     // A dispatch that hangs is abandoned: its intent stays in the outbox and the next runner sends it again.
     if (this.draining) await Promise.race([this.draining.catch(() => undefined), sleep(this.opts.stopGraceMs)]);
     for (const abandon of [...this.watches]) abandon();
-    await this.deleting;
+    await this.deleteSent();
     if (this.lock) {
       await this.lock.query('SELECT pg_advisory_unlock($1, hashtext($2))', [LOCK_CLASS, this.name]).catch(() => undefined);
       await this.lock.end().catch(() => undefined);
@@ -442,14 +452,19 @@ class WorkflowLoop {
   /** Stores the changes (with the checkpoint, if any) in one statement, and remembers them. */
   private async write(c: Changes, position: bigint | null): Promise<void> {
     let ids: string[];
+    // Intents sent since the last write leave the outbox with this one (markSent).
+    const sent = this.sentIds.splice(0);
     try {
-      ids = await writeChanges(this.pool, this.name, c, position);
+      ids = await writeChanges(this.pool, this.name, c, position, sent);
     } catch (err) {
-      // The write may have happened even so (a lost answer): read the states, and the outbox, again.
+      // The write may have happened even so (a lost answer): read the states, and the outbox, again; delete
+      // the sent intents again (a second delete of a row is nothing).
       this.cache.clear();
       this.outboxDirty = true;
+      for (const id of sent) this.markSent(id);
       throw err;
     }
+    for (const id of sent) this.claimed.delete(id);
     this.stored(c, ids);
   }
 
@@ -541,7 +556,7 @@ class WorkflowLoop {
           // The page was full of intents now sent (and deleted): the next one may hold more.
           if (nextPage) {
             nextPage = false;
-            await this.deleting;
+            await this.deleteSent();
             read = true;
             continue;
           }
@@ -560,7 +575,6 @@ class WorkflowLoop {
       for (const chain of queued) for (const row of chain) this.claimed.delete(row.id);
       if (queued.length > 0) this.outboxDirty = true;
       await Promise.all(this.running.values());
-      await this.deleting; // drained: what was sent has left the outbox
     })().catch((err) => {
       if (!this.stopped) log.error(`workflow ${this.name}: dispatch failed: ${(err as Error).message ?? String(err)}`);
     }).finally(() => {
@@ -686,12 +700,22 @@ class WorkflowLoop {
   }
 
   /**
-   * Deletes a sent intent from the outbox without holding up the next dispatch: ids sent while a delete
-   * runs go together in the next one. Only what a crash interrupts is sent again.
+   * Deletes a sent intent from the outbox without holding up the next dispatch: with the workflow's next
+   * write, or alone after deleteWaitMs (deleteSent). Only what a crash interrupts is sent again.
    */
   private markSent(id: string): void {
     this.sentIds.push(id);
-    this.deleting ??= (async () => {
+    if (this.deleteTimer || this.deleting) return;
+    this.deleteTimer = setTimeout(() => void this.deleteSent(), this.opts.deleteWaitMs);
+    this.deleteTimer.unref();
+  }
+
+  /** Deletes the sent intents no write took, now: ids sent while a delete runs go together in the next one. */
+  private deleteSent(): Promise<void> {
+    if (this.deleteTimer) clearTimeout(this.deleteTimer);
+    this.deleteTimer = null;
+    if (this.deleting || this.sentIds.length === 0) return this.deleting ?? Promise.resolve();
+    return (this.deleting = (async () => {
       try {
         while (this.sentIds.length > 0) {
           const ids = this.sentIds.splice(0);
@@ -702,10 +726,10 @@ class WorkflowLoop {
           for (const id of ids) this.claimed.delete(id);
         }
       } finally {
-        // In the same microtask as the loop's last look: an id sent later starts a new delete, never waits in sentIds.
+        // In the same microtask as the loop's last look: an id sent later sets a new timer, never waits in sentIds.
         this.deleting = null;
       }
-    })();
+    })());
   }
 
   /** Sends one intent if it is due (not waiting for a retry); true when it was sent. */
