@@ -290,6 +290,8 @@ class WorkflowLoop {
   async idle(): Promise<void> {
     await this.decided();
     await this.drain();
+    // A write may be deleting sent intents with its own changes (markSent): let it end, then delete the rest.
+    await this.chain;
     await this.deleteSent();
   }
 
