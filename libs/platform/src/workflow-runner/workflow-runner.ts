@@ -606,37 +606,21 @@ class WorkflowLoop {
     }
     const read = new Set(rows.map((r) => r.id));
     this.fresh = this.fresh.filter((row, i) => i >= seen && !read.has(row.id));
-    const waiting = new Set(queued.map((chain) => chain[0].key));
-    const chains = new Map<string, PendingIntent[]>();
-    this.backlogged.clear();
-    let claimedSeen = false;
-    for (const row of rows) {
-      if (this.claimed.has(row.id)) {
-        claimedSeen = true;
-        continue;
-      }
-      if (this.running.has(row.key) || waiting.has(row.key)) {
-        this.backlogged.add(row.key); // after the chain now sending or waiting to
-        continue;
-      }
-      const chain = chains.get(row.key);
-      if (chain) chain.push(row);
-      else chains.set(row.key, [row]);
-    }
+    const { chains, claimedSeen } = this.chainsOf(rows, queued);
     // An instance whose first intent waits for a retry sends nothing now (the tick tries again when due).
     let waitingRetry = false;
+    let queuedAny = false;
     for (const chain of chains.values()) {
       if (!chain[0].due) {
         waitingRetry = true;
         continue;
       }
-      for (const row of chain) this.claimed.add(row.id);
-      queued.push(chain);
-      claimedSeen = true;
+      this.enqueue(chain, queued);
+      queuedAny = true;
     }
     // Intents left in the outbox here (behind a chain, a retry, or past the page) are read again, not taken fresh.
     if (this.backlogged.size > 0 || waitingRetry || rows.length === PAGE) this.outboxDirty = true;
-    return rows.length === PAGE && claimedSeen;
+    return rows.length === PAGE && (claimedSeen || queuedAny);
   }
 
   /**
@@ -644,12 +628,28 @@ class WorkflowLoop {
    * holds nothing else due (outboxDirty false). Those of an instance sending or queued wait here for its turn.
    */
   private takeFresh(queued: PendingIntent[][]): boolean {
+    const { chains, left } = this.chainsOf(this.fresh, queued);
+    this.fresh = left;
+    for (const chain of chains.values()) this.enqueue(chain, queued);
+    return false;
+  }
+
+  /**
+   * `rows` (in outbox order) as one chain per instance neither sending nor queued; claimed rows (queued,
+   * sending, or sent and not yet deleted) are skipped (`claimedSeen`), and those of an instance sending or
+   * queued are left (`left`) for after its chain (`backlogged`).
+   */
+  private chainsOf(rows: PendingIntent[], queued: PendingIntent[][]): { chains: Map<string, PendingIntent[]>; left: PendingIntent[]; claimedSeen: boolean } {
     const waiting = new Set(queued.map((chain) => chain[0].key));
     const chains = new Map<string, PendingIntent[]>();
     const left: PendingIntent[] = [];
+    let claimedSeen = false;
     this.backlogged.clear();
-    for (const row of this.fresh) {
-      if (this.claimed.has(row.id)) continue;
+    for (const row of rows) {
+      if (this.claimed.has(row.id)) {
+        claimedSeen = true;
+        continue;
+      }
       if (this.running.has(row.key) || waiting.has(row.key)) {
         this.backlogged.add(row.key);
         left.push(row);
@@ -659,12 +659,13 @@ class WorkflowLoop {
       if (chain) chain.push(row);
       else chains.set(row.key, [row]);
     }
-    this.fresh = left;
-    for (const chain of chains.values()) {
-      for (const row of chain) this.claimed.add(row.id);
-      queued.push(chain);
-    }
-    return false;
+    return { chains, left, claimedSeen };
+  }
+
+  /** Claims a chain's intents (never read into a second chain) and queues it. */
+  private enqueue(chain: PendingIntent[], queued: PendingIntent[][]): void {
+    for (const row of chain) this.claimed.add(row.id);
+    queued.push(chain);
   }
 
   /** The fresh intents are no longer known whole: the outbox is read instead. */
