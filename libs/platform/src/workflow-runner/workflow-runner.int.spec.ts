@@ -233,60 +233,6 @@ describe('WorkflowRunner', () => {
     expect(parked[0].error).toMatch(/cannot decide b/);
   });
 
-  it('sends the intents it wrote without reading the outbox back; the tick, and a failed dispatch, read it', async () => {
-    const { dispatch, keys } = recorder();
-    let failures = 0;
-    const r = runner(async (intent) => {
-      if (failures-- > 0) throw new Error('servers unavailable');
-      await dispatch(intent, { workflow: 'launches', instance: '' });
-    });
-    await r.start();
-    await r.idle();
-    const outboxReads = counting(/^SELECT .* FROM workflow_intents/s);
-    try {
-      await lobbyStarts(['l1', 'l2', 'l3'], t0);
-      await r.idle();
-      expect(keys('StartLobbyServer')).toEqual(['lobby-launch:l1:1', 'lobby-launch:l2:1', 'lobby-launch:l3:1']);
-      expect(outboxReads.n).toBe(0);
-      expect(await outbox()).toEqual([]);
-
-      failures = 1; // l4's dispatch fails: its retry, and what follows it, are the outbox's to tell
-      await lobbyStarts(['l4'], t0);
-      await r.idle();
-      expect(keys('StartLobbyServer')).not.toContain('lobby-launch:l4:1');
-      clock = t0 + 10_000;
-      await r.tick();
-      expect(keys('StartLobbyServer')).toContain('lobby-launch:l4:1');
-      expect(outboxReads.n).toBeGreaterThan(0);
-      expect(await outbox()).toEqual([]);
-    } finally {
-      outboxReads.restore();
-    }
-  });
-
-  it('deletes sent intents with the workflow\'s next write, in the same statement, not alone', async () => {
-    const sent: string[] = [];
-    const r = runner(async (intent) => {
-      // The command answers with an event the workflow reads, as a service's does: its write follows.
-      const id = (intent.command as { lobbyId: string }).lobbyId;
-      await bed.store.appendToStream(lobbyStream(id), [{ type: 'LobbyServerAssigned', data: { lobbyId: id, server: { instance_id: `s-${id}` }, at: iso(t0 + 1000) } }], 1);
-      sent.push(intent.key);
-    }, [launches as never], { deleteWaitMs: 60_000 });
-    await r.start();
-    const deletes = counting(/^DELETE FROM workflow_intents/);
-    try {
-      await lobbyStarts(['l1', 'l2'], t0);
-      await eventually(async () => sent.length, (n) => n === 2, 5_000, 'both intents sent');
-      await lobbyStarts(['l3'], t0); // a later write of the workflow, whatever raced before it
-      await eventually(outbox, (rows) => !rows.some((k) => /:l[12]:/.test(k)), 5_000, 'l1\'s and l2\'s intents deleted by writes');
-      expect(deletes.n).toBe(0);
-      await r.idle();
-      expect(await outbox()).toEqual([]);
-    } finally {
-      deletes.restore();
-    }
-  });
-
   it('reads no state for an event that starts its instance over (Workflow.startsOver), and reads the stored one otherwise', async () => {
     const created = { ...launches, startsOver: (e: { type: string }) => e.type === 'LobbyCreated' };
     const { dispatch, keys } = recorder();
