@@ -11,11 +11,29 @@ import { uploadSample } from './server-lifecycle';
 
 type Api = ReturnType<typeof client>;
 
-/** The env a server's game process runs with (its newest process: a restart starts another). */
+/**
+ * The env a server's game process runs with (its newest process: a restart starts another, and under load
+ * the startup timeout may end the one just listed before its environ is read, so a vanished one is retried).
+ */
 async function gameEnv(p: Platform, serverId: string): Promise<Record<string, string>> {
-  const proc = await eventually(async () => gameProcesses(p.dataDir).filter((g) => g.instanceId === serverId).pop(), (g) => g !== undefined, 15_000, `game of ${serverId}`);
-  const raw = readFileSync(`/proc/${proc!.pid}/environ`, 'utf8').split('\0').filter(Boolean);
-  return Object.fromEntries(raw.map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+  const environ = (pid: number) => {
+    try {
+      return readFileSync(`/proc/${pid}/environ`, 'utf8');
+    } catch {
+      return undefined;
+    }
+  };
+  const raw = await eventually(
+    async () => {
+      const proc = gameProcesses(p.dataDir).filter((g) => g.instanceId === serverId).pop();
+      return proc ? environ(proc.pid) : undefined;
+    },
+    (e) => e !== undefined,
+    15_000,
+    `game of ${serverId}`,
+  );
+  const vars = raw!.split('\0').filter(Boolean);
+  return Object.fromEntries(vars.map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
 }
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
