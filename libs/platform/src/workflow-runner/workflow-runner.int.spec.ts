@@ -9,7 +9,7 @@ import { createProjectionTestBed, ProjectionTestBed } from '../../../../test/sup
 import { eventually } from '../../../../test/support/http';
 import { listParked } from '../projections/parked-events';
 import { IntentDispatcher, WorkflowRunner, WorkflowRunnerOptions } from './workflow-runner';
-import { loadCheckpoint } from './workflow-tables';
+import { loadCheckpoint, noChanges, writeChanges } from './workflow-tables';
 
 const t0 = Date.parse('2026-11-21T10:00:00.000Z');
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -231,6 +231,74 @@ describe('WorkflowRunner', () => {
     const parked = await listParked(bed.models, 'workflow:fragile');
     expect(parked).toMatchObject([{ stream_id: 'tick-b', event_type: 'Tick', attempts: 3 }]);
     expect(parked[0].error).toMatch(/cannot decide b/);
+  });
+
+  it('sends the intents it wrote without reading the outbox back; the tick, and a failed dispatch, read it', async () => {
+    const { dispatch, keys } = recorder();
+    let failures = 0;
+    const r = runner(async (intent) => {
+      if (failures-- > 0) throw new Error('servers unavailable');
+      await dispatch(intent, { workflow: 'launches', instance: '' });
+    });
+    await r.start();
+    await r.idle();
+    const outboxReads = counting(/^SELECT .* FROM workflow_intents/s);
+    try {
+      await lobbyStarts(['l1', 'l2', 'l3'], t0);
+      await r.idle();
+      expect(keys('StartLobbyServer')).toEqual(['lobby-launch:l1:1', 'lobby-launch:l2:1', 'lobby-launch:l3:1']);
+      expect(outboxReads.n).toBe(0);
+      expect(await outbox()).toEqual([]);
+
+      failures = 1; // l4's dispatch fails: its retry, and what follows it, are the outbox's to tell
+      await lobbyStarts(['l4'], t0);
+      await r.idle();
+      expect(keys('StartLobbyServer')).not.toContain('lobby-launch:l4:1');
+      clock = t0 + 10_000;
+      await r.tick();
+      expect(keys('StartLobbyServer')).toContain('lobby-launch:l4:1');
+      expect(outboxReads.n).toBeGreaterThan(0);
+      expect(await outbox()).toEqual([]);
+    } finally {
+      outboxReads.restore();
+    }
+  });
+
+  it('deletes sent intents with the workflow\'s next write, in the same statement, not alone', async () => {
+    const sent: string[] = [];
+    const r = runner(async (intent) => {
+      // The command answers with an event the workflow reads, as a service's does: its write follows.
+      const id = (intent.command as { lobbyId: string }).lobbyId;
+      await bed.store.appendToStream(lobbyStream(id), [{ type: 'LobbyServerAssigned', data: { lobbyId: id, server: { instance_id: `s-${id}` }, at: iso(t0 + 1000) } }], 1);
+      sent.push(intent.key);
+    }, [launches as never], { deleteWaitMs: 60_000 });
+    await r.start();
+    const deletes = counting(/^DELETE FROM workflow_intents/);
+    try {
+      await lobbyStarts(['l1', 'l2'], t0);
+      await eventually(async () => sent.length, (n) => n === 2, 5_000, 'both intents sent');
+      await lobbyStarts(['l3'], t0); // a later write of the workflow, whatever raced before it
+      await eventually(outbox, (rows) => !rows.some((k) => /:l[12]:/.test(k)), 5_000, 'l1\'s and l2\'s intents deleted by writes');
+      expect(deletes.n).toBe(0);
+      await r.idle();
+      expect(await outbox()).toEqual([]);
+    } finally {
+      deletes.restore();
+    }
+  });
+
+  it('a write returns its intents\' outbox ids in their order, also where the ids gain a digit (9 → 10, 99 → 100)', async () => {
+    const pool = readModelsPool(bed.models);
+    for (const start of [5, 95]) {
+      await pool.query(`SELECT setval(pg_get_serial_sequence('workflow_intents', 'id'), $1)`, [start]);
+      const c = noChanges();
+      for (let i = 0; i < 12; i++) {
+        c.intents.push({ key: `k${i}`, intent: { kind: 'command', target: { request: 'Noop', projectId: null }, command: { type: 'Noop' }, key: `i${start}-${i}` } as CommandIntent });
+      }
+      const ids = await writeChanges(pool, 'launches', c, null);
+      const stored = new Map((await pool.query('SELECT id::text AS id, intent_key FROM workflow_intents WHERE id = ANY($1::bigint[])', [ids])).rows.map((r) => [r.id as string, r.intent_key as string]));
+      expect(ids.map((id) => stored.get(id))).toEqual(c.intents.map((i) => i.intent.key));
+    }
   });
 
   it('reads no state for an event that starts its instance over (Workflow.startsOver), and reads the stored one otherwise', async () => {

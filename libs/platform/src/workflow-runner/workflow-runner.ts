@@ -2,6 +2,8 @@
 // instance's state, and stores the new states, its timers and the intents it decided together with the
 // checkpoint, in one statement (one round trip; the leader keeps the states it stored in memory, so a
 // decision usually reads nothing); the intents are then dispatched from that outbox and deleted once done.
+// The leader also keeps the intents it wrote and sends them without reading the outbox back; it reads the
+// outbox when it may hold others (on taking the lead, on each tick, after a failed dispatch or write).
 // A crash between a dispatch and its delete dispatches the intent again with the same key (the command
 // id): at-least-once dispatch, made effectively-once by the services' command-id handling. Timers are
 // rows; due ones (by the injected clock) are fed to their instance, also after a restart, so a timer
@@ -50,6 +52,12 @@ export interface WorkflowRunnerOptions {
    * success of the first try is harmless): one hung request must not hold up the whole outbox. Default 30 s.
    */
   dispatchTimeoutMs?: number;
+  /**
+   * A sent intent is deleted by the workflow's next write, in the same statement (usually within
+   * milliseconds: the command sent answers with an event the workflow reads); after this long without one,
+   * alone. Default 50 ms.
+   */
+  deleteWaitMs?: number;
   /** Work of the runner (a batch, a timer round, a dispatch) taking longer than this is logged, once. Default 10 s. */
   slowWarnMs?: number;
   /**
@@ -130,6 +138,13 @@ class WorkflowLoop {
   private unsaved: bigint | null = null;
   /** Intents were added since the last dispatch pass began. */
   private outboxChanged = false;
+  /** Intents this leader wrote and has not yet taken into a chain, in outbox order (see takeFresh). */
+  private fresh: PendingIntent[] = [];
+  /**
+   * The outbox may hold due intents that `fresh` lacks (left by an earlier leader, behind a failed dispatch,
+   * from a write whose outcome is unknown): the next pass reads it (readChains) instead of taking `fresh`.
+   */
+  private outboxDirty = true;
   private poll: NodeJS.Timeout | null = null;
   /** The connection holding the lock: its own, not one of the read-model pool's (requests need all of those). */
   private lock: Client | null = null;
@@ -145,6 +160,7 @@ class WorkflowLoop {
   /** Work being watched (see watched): stop() abandons what is still running. */
   private readonly watches = new Set<() => void>();
   private deleting: Promise<void> | null = null;
+  private deleteTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly store: EventStore,
@@ -165,6 +181,7 @@ class WorkflowLoop {
       dispatchTimeoutMs: options.dispatchTimeoutMs ?? 30_000,
       dispatchConcurrency: Math.max(1, options.dispatchConcurrency ?? 16),
       slowWarnMs: options.slowWarnMs ?? 10_000,
+      deleteWaitMs: options.deleteWaitMs ?? 50,
     };
   }
 
@@ -234,6 +251,7 @@ class WorkflowLoop {
     this.generation++;
     this.pending = [];
     this.cache.clear();
+    this.forgetFresh();
     void this.subscription?.close().catch(() => undefined);
     this.subscription = null;
     void lock?.end().catch(() => undefined);
@@ -260,7 +278,10 @@ class WorkflowLoop {
       if (lead === 'new') await this.decided();
       await this.serial(() => this.watched('the due timers', this.fireDueTimers()));
       await this.serial(() => this.saveUnsaved());
+      // Intents waiting for a retry, or left unsent or undeleted: only the outbox knows them.
+      this.outboxDirty = true;
       await this.drain();
+      await this.deleteSent();
     } catch (err) {
       if (!this.stopped) log.error(`workflow ${this.name}: tick failed: ${(err as Error).message ?? String(err)}`);
     }
@@ -269,6 +290,9 @@ class WorkflowLoop {
   async idle(): Promise<void> {
     await this.decided();
     await this.drain();
+    // A write may be deleting sent intents with its own changes (markSent): let it end, then delete the rest.
+    await this.chain;
+    await this.deleteSent();
   }
 
   async stop(): Promise<void> {
@@ -282,7 +306,7 @@ class WorkflowLoop {
     // A dispatch that hangs is abandoned: its intent stays in the outbox and the next runner sends it again.
     if (this.draining) await Promise.race([this.draining.catch(() => undefined), sleep(this.opts.stopGraceMs)]);
     for (const abandon of [...this.watches]) abandon();
-    await this.deleting;
+    await this.deleteSent();
     if (this.lock) {
       await this.lock.query('SELECT pg_advisory_unlock($1, hashtext($2))', [LOCK_CLASS, this.name]).catch(() => undefined);
       await this.lock.end().catch(() => undefined);
@@ -301,6 +325,7 @@ class WorkflowLoop {
     this.pending = [];
     this.unsaved = null;
     this.cache.clear();
+    this.forgetFresh();
     this.subscription = this.store.subscribeToAll({ fromPosition: from, categories: [...this.workflow.categories] }, (event) => {
       if (generation !== this.generation) return;
       this.pending.push(event);
@@ -428,18 +453,30 @@ class WorkflowLoop {
 
   /** Stores the changes (with the checkpoint, if any) in one statement, and remembers them. */
   private async write(c: Changes, position: bigint | null): Promise<void> {
+    let ids: string[];
+    // Intents sent since the last write leave the outbox with this one (markSent).
+    const sent = this.sentIds.splice(0);
     try {
-      await writeChanges(this.pool, this.name, c, position);
+      ids = await writeChanges(this.pool, this.name, c, position, sent);
     } catch (err) {
-      this.cache.clear(); // the write may have happened even so (a lost answer): read the states again
+      // The write may have happened even so (a lost answer): read the states, and the outbox, again; delete
+      // the sent intents again (a second delete of a row is nothing).
+      this.cache.clear();
+      this.outboxDirty = true;
+      for (const id of sent) this.markSent(id);
       throw err;
     }
-    this.stored(c);
+    for (const id of sent) this.claimed.delete(id);
+    this.stored(c, ids);
   }
 
-  /** Changes now committed: their states are what is stored; their intents wait in the outbox. */
-  private stored(c: Changes): void {
-    if (c.intents.length > 0) this.outboxChanged = true;
+  /** Changes now committed: their states are what is stored; their intents wait in the outbox (`ids`), and in `fresh`. */
+  private stored(c: Changes, ids: string[]): void {
+    if (c.intents.length > 0) {
+      this.outboxChanged = true;
+      if (ids.length !== c.intents.length || this.fresh.length + ids.length > HIGH_WATER) this.forgetFresh();
+      else c.intents.forEach(({ key, intent }, i) => this.fresh.push({ id: ids[i], key, intent, attempts: 0, due: true }));
+    }
     for (const [key, state] of c.states) {
       this.cache.delete(key);
       this.cache.set(key, state);
@@ -457,6 +494,7 @@ class WorkflowLoop {
     for (let round = 0; round < 20; round++) {
       let fired = 0;
       const all = noChanges();
+      let ids: string[] = [];
       try {
         await this.transaction(async (sql) => {
           for (const timer of await takeDueTimers(sql, this.name, this.now(), 100)) {
@@ -475,13 +513,15 @@ class WorkflowLoop {
             for (const [k, v] of c.timers) all.timers.set(k, v);
             all.intents.push(...c.intents);
           }
-          await writeChanges(sql, this.name, all, null);
+          ids = await writeChanges(sql, this.name, all, null);
         });
       } catch (err) {
-        this.cache.clear(); // the commit may have happened even so: read the states again
+        // The commit may have happened even so: read the states, and the outbox, again.
+        this.cache.clear();
+        this.outboxDirty = true;
         throw err;
       }
-      this.stored(all);
+      this.stored(all, ids);
       if (fired < 100) return;
     }
   }
@@ -501,14 +541,15 @@ class WorkflowLoop {
     }
     this.draining = (async () => {
       const queued: PendingIntent[][] = [];
-      // New intents are read once half the slots are free, not as each one frees (a read costs a page).
+      // New intents are taken once half the slots are free, not as each one frees: fewer, larger passes (taking
+      // them as each slot freed cost a saturated matchmaking bench ~8 % of its rate, even from memory).
       const readNew = () => this.drainAgain && queued.length === 0 && this.running.size <= this.opts.dispatchConcurrency / 2;
       let read = true;
       let nextPage = false;
       while (!this.stopped && this.lock) {
         if (read || readNew()) {
           read = this.drainAgain = this.outboxChanged = false;
-          nextPage = await this.readChains(queued);
+          nextPage = this.outboxDirty ? await this.readChains(queued) : this.takeFresh(queued);
         }
         while (queued.length > 0 && this.running.size < this.opts.dispatchConcurrency) this.startChain(queued.shift()!);
         if (queued.length === 0 && this.running.size === 0) {
@@ -516,7 +557,7 @@ class WorkflowLoop {
           // The page was full of intents now sent (and deleted): the next one may hold more.
           if (nextPage) {
             nextPage = false;
-            await this.deleting;
+            await this.deleteSent();
             read = true;
             continue;
           }
@@ -533,8 +574,8 @@ class WorkflowLoop {
       }
       // Stopped or no longer leading: what is still sending ends on its own; what waited is read again later.
       for (const chain of queued) for (const row of chain) this.claimed.delete(row.id);
+      if (queued.length > 0) this.outboxDirty = true;
       await Promise.all(this.running.values());
-      await this.deleting; // drained: what was sent has left the outbox
     })().catch((err) => {
       if (!this.stopped) log.error(`workflow ${this.name}: dispatch failed: ${(err as Error).message ?? String(err)}`);
     }).finally(() => {
@@ -553,32 +594,84 @@ class WorkflowLoop {
    * waiting for a retry is not read again, or the loop would spin).
    */
   private async readChains(queued: PendingIntent[][]): Promise<boolean> {
-    const rows = await pendingIntents(this.pool, this.name, this.now(), PAGE);
+    // The fresh intents written so far are committed, so this read sees them: it takes their place.
+    const seen = this.fresh.length;
+    this.outboxDirty = false;
+    let rows: PendingIntent[];
+    try {
+      rows = await pendingIntents(this.pool, this.name, this.now(), PAGE);
+    } catch (err) {
+      this.outboxDirty = true;
+      throw err;
+    }
+    const read = new Set(rows.map((r) => r.id));
+    this.fresh = this.fresh.filter((row, i) => i >= seen && !read.has(row.id));
+    const { chains, claimedSeen } = this.chainsOf(rows, queued);
+    // An instance whose first intent waits for a retry sends nothing now (the tick tries again when due).
+    let waitingRetry = false;
+    let queuedAny = false;
+    for (const chain of chains.values()) {
+      if (!chain[0].due) {
+        waitingRetry = true;
+        continue;
+      }
+      this.enqueue(chain, queued);
+      queuedAny = true;
+    }
+    // Intents left in the outbox here (behind a chain, a retry, or past the page) are read again, not taken fresh.
+    if (this.backlogged.size > 0 || waitingRetry || rows.length === PAGE) this.outboxDirty = true;
+    return rows.length === PAGE && (claimedSeen || queuedAny);
+  }
+
+  /**
+   * Queues the fresh intents as readChains queues the outbox's, without reading it: only while the outbox
+   * holds nothing else due (outboxDirty false). Those of an instance sending or queued wait here for its turn.
+   */
+  private takeFresh(queued: PendingIntent[][]): boolean {
+    const { chains, left } = this.chainsOf(this.fresh, queued);
+    this.fresh = left;
+    for (const chain of chains.values()) this.enqueue(chain, queued);
+    return false;
+  }
+
+  /**
+   * `rows` (in outbox order) as one chain per instance neither sending nor queued; claimed rows (queued,
+   * sending, or sent and not yet deleted) are skipped (`claimedSeen`), and those of an instance sending or
+   * queued are left (`left`) for after its chain (`backlogged`).
+   */
+  private chainsOf(rows: PendingIntent[], queued: PendingIntent[][]): { chains: Map<string, PendingIntent[]>; left: PendingIntent[]; claimedSeen: boolean } {
     const waiting = new Set(queued.map((chain) => chain[0].key));
     const chains = new Map<string, PendingIntent[]>();
-    this.backlogged.clear();
+    const left: PendingIntent[] = [];
     let claimedSeen = false;
+    this.backlogged.clear();
     for (const row of rows) {
       if (this.claimed.has(row.id)) {
         claimedSeen = true;
         continue;
       }
       if (this.running.has(row.key) || waiting.has(row.key)) {
-        this.backlogged.add(row.key); // after the chain now sending or waiting to
+        this.backlogged.add(row.key);
+        left.push(row);
         continue;
       }
       const chain = chains.get(row.key);
       if (chain) chain.push(row);
       else chains.set(row.key, [row]);
     }
-    // An instance whose first intent waits for a retry sends nothing now (the tick tries again when due).
-    for (const chain of chains.values()) {
-      if (!chain[0].due) continue;
-      for (const row of chain) this.claimed.add(row.id);
-      queued.push(chain);
-      claimedSeen = true;
-    }
-    return rows.length === PAGE && claimedSeen;
+    return { chains, left, claimedSeen };
+  }
+
+  /** Claims a chain's intents (never read into a second chain) and queues it. */
+  private enqueue(chain: PendingIntent[], queued: PendingIntent[][]): void {
+    for (const row of chain) this.claimed.add(row.id);
+    queued.push(chain);
+  }
+
+  /** The fresh intents are no longer known whole: the outbox is read instead. */
+  private forgetFresh(): void {
+    this.fresh = [];
+    this.outboxDirty = true;
   }
 
   /** Sends one instance's intents in order, stopping at the first not sent. */
@@ -595,8 +688,9 @@ class WorkflowLoop {
           this.markSent(row.id);
         }
       } finally {
-        // Sent ones stay claimed until deleted (markSent); the rest may be read again.
+        // Sent ones stay claimed until deleted (markSent); the rest are read again from the outbox.
         for (const row of chain) if (!sent.has(row.id)) this.claimed.delete(row.id);
+        if (sent.size < chain.length) this.outboxDirty = true;
         this.running.delete(key);
         this.ended.push(key);
         this.wake?.();
@@ -608,25 +702,36 @@ class WorkflowLoop {
   }
 
   /**
-   * Deletes a sent intent from the outbox without holding up the next dispatch: ids sent while a delete
-   * runs go together in the next one. Only what a crash interrupts is sent again.
+   * Deletes a sent intent from the outbox without holding up the next dispatch: with the workflow's next
+   * write, or alone after deleteWaitMs (deleteSent). Only what a crash interrupts is sent again.
    */
   private markSent(id: string): void {
     this.sentIds.push(id);
-    this.deleting ??= (async () => {
+    if (this.deleteTimer || this.deleting) return;
+    this.deleteTimer = setTimeout(() => void this.deleteSent(), this.opts.deleteWaitMs);
+    this.deleteTimer.unref();
+  }
+
+  /** Deletes the sent intents no write took, now: ids sent while a delete runs go together in the next one. */
+  private deleteSent(): Promise<void> {
+    if (this.deleteTimer) clearTimeout(this.deleteTimer);
+    this.deleteTimer = null;
+    if (this.deleting || this.sentIds.length === 0) return this.deleting ?? Promise.resolve();
+    return (this.deleting = (async () => {
       try {
         while (this.sentIds.length > 0) {
           const ids = this.sentIds.splice(0);
           await intentsDone(this.pool, ids).catch((err) => {
+            this.outboxDirty = true;
             log.error(`workflow ${this.name}: could not delete ${ids.length} sent intent(s); they will be sent again: ${(err as Error).message ?? String(err)}`);
           });
           for (const id of ids) this.claimed.delete(id);
         }
       } finally {
-        // In the same microtask as the loop's last look: an id sent later starts a new delete, never waits in sentIds.
+        // In the same microtask as the loop's last look: an id sent later sets a new timer, never waits in sentIds.
         this.deleting = null;
       }
-    })();
+    })());
   }
 
   /** Sends one intent if it is due (not waiting for a retry); true when it was sent. */

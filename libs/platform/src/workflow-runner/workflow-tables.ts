@@ -64,22 +64,32 @@ const WRITE_SQL = `WITH
            SELECT $1, k, id, at, e FROM jsonb_to_recordset($4::jsonb) AS t(k text, id text, at timestamptz, e jsonb)
          ON CONFLICT (workflow, key, id) DO UPDATE SET due_at = EXCLUDED.due_at, event = EXCLUDED.event),
   oi AS (INSERT INTO workflow_intents (workflow, key, intent_key, intent)
-           SELECT $1, k, ik, i FROM ROWS FROM (jsonb_to_recordset($5::jsonb) AS (k text, ik text, i jsonb)) WITH ORDINALITY AS t(k, ik, i, n) ORDER BY n),
+           SELECT $1, k, ik, i FROM ROWS FROM (jsonb_to_recordset($5::jsonb) AS (k text, ik text, i jsonb)) WITH ORDINALITY AS t(k, ik, i, n) ORDER BY n
+         RETURNING id),
   cp AS (INSERT INTO checkpoints (name, position, updated_at) SELECT $6, $7::bigint, now() WHERE $7::bigint IS NOT NULL
-         ON CONFLICT (name) DO UPDATE SET position = EXCLUDED.position, updated_at = EXCLUDED.updated_at)
-  SELECT 1`;
+         ON CONFLICT (name) DO UPDATE SET position = EXCLUDED.position, updated_at = EXCLUDED.updated_at),
+  di AS (DELETE FROM workflow_intents WHERE id IN (SELECT (jsonb_array_elements_text($8::jsonb))::bigint))
+  SELECT array(SELECT o.id FROM oi o ORDER BY o.id)::text[] AS ids`;
 
-/** Stores a decision's changes, and the checkpoint when given, in one statement (inside `sql`'s transaction when it is one). */
-export async function writeChanges(sql: SqlTx, workflow: string, c: Changes, position: bigint | null): Promise<void> {
+/**
+ * Stores a decision's changes, and the checkpoint when given, in one statement (inside `sql`'s transaction
+ * when it is one), deleting the `sent` intents from the outbox with it. Returns the outbox ids of its
+ * intents, in their order (ids are drawn in that order). They are sorted as numbers before they become text:
+ * `SELECT id::text ... ORDER BY id` sorts by the text output column, so 10 came before 9 and a fresh intent
+ * carried another row's id (its send then deleted the wrong row; a crash test caught it).
+ */
+export async function writeChanges(sql: SqlTx, workflow: string, c: Changes, position: bigint | null, sent: string[] = []): Promise<string[]> {
   const timers = [...c.timers.values()];
-  await sql.query({ name: 'spawnpoint_workflow_write', text: WRITE_SQL }, [
+  const { rows } = await sql.query<{ ids: string[] }>({ name: 'spawnpoint_workflow_write', text: WRITE_SQL }, [
     workflow,
     JSON.stringify([...c.states].map(([k, s]) => ({ k, s }))),
     JSON.stringify(timers.filter((t) => !t.set).map((t) => ({ k: t.key, id: t.id }))),
     JSON.stringify(timers.filter((t) => t.set).map((t) => ({ k: t.key, id: t.id, at: t.set!.at, e: t.set!.event }))),
     JSON.stringify(c.intents.map((i) => ({ k: i.key, ik: i.intent.key, i: i.intent }))),
     checkpointName(workflow), position === null ? null : String(position),
+    JSON.stringify(sent),
   ]);
+  return rows[0].ids;
 }
 
 export interface DueTimer { key: string; id: string; event: DomainEvent }
