@@ -158,12 +158,15 @@ function jsonApi(baseUrl) {
 }
 
 /**
- * Starts the platform. Options: { portRange: '19000-19499', uploadBuild: true, env: {}, nodeArgs: [] }
- * (nodeArgs go before main.js, followed by those of nodeArgsFromEnv(), for every bench).
+ * Starts the platform. Options: { portRange: '19000-19499', uploadBuild: true, env: {}, nodeArgs: [], root }
+ * (nodeArgs go before main.js, followed by those of nodeArgsFromEnv(), for every bench; root: another
+ * checkout whose build runs instead of this one's, for A/B benches across commits; BENCH_ROOT sets it for
+ * every platform a bench starts).
  * Returns { pid, baseUrl, port, serverKey, clientKey, projectId, buildId, dataDir, api, output, stop }.
  */
 async function startStandalone(options = {}) {
-  const main = path.join(ROOT, 'apps', 'standalone', 'dist', 'main.js');
+  const root = options.root ?? process.env.BENCH_ROOT ?? ROOT;
+  const main = path.join(root, 'apps', 'standalone', 'dist', 'main.js');
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'sp-bench-'));
   const port = await freePort();
   const portRange = options.portRange ?? '19000-19499';
@@ -176,7 +179,7 @@ async function startStandalone(options = {}) {
     ...(options.env ?? {}),
   };
   const log = outputFile();
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...nodeArgsFromEnv(), main], { cwd: ROOT, env, stdio: ['ignore', log.fd, log.fd] });
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...nodeArgsFromEnv(), main], { cwd: root, env, stdio: ['ignore', log.fd, log.fd] });
   if (process.env.BENCH_PLATFORM_LOG) child.on('exit', (code, signal) => fs.appendFileSync(process.env.BENCH_PLATFORM_LOG, `\n# platform exited: code ${code} signal ${signal}\n`));
 
   let stopped = false;

@@ -20,6 +20,11 @@ export class ClaimVisibility {
     });
   }
 
+  /** No claim that a read of this server (or, without one, of a list) would wait for. */
+  none(serverId?: string): boolean {
+    return this.unseen.size === 0 || (serverId !== undefined && !this.unseen.has(serverId));
+  }
+
   /** Before a read: wait for the claims it could see (one server's, or all for a list). */
   async seen(serverId?: string): Promise<void> {
     if (this.unseen.size === 0) return;

@@ -21,7 +21,14 @@ export class ServerViews {
   }
 
   /** The server as its project sees it; 404 for a missing server or another project's. `fresh`: after the stream's head. */
-  async get(req: GetServerRequest): Promise<ServerView> {
+  get(req: GetServerRequest): Promise<ServerView> {
+    // The hot path (a poll of a cached server, no claim pending): answered without a wait or a load.
+    const hit = !req.fresh && this.claims.none(req.serverId) ? this.cache.peek(req.serverId) : undefined;
+    if (hit !== undefined && hit.projectId === req.projectId) return Promise.resolve(hit.view);
+    return this.load(req);
+  }
+
+  private async load(req: GetServerRequest): Promise<ServerView> {
     await this.claims.seen(req.serverId);
     if (req.fresh) await this.readModel.waitForHead(serverStream(req.serverId));
     const found = UUID.test(req.serverId)

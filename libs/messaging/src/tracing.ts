@@ -84,8 +84,24 @@ function failed(span: Span, err: unknown): void {
   span.setStatus({ code: SpanStatusCode.ERROR });
 }
 
-/** Awaits `fn` and ends the span; a failure marks it, except a RemoteError below 500 (an answer). */
-async function ended<T>(span: Span, fn: () => Promise<T>): Promise<T> {
+/**
+ * Awaits `fn` and ends the span; a failure marks it, except a RemoteError below 500 (an answer). A span
+ * that records nothing (tracing off, or not sampled) is ended at once and `fn` runs bare: no wrapper's
+ * promises for every message of an untraced request.
+ */
+function ended<T>(span: Span, fn: () => Promise<T>): Promise<T> {
+  if (!span.isRecording()) {
+    span.end();
+    try {
+      return fn();
+    } catch (err) {
+      return Promise.reject(err); // as the async path would: a rejection, never a throw
+    }
+  }
+  return endedAfter(span, fn);
+}
+
+async function endedAfter<T>(span: Span, fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {

@@ -32,12 +32,12 @@ export async function serve(bus: Bus, handlers: Handlers): Promise<Unsubscribe[]
         const commandId = ctx.headers[COMMAND_ID_HEADER];
         // The handler's own requests are commands of their own: the id is recorded, not passed on.
         // (In process the caller's context would reach the handler: it is replaced, or cleared.)
-        const run = async () => (commandId || currentCommand() ? runInCommand(commandId ? { commandId, outbound: false } : null, async () => fn(payload, ctx)) : fn(payload, ctx));
+        const run = () => (commandId || currentCommand() ? runInCommand(commandId ? { commandId, outbound: false } : null, () => fn(payload, ctx)) : fn(payload, ctx));
         const debug = log.isLevelEnabled('debug');
         const started = metered || debug ? process.hrtime.bigint() : 0n;
         let outcome: BusOutcome = 'ok';
         try {
-          return await (commandId ? recent.run(subject, commandId, payload, run) : run());
+          return await (commandId ? recent.run(subject, commandId, payload, async () => run()) : run());
         } catch (err) {
           const remote = asRemote(err);
           outcome = remote.body.status >= 500 ? 'error' : 'rejected';

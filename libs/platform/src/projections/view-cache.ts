@@ -9,14 +9,20 @@ export class ViewCache<V> {
 
   constructor(private readonly capacity = 50_000) {}
 
-  async get(key: string, load: () => Promise<V | null>): Promise<V | null> {
+  /** The cached value, if any, without loading (a hit without a promise: the hottest reads take it first). */
+  peek(key: string): V | undefined {
     const hit = this.entries.get(key);
     if (hit !== undefined) {
       // Keep recently read keys: Map order is insertion order, so re-insert on hit.
       this.entries.delete(key);
       this.entries.set(key, hit);
-      return hit;
     }
+    return hit;
+  }
+
+  async get(key: string, load: () => Promise<V | null>): Promise<V | null> {
+    const hit = this.peek(key);
+    if (hit !== undefined) return hit;
     const pending = this.loading.get(key);
     if (pending && !pending.stale) return pending.promise;
     const flight: InFlight<V> = { promise: load(), stale: false };
