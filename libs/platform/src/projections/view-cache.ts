@@ -4,20 +4,21 @@
 interface InFlight<V> { promise: Promise<V | null>; stale: boolean }
 
 export class ViewCache<V> {
-  private readonly entries = new Map<string, V>();
+  private readonly entries = new Map<string, { value: V; read: boolean }>();
   private readonly loading = new Map<string, InFlight<V>>();
 
   constructor(private readonly capacity = 50_000) {}
 
-  /** The cached value, if any, without loading (a hit without a promise: the hottest reads take it first). */
+  /**
+   * The cached value, if any, without loading (a hit without a promise: the hottest reads take it first).
+   * A hit only marks the entry read (second-chance eviction): re-inserting it into the Map on every hit
+   * was a visible share of a cached GET.
+   */
   peek(key: string): V | undefined {
     const hit = this.entries.get(key);
-    if (hit !== undefined) {
-      // Keep recently read keys: Map order is insertion order, so re-insert on hit.
-      this.entries.delete(key);
-      this.entries.set(key, hit);
-    }
-    return hit;
+    if (hit === undefined) return undefined;
+    hit.read = true;
+    return hit.value;
   }
 
   async get(key: string, load: () => Promise<V | null>): Promise<V | null> {
@@ -47,9 +48,19 @@ export class ViewCache<V> {
   }
 
   private set(key: string, value: V): void {
+    this.entries.delete(key);
+    // Room first: the oldest entry goes, unless it was read since it was (re)queued: then it gets a second
+    // chance at the back, unmarked (each entry at most once a round, so this ends). The new entry is not
+    // a candidate: it was just asked for.
+    while (this.entries.size >= this.capacity) {
+      const [oldest, entry] = this.entries.entries().next().value!;
+      this.entries.delete(oldest);
+      if (!entry.read) break;
+      entry.read = false;
+      this.entries.set(oldest, entry);
+    }
     // Cached values are handed to many callers at once: nobody may change them.
-    this.entries.set(key, deepFreeze(value));
-    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(key, { value: deepFreeze(value), read: false });
   }
 }
 

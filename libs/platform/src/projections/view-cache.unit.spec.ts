@@ -53,4 +53,26 @@ describe('ViewCache', () => {
     expect(await cache.get('a', async () => 'unused')).toBe('a');
     expect(await cache.get('b', async () => 'reloaded')).toBe('reloaded');
   });
+
+  it('gives entries read since they were queued a second chance, and evicts in insertion order otherwise', async () => {
+    const cache = new ViewCache<string>(3);
+    for (const k of ['a', 'b', 'c']) await cache.get(k, async () => k);
+    expect(cache.peek('a')).toBe('a');
+    expect(cache.peek('c')).toBe('c');
+    await cache.get('d', async () => 'd'); // a was read: kept; b was not: evicted
+    expect(cache.peek('b')).toBeUndefined();
+    await cache.get('e', async () => 'e'); // c was read: kept; a's mark was used up and it is now the oldest: evicted
+    expect(cache.size).toBe(3);
+    expect(['a', 'b', 'c', 'd', 'e'].filter((k) => cache.peek(k) !== undefined)).toEqual(['c', 'd', 'e']);
+  });
+
+  it('evicts a read entry once everything was read (each gets one second chance, then the oldest goes)', async () => {
+    const cache = new ViewCache<string>(2);
+    for (const k of ['a', 'b']) await cache.get(k, async () => k);
+    cache.peek('a');
+    cache.peek('b');
+    await cache.get('c', async () => 'c');
+    expect(cache.size).toBe(2);
+    expect(['a', 'b', 'c'].filter((k) => cache.peek(k) !== undefined)).toEqual(['b', 'c']);
+  });
 });
