@@ -19,12 +19,12 @@ const cases: [string, unknown][] = [
   ['a function at the top', () => 1],
   ['undefined, functions and symbols in an object are dropped', { a: undefined, b: () => 1, c: Symbol('s'), d: 1 }],
   ['... and become null in an array', [undefined, () => 1, Symbol('s'), 2]],
-  ['holes', [1, , 3]], // eslint-disable-line no-sparse-arrays
+  ['holes', [1, , 3]],
   ['dates, through toJSON', { at: new Date('2026-11-27T10:00:00.000Z'), bad: new Date(NaN) }],
   ['toJSON with its key', { k: { toJSON: (key: string) => `key:${key}` }, list: [{ toJSON: (key: string) => `i${key}` }] }],
   ['a class instance becomes a plain object', new Point(1)],
   ['maps, sets and typed arrays', { m: new Map([[1, 2]]), s: new Set([1]), u: new Uint8Array([1, 2]), b: Buffer.from('hi') }],
-  ['boxed primitives', [new Number(3), new String('s'), new Boolean(false)]], // eslint-disable-line no-new-wrappers
+  ['boxed primitives', [new Number(3), new String('s'), new Boolean(false)]],
   ['an own __proto__ key', JSON.parse('{"__proto__": {"polluted": true}, "a": 1}')],
   ['symbol keys are left out', { [Symbol('k')]: 1, a: 2 }],
   ['nested', { lobby: { members: [{ id: 'p1', state: { x: 1, tags: ['a'], nested: { deep: [[1, [2, { z: null }]]] } } }] } }],
