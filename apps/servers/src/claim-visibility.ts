@@ -27,10 +27,8 @@ export class ClaimVisibility {
 
   /** Before a read: wait for the claims it could see (one server's, or all for a list). */
   async seen(serverId?: string): Promise<void> {
-    if (this.unseen.size === 0) return;
-    const positions = serverId ? [this.unseen.get(serverId)].filter((p) => p !== undefined) : [...this.unseen.values()];
-    if (positions.length === 0) return;
-    const last = positions.reduce((a, b) => (a > b ? a : b));
+    if (this.none(serverId)) return;
+    const last = serverId ? this.unseen.get(serverId)! : [...this.unseen.values()].reduce((a, b) => (a > b ? a : b));
     await this.readModel.waitFor(last, serverStream(serverId ?? [...this.unseen.keys()][0]));
   }
 }
