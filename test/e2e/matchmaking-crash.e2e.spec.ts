@@ -71,4 +71,43 @@ describe('matchmaking: kill -9 mid-formation at each crash point (distributed, t
     expect(runningList.filter((s) => s.status !== 'stopped').map((s) => s.instance_id)).toEqual([]);
     await eventually(async () => gameProcesses(p.dataDir), (ps) => ps.length === 0, 15_000, 'no game process left');
   });
+
+  it('match.after-server-start, then the lobbies cancel while no matcher runs: the server started is stopped (no orphan), nothing stuck', async () => {
+    const api = client(p.baseUrl, p.clientKey);
+    const server = client(p.baseUrl, p.serverKey);
+    const players = ['gone-a', 'gone-b'];
+    const ids: string[] = [];
+    for (const who of players) {
+      const created = await api.post('/v3/lobbies/arena', { region: 'eu-north' }, as(who));
+      expect(created.status).toBe(201);
+      ids.push(created.body.id);
+    }
+    const point = 'match.after-server-start';
+    const killLine = /failpoint match\.after-server-start: kill -9 \(pid (\d+)\)/g;
+    const killsBefore = [...p.output().matchAll(killLine)].length;
+    writeFileSync(path.join(failpoints, point), '');
+    for (const who of players) expect((await api.post('/v3/lobbies/arena/me/matchmaking', { mode: 'duel' }, as(who))).status).toBe(200);
+    await eventually(async () => [...p.output().matchAll(killLine)].length, (n) => n > killsBefore, 30_000, `${point} reached`);
+    // the other replica too, before it takes the lead: the match's server runs, and no matcher knows it
+    await p.killAll!('matchmaking', 'SIGKILL');
+    // the server the match's start made (custom_data.match names the lobbies)
+    const list: any[] = (await server.get('/v3/servers?limit=100')).body.servers;
+    const started = list.filter((s) => s.custom_data?.match?.lobbies?.includes(ids[0]));
+    expect(started).toHaveLength(1);
+    expect(started[0].status).not.toBe('stopped');
+    const matchId: string = started[0].match_id;
+    // each lobby leaves the queue (matched still searches; a lobby the survivor got to first is in its game)
+    const cancels = await Promise.all(players.map((who) => api.delete('/v3/lobbies/arena/me/matchmaking', as(who))));
+    expect(cancels.every((r) => r.status === 200 || r.status === 409)).toBe(true);
+    await p.relaunch('matchmaking');
+    await p.relaunch('matchmaking');
+    // the match falls through (or, had its start been recorded first, ends as its lobbies leave): either way
+    // its server stops and every lobby waits
+    for (const who of players) {
+      const r = await eventually(() => api.get('/v3/lobbies/arena/me', as(who)), (x) => x.body.status === 'waiting' || x.body.status === 'in_game', 30_000, `${who} settled`);
+      if (r.body.status === 'in_game') expect((await api.post('/v3/lobbies/arena/me/end-match', undefined, as(who))).body.status).toBe('waiting');
+    }
+    await eventually(() => server.get(`/v3/servers?limit=100&match_id=${matchId}`), (r) => r.body.servers.every((s: { status: string }) => s.status === 'stopped'), 30_000, 'the match server stopped');
+    await eventually(async () => gameProcesses(p.dataDir), (ps) => ps.length === 0, 15_000, 'no game process left');
+  });
 });

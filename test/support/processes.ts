@@ -33,6 +33,8 @@ export interface Platform {
   restartApp?(app: string, signal?: NodeJS.Signals): Promise<void>;
   /** Send `signal` to one app's process (standalone: `standalone`) and wait for it to end. */
   kill(app: string, signal: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Distributed: send `signal` to every replica of one app still running, and wait for each to end. */
+  killAll?(app: string, signal: NodeJS.Signals): Promise<void>;
   /** Distributed: start that app again with the same environment and wait until it is ready. */
   relaunch(app: string): Promise<void>;
   /** Distributed with `opsPorts`: each app's HEALTH_PORT (probes and /metrics), by app name. */
@@ -262,6 +264,9 @@ async function bootDistributed(
   return {
     baseUrl, gatewayUrls, legacyUrl: `http://127.0.0.1:${legacyPort}`, projectId: project.project_id, serverKey: project.server_key, clientKey: project.client_key, dataDir, databaseUrl: db.url, output: () => log.join(''), stdout: (app) => stdouts.get(app) ?? '',
     kill: (app, signal) => killChild(children[names.indexOf(app)], signal),
+    async killAll(app, signal) {
+      await Promise.all(children.filter((_, i) => names[i] === app).map((child) => killChild(child, signal)));
+    },
     relaunch,
     /** kill -9 (by default) one service app and start it again. */
     async restartApp(app: string, signal: NodeJS.Signals = 'SIGKILL') {

@@ -6,7 +6,7 @@
 // outcome; anything else throws and the runner sends the intent again.
 import { Inject, Injectable } from '@nestjs/common';
 import {
-  DomainError, LobbyCommand, MatchCommand, matchDecider, MatchEvent, MatchState, matchStream, ReserveMatchLobby, StartMatchServer, StopMatchServer, UpdateMatchRoster,
+  DomainError, LobbyCommand, MatchCommand, matchDecider, MatchEvent, MatchState, matchStream, ReserveMatchLobby, StartMatchServer, StopMatchServer, StopStrayMatchServers, UpdateMatchRoster,
 } from '@spawnpoint/domain';
 import { RemoteError } from '@spawnpoint/messaging';
 import { executeIntentOnce, failpoint, GameServers, IntentDispatcher, LobbyConfigs, Platform, PLATFORM, StateCache } from '@spawnpoint/platform';
@@ -46,6 +46,8 @@ export class MatchIntents {
           return this.startServer(intent.command as StartMatchServer, intent.key);
         case 'StopMatchServer':
           return this.stopServer(intent.command as StopMatchServer);
+        case 'StopStrayMatchServers':
+          return this.stopStrays(intent.command as StopStrayMatchServers);
         case 'UpdateMatchRoster':
           return this.updateRoster(intent.command as UpdateMatchRoster);
       }
@@ -109,6 +111,16 @@ export class MatchIntents {
     const { state } = await this.matches.load(matchStream(c.matchId));
     if (state.status === 'none') return;
     await this.servers.stop(state.projectId, c.serverId);
+  }
+
+  /** Every server of the match but its own (none once it is over) is stopped. */
+  private async stopStrays(c: StopStrayMatchServers): Promise<void> {
+    const { state } = await this.matches.load(matchStream(c.matchId));
+    if (state.status === 'none') return;
+    const own = state.status === 'assigned' || state.status === 'running' ? state.serverId : null;
+    for (const s of await this.servers.ofMatch(state.projectId, c.matchId)) {
+      if (s.instance_id !== own && s.status !== 'stopped') await this.servers.stop(state.projectId, s.instance_id);
+    }
   }
 
   now(): string {

@@ -58,6 +58,23 @@ describe('servers handlers (in-process bus, PostgreSQL, process runtime)', () =>
     await bed.request(SUBJECTS.servers.stop, { projectId: pro, serverId: started.instance_id });
   });
 
+  it('StartServer: starts sent together with one command id (a retry while the first still runs) answer one server, its ports kept', async () => {
+    const commandId = randomUUID();
+    const outcomes = await Promise.allSettled(Array.from({ length: 3 }, () => start(pro, { custom_data: { map: 'b' } }, commandId)));
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled']);
+    const ids = new Set(outcomes.map((o) => (o as PromiseFulfilledResult<ServerView>).value.instance_id));
+    expect(ids.size).toBe(1);
+    const [serverId] = [...ids];
+    const live = await running(pro, serverId);
+    const tcp = live.network_ports.find((p) => p.protocol === 'tcp')!;
+    expect(await tcpEcho(tcp.host, tcp.external_port, 'still mine')).toBe('echo: still mine');
+    // its ports stay reserved to it: another server gets other ones
+    const other = await start(pro, {});
+    expect(other.network_ports.map((p) => p.external_port)).not.toContain(tcp.external_port);
+    expect(gamesOf(serverId)).toHaveLength(1);
+    for (const id of [serverId, other.instance_id]) await bed.request(SUBJECTS.servers.stop, { projectId: pro, serverId: id });
+  });
+
   it('StartServer: a capped plan admits one active server, however many starts arrive together', async () => {
     const free = await project('free');
     const outcomes = await Promise.allSettled(Array.from({ length: 4 }, (_, i) => start(free, { name: `s${i}` }, undefined, 'free')));

@@ -21,10 +21,17 @@ export interface StartMatchServer { type: 'StartMatchServer'; matchId: string; a
 /** Stop the server of a match no lobby is left in (best effort: it may have stopped already). */
 export interface StopMatchServer { type: 'StopMatchServer'; matchId: string; serverId: string; now: string }
 
+/**
+ * Stop every server of the match but its own (none once it is over): a start that answered after its match
+ * fell through, where the dispatcher that sent it died before it could stop it (its retry finds the match
+ * moved on and starts nothing), or a start still running in the servers service when the match fell through.
+ */
+export interface StopStrayMatchServers { type: 'StopStrayMatchServers'; matchId: string; now: string }
+
 /** Show the game its roster now (custom_data.match of its server), after a lobby left or a fill joined. */
 export interface UpdateMatchRoster { type: 'UpdateMatchRoster'; matchId: string; version: number; now: string }
 
-export type MatchRequest = ReserveMatchLobby | StartMatchServer | StopMatchServer | UpdateMatchRoster;
+export type MatchRequest = ReserveMatchLobby | StartMatchServer | StopMatchServer | StopStrayMatchServers | UpdateMatchRoster;
 /**
  * The confirmation deadline's timer, CONFIRMATION_GRACE_MS after it: a member's confirm accepted by its
  * lobby at the deadline is still on its way to the match then (the match counts a confirm by the time its
@@ -46,7 +53,14 @@ export const FORMATION_DEADLINE_MS = 30_000;
 export const SERVER_START_DEADLINE_MS = 60_000;
 export type MatchFormationDue = DomainEvent<'MatchFormationDue', { matchId: string; at: string }>;
 export type MatchServerStartDue = DomainEvent<'MatchServerStartDue', { matchId: string; attempt: number; at: string }>;
-type MatchDue = MatchConfirmationDue | MatchFormationDue | MatchServerStartDue;
+/**
+ * Once a match that asked for a server fell through (or got the server of a later attempt), its stray servers
+ * are stopped twice: at once, and STRAY_SWEEP_MS later, by when a start the servers service was still running
+ * has answered (a start's answer takes well under a second).
+ */
+export const STRAY_SWEEP_MS = 15_000;
+export type MatchStraySweepDue = DomainEvent<'MatchStraySweepDue', { matchId: string; at: string }>;
+type MatchDue = MatchConfirmationDue | MatchFormationDue | MatchServerStartDue | MatchStraySweepDue;
 export type MatchFormationEvent = MatchEvent | MatchDue | LobbyEvent;
 export type MatchFormationIntent = Intent<MatchCommand | LobbyCommand | MatchRequest, MatchDue>;
 
@@ -59,6 +73,8 @@ export interface MatchFormationState {
   server: Record<string, unknown> | null;
   /** Roster changes so far (lobbies left, fills joined): the key of each roster update. */
   rosterChanges?: number;
+  /** The last server start asked for (0 or absent: none); a start may have made a server the match never got. */
+  serverAttempts?: number;
 }
 
 /** Lobby events that say the lobby left its match on its own; the match decides what that means. */
@@ -86,12 +102,14 @@ const MATCH_EVENTS = new Set<string>([
   'MatchProposed', 'MatchLobbyReserved', 'MatchFormed', 'MatchAborted', 'MatchLobbyConfirmed', 'MatchConfirmed', 'MatchDissolved', 'MatchServerRequested',
   'MatchServerStartFailed', 'MatchFailed', 'MatchServerAssigned', 'MatchRunning', 'MatchLobbyLeft', 'MatchCompleted', 'MatchConfirmationDue',
   'MatchFillProposed', 'MatchFilled', 'MatchFillAborted', 'MatchReservationReturned', 'MatchBackfillAccepting', 'MatchFormationDue', 'MatchServerStartDue',
+  'MatchStraySweepDue',
 ]);
 const isMatchEvent = (e: MatchFormationEvent): e is MatchEvent | MatchDue => MATCH_EVENTS.has(e.type);
 
 const formationTimer = (matchId: string) => `match-formation:${matchId}`;
 const serverTimer = (matchId: string) => `match-server:${matchId}`;
 const confirmationTimer = (matchId: string) => `match-confirmation:${matchId}`;
+const strayTimer = (matchId: string) => `match-strays:${matchId}`;
 const cancel = (id: string) => ({ kind: 'cancel-timer' as const, id });
 
 const toMatch = (matchId: string, command: MatchCommand, key: string): CommandIntent<MatchCommand> =>
@@ -100,6 +118,13 @@ const toLobby = (state: MatchFormationState, matchId: string, lobbyId: string, c
   ({ kind: 'command', target: { aggregate: 'lobby', id: lobbyId, projectId: state.projectId }, command, key: `match:${matchId}:${lobbyId}:${key}` });
 const request = (matchId: string, command: MatchRequest, key: string): CommandIntent<MatchRequest> =>
   ({ kind: 'command', target: { request: command.type, projectId: null }, command, key: `match:${matchId}:${key}` });
+
+/** Stop the match's stray servers now and once more later (see STRAY_SWEEP_MS); nothing if it never asked for one. */
+function sweepStrays(state: MatchFormationState, matchId: string, at: string): MatchFormationIntent[] {
+  if (!state.serverAttempts) return [];
+  const due: MatchStraySweepDue = { type: 'MatchStraySweepDue', data: { matchId, at: timeAfter(at, STRAY_SWEEP_MS) } };
+  return [request(matchId, { type: 'StopStrayMatchServers', matchId, now: at }, 'strays'), { kind: 'timer', id: strayTimer(matchId), at: due.data.at, then: due }];
+}
 
 /** The roster update after a change (keyed by the change's number, so each is sent once). */
 function rosterUpdate(state: MatchFormationState, matchId: string, at: string): CommandIntent<MatchRequest> | null {
@@ -134,7 +159,7 @@ export const matchFormationWorkflow: Workflow<MatchFormationEvent, MatchFormatio
       case 'MatchServerStartFailed':
         return { ...state, status: 'confirmed' };
       case 'MatchServerRequested':
-        return { ...state, status: 'server_requested' };
+        return { ...state, status: 'server_requested', serverAttempts: event.data.attempt };
       case 'MatchServerAssigned':
         return { ...state, status: 'assigned', server: event.data.server ?? { instance_id: event.data.serverId } };
       case 'MatchAborted':
@@ -208,20 +233,32 @@ export const matchFormationWorkflow: Workflow<MatchFormationEvent, MatchFormatio
       case 'MatchServerStartFailed':
         return [cancel(serverTimer(matchId)), toMatch(matchId, { type: 'RequestServer', now: at }, `server:${event.data.attempt + 1}`)];
       case 'MatchServerAssigned':
-        return [cancel(serverTimer(matchId)), ...state.lobbies.map((l) => toLobby(state, matchId, l, { type: 'ServerAssigned', server: state.server as never, now: at }, 'server'))];
+        return [
+          cancel(serverTimer(matchId)),
+          ...state.lobbies.map((l) => toLobby(state, matchId, l, { type: 'ServerAssigned', server: state.server as never, now: at }, 'server')),
+          // an earlier attempt timed out: its start may still have made a server
+          ...((state.serverAttempts ?? 0) > 1 ? sweepStrays(state, matchId, at) : []),
+        ];
       case 'MatchAborted':
         return [
           cancel(formationTimer(matchId)),
           cancel(serverTimer(matchId)),
           ...event.data.release.map((l) => toLobby(state, matchId, l, { type: 'ReleaseFromMatch', matchId, requeue: true, reason: 'declined', error: null, now: at }, 'release')),
+          ...sweepStrays(state, matchId, at),
         ];
+      case 'MatchStraySweepDue':
+        return [request(matchId, { type: 'StopStrayMatchServers', matchId, now: at }, 'strays:late')];
       case 'MatchDissolved':
         return [
           ...event.data.requeue.map((l) => toLobby(state, matchId, l, { type: 'ReleaseFromMatch', matchId, requeue: true, reason: event.data.reason, error: null, now: at }, 'release')),
           ...event.data.release.map((l) => toLobby(state, matchId, l, { type: 'ReleaseFromMatch', matchId, requeue: false, reason: event.data.reason, error: event.data.reason, now: at }, 'release')),
         ];
       case 'MatchFailed':
-        return [cancel(serverTimer(matchId)), ...event.data.lobbies.map((l) => toLobby(state, matchId, l, { type: 'ReleaseFromMatch', matchId, requeue: false, reason: 'failed', error: event.data.error, now: at }, 'release'))];
+        return [
+          cancel(serverTimer(matchId)),
+          ...event.data.lobbies.map((l) => toLobby(state, matchId, l, { type: 'ReleaseFromMatch', matchId, requeue: false, reason: 'failed', error: event.data.error, now: at }, 'release')),
+          ...sweepStrays(state, matchId, at),
+        ];
       case 'MatchCompleted':
         return event.data.stopServer ? [request(matchId, { type: 'StopMatchServer', matchId, serverId: event.data.serverId, now: at }, 'stop')] : [];
       case 'MatchReservationReturned':

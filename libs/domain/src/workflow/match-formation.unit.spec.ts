@@ -1,7 +1,7 @@
 import { LobbyEvent } from '../lobby';
 import { MatchEvent, MatchProposal } from '../matchmaking/match';
 import { givenWorkflow } from './testing';
-import { FORMATION_DEADLINE_MS, matchFormationWorkflow as wf, MatchFormationEvent, SERVER_START_DEADLINE_MS } from './match-formation';
+import { FORMATION_DEADLINE_MS, matchFormationWorkflow as wf, MatchFormationEvent, SERVER_START_DEADLINE_MS, STRAY_SWEEP_MS } from './match-formation';
 import { lobbyQueueWorkflow } from './lobby-queue';
 import { backfillRosterWorkflow } from './backfill-roster';
 
@@ -97,7 +97,37 @@ describe('Match formation workflow', () => {
     givenWorkflow<MatchFormationEvent, any, any>(wf, [proposed, formed, requested]).when(assigned).then([
       { kind: 'cancel-timer', id: 'match-server:m1' },
       ...['a', 'b'].map((l) => ({ kind: 'command', target: lobbyTarget(l), command: { type: 'ServerAssigned', server, now: t1 }, key: `match:m1:${l}:server` })),
+      // attempt 1 timed out: a server it may have made after all is stopped (now, and once more later)
+      { kind: 'command', target: { request: 'StopStrayMatchServers', projectId: null }, command: { type: 'StopStrayMatchServers', matchId: M, now: t1 }, key: 'match:m1:strays' },
+      { kind: 'timer', id: 'match-strays:m1', at: after(t1, STRAY_SWEEP_MS), then: { type: 'MatchStraySweepDue', data: { matchId: M, at: after(t1, STRAY_SWEEP_MS) } } },
     ]);
+    // the first attempt answered: no stray to look for
+    const first: MatchEvent = { type: 'MatchServerRequested', data: { matchId: M, attempt: 1, at: t1 } };
+    const intents = wf.react(wf.evolve(givenWorkflow(wf, [proposed, formed, first]).state, assigned), assigned);
+    expect(intents.filter((i) => i.kind === 'timer' || (i.kind === 'command' && i.command.type === 'StopStrayMatchServers'))).toEqual([]);
+  });
+
+  it('a match that fell through after asking for a server stops its stray servers at once and once more later (a crashed start made one it never got); one that never asked, nothing', () => {
+    const requested: MatchEvent = { type: 'MatchServerRequested', data: { matchId: M, attempt: 1, at: t1 } };
+    const aborted: MatchEvent = { type: 'MatchAborted', data: { matchId: M, reason: 'cancelled', release: ['a'], at: t1 } };
+    const sweep = { kind: 'command', target: { request: 'StopStrayMatchServers', projectId: null }, command: { type: 'StopStrayMatchServers', matchId: M, now: t1 }, key: 'match:m1:strays' };
+    const due = { type: 'MatchStraySweepDue' as const, data: { matchId: M, at: after(t1, STRAY_SWEEP_MS) } };
+    givenWorkflow<MatchFormationEvent, any, any>(wf, [proposed, formed, requested]).when(aborted).then([
+      { kind: 'cancel-timer', id: 'match-formation:m1' },
+      { kind: 'cancel-timer', id: 'match-server:m1' },
+      { kind: 'command', target: lobbyTarget('a'), command: { type: 'ReleaseFromMatch', matchId: M, requeue: true, reason: 'declined', error: null, now: t1 }, key: 'match:m1:a:release' },
+      sweep,
+      { kind: 'timer', id: 'match-strays:m1', at: due.data.at, then: due },
+    ]);
+    givenWorkflow<MatchFormationEvent, any, any>(wf, [proposed, formed, requested, aborted]).when(due as MatchFormationEvent).then([
+      { kind: 'command', target: { request: 'StopStrayMatchServers', projectId: null }, command: { type: 'StopStrayMatchServers', matchId: M, now: due.data.at }, key: 'match:m1:strays:late' },
+    ]);
+    const failed: MatchEvent = { type: 'MatchFailed', data: { matchId: M, error: 'no capacity', lobbies: ['a', 'b'], at: t1 } };
+    const onFail = wf.react(wf.evolve(givenWorkflow(wf, [proposed, formed, requested]).state, failed), failed);
+    expect(onFail.slice(-2)).toEqual([sweep, { kind: 'timer', id: 'match-strays:m1', at: due.data.at, then: due }]);
+    // aborted while reserving (no server asked for): no sweep
+    const early = wf.react(wf.evolve(givenWorkflow(wf, [proposed]).state, aborted), aborted);
+    expect(early.filter((i) => i.kind === 'timer' || (i.kind === 'command' && i.command.type === 'StopStrayMatchServers'))).toEqual([]);
   });
 
   it("a lobby leaving on its own is told to the match; once the match is over, nothing", () => {

@@ -5,7 +5,7 @@ import { COMMAND_ID_HEADER } from '@spawnpoint/messaging';
 import { logger } from '@spawnpoint/logging';
 import { Platform } from '../nest/service-host';
 import { PLATFORM } from '../nest/tokens';
-import { ServerView, StartServerRequest, SUBJECTS } from '@spawnpoint/proto';
+import { ListServersRequest, ServerList, ServerView, StartServerRequest, SUBJECTS } from '@spawnpoint/proto';
 
 const log = logger('lobbies');
 
@@ -16,6 +16,12 @@ export class GameServers {
   /** `commandId`: the launch's key, so a start sent again (by the lobby-launch workflow) is the same start. */
   start(request: StartServerRequest, commandId: string): Promise<ServerView> {
     return this.platform.bus.request<ServerView>(SUBJECTS.servers.start, request, { headers: { [COMMAND_ID_HEADER]: commandId } });
+  }
+
+  /** The servers started for a match (`match_id`), stopped ones included. */
+  async ofMatch(projectId: string, matchId: string): Promise<ServerView[]> {
+    const request: ListServersRequest = { projectId, match_id: matchId, limit: 100 };
+    return (await this.platform.bus.request<ServerList>(SUBJECTS.servers.list, request)).servers;
   }
 
   /** Best effort (the server may be gone already): a lobby's server is stopped as if signalled. */
