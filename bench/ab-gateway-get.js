@@ -4,24 +4,20 @@
 // platform's CPU µs per request, then the medians and main's change against base.
 //   BENCH_BASE_ROOT=/work/ab/base node bench/ab-gateway-get.js
 // BENCH_ROUNDS (6), BENCH_DURATION_S (5), BENCH_CONNECTIONS (100) override; BENCH_PLATFORM_ENV applies to both.
-const autocannon = require('autocannon');
-const { startStandalone, startServer, sleep, cpuSeconds } = require('./lib/standalone');
+const { startStandalone, startServer } = require('./lib/standalone');
+const { measureLoad } = require('./lib/http-load');
 
 const BASE_ROOT = process.env.BENCH_BASE_ROOT;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 100);
 
-const run = (url, headers, duration) => autocannon({ url, headers, connections: CONNECTIONS, duration, pipelining: 1 });
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function measure(side) {
-  await run(side.url, side.headers, 1);
-  await sleep(300);
-  const before = cpuSeconds(side.p.pid);
-  const r = await run(side.url, side.headers, DURATION_S);
+  const r = await measureLoad({ url: side.url, headers: side.headers, pid: side.p.pid, connections: CONNECTIONS, warmupS: 1, durationS: DURATION_S, pauseMs: 300 });
   if (r.non2xx || r.errors || r.timeouts) throw new Error(`${side.name}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`);
-  return { reqPerS: r.requests.average, cpuUs: ((cpuSeconds(side.p.pid) - before) * 1e6) / r.requests.total, p99: r.latency.p99 };
+  return { reqPerS: r.reqPerS, cpuUs: r.cpuUsPerReq, p99: r.p99 };
 }
 
 async function side(name, root, portRange) {

@@ -7,8 +7,8 @@
 //        at BENCH_TRACE_RATIO (0.1) exported to a local sink against tracing off)
 'use strict';
 const { spawn } = require('node:child_process');
-const autocannon = require('autocannon');
-const { startStandalone, startServer, freePort, sleep, cpuSeconds } = require('./lib/standalone');
+const { startStandalone, startServer, freePort, sleep } = require('./lib/standalone');
+const { measureLoad } = require('./lib/http-load');
 const { startSpanSink } = require('./lib/span-sink');
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 100);
@@ -72,31 +72,11 @@ async function startBare() {
   };
 }
 
-function run(url, headers, duration) {
-  return autocannon({ url, headers, connections: CONNECTIONS, duration, pipelining: 1 });
-}
-
 /**
  * A warm-up run, a short pause, then the measured run. With `pid`, also the CPU the server process spent per
  * request: unlike req/s it hardly moves when something else on the machine takes a core.
  */
-async function measure(url, headers = {}, pid = null) {
-  await run(url, headers, WARMUP_S);
-  await sleep(500);
-  const cpuBefore = pid ? cpuSeconds(pid) : 0;
-  const r = await run(url, headers, DURATION_S);
-  const cpuUsPerReq = pid ? ((cpuSeconds(pid) - cpuBefore) * 1e6) / r.requests.total : null;
-  return {
-    cpuUsPerReq,
-    reqPerS: r.requests.average,
-    total: r.requests.total,
-    p50: r.latency.p50,
-    p99: r.latency.p99,
-    non2xx: r.non2xx,
-    errors: r.errors,
-    timeouts: r.timeouts,
-  };
-}
+const measure = (url, headers = {}, pid = null) => measureLoad({ url, headers, pid, connections: CONNECTIONS, warmupS: WARMUP_S, durationS: DURATION_S, pauseMs: 500 });
 
 function print(prefix, m) {
   console.log(`${prefix}.req_per_s ${m.reqPerS.toFixed(0)}`);
