@@ -109,4 +109,24 @@ describe('server-lifecycle workflow in the servers service (PostgreSQL, process 
     expect(next.instance_id).not.toBe(first.instance_id);
     await bed.request(SUBJECTS.projects.updateSettings, { projectId: pro, patch: { pool_config: null } });
   });
+
+  it('a start sent again with its command id after it claimed a pool server answers that server, not a second claim', async () => {
+    await bed.request(SUBJECTS.projects.updateSettings, {
+      projectId: pro, patch: { pool_config: { enabled: true, regions: { 'ap-south': { min_ready: 2, max: 3 } }, build_name: 'default' } },
+    });
+    const pool = async () => (await bed.request<ServerList>(SUBJECTS.servers.list, { projectId: pro, region: 'ap-south', status: 'running' })).servers.filter((x) => x.is_pool_server);
+    await eventually(pool, (l) => l.filter((x) => !x.pool_claimed_at).length === 2, 30_000, 'pool filled');
+    const commandId = 'launch:lobby-1:1';
+    const keyed = (name: string) => bed.request<ServerView>(SUBJECTS.servers.start, { projectId: pro, plan: 'pro', body: { name, region: 'ap-south' } }, { commandId });
+    const claimed = await keyed('first');
+    expect(claimed.pool_claimed_at).not.toBeNull();
+    // once the read model shows the claim (as after a restart: it catches up before the service answers),
+    // another payload under the same id, which misses the in-memory answer, finds the claim
+    await eventually(pool, (l) => l.some((x) => x.instance_id === claimed.instance_id && x.pool_claimed_at), 10_000, 'claim in the read model');
+    const again = await keyed('second');
+    expect(again.instance_id).toBe(claimed.instance_id);
+    expect(again.name).toBe('first');
+    expect((await pool()).filter((x) => x.pool_claimed_at).map((x) => x.instance_id)).toEqual([claimed.instance_id]);
+    await bed.request(SUBJECTS.projects.updateSettings, { projectId: pro, patch: { pool_config: null } });
+  });
 });

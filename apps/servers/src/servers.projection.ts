@@ -66,7 +66,7 @@ async function apply(recorded: RecordedEvent, sql: SqlTx): Promise<void> {
 }
 
 // Claims and servers coming up (a pool refilling) arrive in runs: a run, or a single one, is one statement.
-const CLAIMED_MANY = `UPDATE servers s SET name = c->>'name', custom_data = NULLIF(c->'customData', 'null'::jsonb), ttl = (c->>'ttl')::int, match_id = c->>'matchId',
+const CLAIMED_MANY = `UPDATE servers s SET name = c->>'name', custom_data = NULLIF(c->'customData', 'null'::jsonb), ttl = (c->>'ttl')::int, match_id = c->>'matchId', start_key = c->>'startKey',
     pool_claimed_at = (c->>'at')::timestamptz, updated_at = (c->>'at')::timestamptz
   FROM jsonb_array_elements($1::jsonb) AS c WHERE s.id = (c->>'serverId')::uuid`;
 // started_at stays from the first run while a crashed game restarts on the same machine.

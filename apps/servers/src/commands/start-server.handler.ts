@@ -1,11 +1,12 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
 import { applyPlan, PLAN_LIMITS, serverStream } from '@spawnpoint/domain';
-import { BusCommand, idFromCommand, observePoolClaim } from '@spawnpoint/platform';
+import { BusCommand, idFromCommand, observePoolClaim, Platform, PLATFORM } from '@spawnpoint/platform';
 import { ProjectView, ServerView, StartServerRequest } from '@spawnpoint/proto';
 import { ClaimVisibility } from '../claim-visibility';
 import { PlanAdmission } from '../plan-admission';
+import { poolFor } from '../pools/pool-claim';
 import { ServerPools } from '../pools/server-pools';
 import { ServerLauncher } from '../server-launcher';
 import { ServerStates } from '../server-states';
@@ -18,13 +19,15 @@ export class StartServer extends BusCommand<StartServerRequest, ServerView> {}
 
 /**
  * A new game server: a ready pool server claimed, or a new one started cold. The command id (a gateway
- * write's) gives the server's id, so a start sent again after its answer was lost (the service even
- * restarted meanwhile) answers the server it started, not a second one.
+ * write's, a workflow intent's key) gives a cold server its id, and a claim records it, so a start sent
+ * again after its answer was lost (the service even restarted meanwhile) answers the server it started or
+ * claimed, not a second one.
  */
 @Injectable()
 @CommandHandler(StartServer)
 export class StartServerHandler implements ICommandHandler<StartServer> {
   constructor(
+    @Inject(PLATFORM) private readonly platform: Platform,
     private readonly states: ServerStates,
     private readonly views: ServerViews,
     private readonly upstream: Upstream,
@@ -40,17 +43,29 @@ export class StartServerHandler implements ICommandHandler<StartServer> {
     const serverId = context.commandId ? idFromCommand('server', req.projectId, context.commandId) : randomUUID();
     if (context.commandId && (await this.states.load(serverId)).state.status !== 'none') return this.views.get({ projectId: req.projectId, serverId, fresh: true });
     const project = await this.upstream.project(req.projectId);
+    const claimedBefore = context.commandId && poolFor(project.settings.pool_config, req.body) ? await this.claimedBy(req.projectId, context.commandId) : null;
+    if (claimedBefore) return this.views.get({ projectId: req.projectId, serverId: claimedBefore, fresh: true });
     // A capped plan counts active servers: its starts run one at a time (PlanAdmission).
-    if (PLAN_LIMITS[project.plan].maxActiveServers === null) return this.admitted(req, project, serverId, received);
-    return this.admission.run(project.projectId, () => this.admitted(req, project, serverId, received));
+    if (PLAN_LIMITS[project.plan].maxActiveServers === null) return this.admitted(req, project, serverId, received, context.commandId ?? undefined);
+    return this.admission.run(project.projectId, () => this.admitted(req, project, serverId, received, context.commandId ?? undefined));
   }
 
-  private async admitted(req: StartServerRequest, project: ProjectView, serverId: string, received: number): Promise<ServerView> {
+  /**
+   * The pool server a start with this command id claimed already. The read model shows every claim made
+   * before this process started (it catches up before the service answers); a retry of one of this
+   * process's own claims is answered by RecentCommands, so no claim waits here for the projection.
+   */
+  private async claimedBy(projectId: string, commandId: string): Promise<string | null> {
+    const claimed = await this.platform.db.server.findFirst({ where: { projectId, startKey: commandId }, select: { id: true } });
+    return claimed?.id ?? null;
+  }
+
+  private async admitted(req: StartServerRequest, project: ProjectView, serverId: string, received: number, startKey?: string): Promise<ServerView> {
     const body = req.body;
     const computeSize = body.compute_size ?? 'small';
     const ttl = applyPlan({ plan: project.plan, computeSize, ttl: body.ttl ?? null, activeServers: await this.views.activeCount(project) });
     const matchId = body.match_id ?? randomUUID();
-    const claimed = await this.pools.manager.claim(project, body, { name: body.name, customData: body.custom_data ?? null, ttl, matchId });
+    const claimed = await this.pools.manager.claim(project, body, { name: body.name, customData: body.custom_data ?? null, ttl, matchId, ...(startKey ? { startKey } : {}) });
     if (claimed) {
       // Answered from the claimed state at once; reads of this server wait until the read model shows it.
       this.claims.claimed(claimed.serverId, claimed.position);

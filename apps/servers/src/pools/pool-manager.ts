@@ -12,7 +12,7 @@ import { poolFor, poolKey } from './pool-claim';
 
 const log = logger('pools');
 
-export interface PoolClaim { name: string; customData: Record<string, unknown> | null; ttl: number | null; matchId: string }
+export interface PoolClaim { name: string; customData: Record<string, unknown> | null; ttl: number | null; matchId: string; startKey?: string }
 
 /** What the pool manager needs of the servers service. */
 export interface PoolHost {

@@ -15,4 +15,5 @@ export type ServerCommand =
   /** The game's player count and/or health (server token); omitted fields keep their last value. */
   | { type: 'ReportGameStatus'; players?: number; health?: GameHealth; message?: string | null; now: string }
   | { type: 'UpdateCustomData'; customData: Record<string, unknown> | null; now: string }
-  | { type: 'ClaimPoolServer'; name: string; customData: Record<string, unknown> | null; ttl: number | null; matchId: string; now: string };
+  /** `startKey`: the start request's command id, recorded so a retry of that start finds this claim. */
+  | { type: 'ClaimPoolServer'; name: string; customData: Record<string, unknown> | null; ttl: number | null; matchId: string; startKey?: string; now: string };

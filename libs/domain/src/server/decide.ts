@@ -57,7 +57,7 @@ export function decide(command: ServerCommand, state: ServerState): ServerEvent[
       if (state.poolClaimedAt !== null) throw conflict('pool server already claimed');
       if (state.status !== 'running') throw conflict(`pool server is ${state.status}, not ready`);
       return [{ type: 'ServerPoolClaimed', data: {
-        serverId, name: command.name, customData: command.customData, ttl: command.ttl, matchId: command.matchId, at: command.now,
+        serverId, name: command.name, customData: command.customData, ttl: command.ttl, matchId: command.matchId, ...(command.startKey ? { startKey: command.startKey } : {}), at: command.now,
       } }];
   }
 }

@@ -78,6 +78,8 @@ export type ServerPoolClaimed = DomainEvent<'ServerPoolClaimed', {
   customData: Record<string, unknown> | null;
   ttl: number | null;
   matchId: string;
+  /** The claiming start's command id: a retry of that start answers this server, not a second claim. */
+  startKey?: string;
   at: string;
 }>;
 

@@ -80,6 +80,11 @@ describe('Pool claims', () => {
     expect(s).toMatchObject({ status: 'running', poolClaimedAt: t2, name: 'ranked #1', matchId: 'm9' });
   });
 
+  it("records the claiming start's command id, so a retry of that start can find its claim", () => {
+    given(serverDecider, [pooled, running]).when({ ...claim, startKey: 'launch:l1:1' })
+      .then([{ type: 'ServerPoolClaimed', data: { serverId: 's1', name: 'ranked #1', customData: { map: 'dust' }, ttl: 900, matchId: 'm9', startKey: 'launch:l1:1', at: t2 } }]);
+  });
+
   it('never hands out a pool server twice, nor one that is not ready', () => {
     const claimed: ServerEvent = { type: 'ServerPoolClaimed', data: { serverId: 's1', name: 'x', customData: null, ttl: null, matchId: 'm', at: t2 } };
     given(serverDecider, [pooled, running, claimed]).when(claim).thenError('conflict', /already claimed/);
