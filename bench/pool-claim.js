@@ -8,7 +8,7 @@
 'use strict';
 const { randomBytes } = require('node:crypto');
 const { Client } = require('pg');
-const { startStandalone, percentile, sleep, tinyGameZip } = require('./lib/standalone');
+const { startStandalone, percentile, sleep, tinyGameZip, waitQuiet } = require('./lib/standalone');
 
 const POOL = Number(process.env.BENCH_POOL ?? 450);
 const CLAIMS = Number(process.env.BENCH_CLAIMS ?? 400);
@@ -67,6 +67,8 @@ async function main() {
       await p.api('POST', '/v3/projects/settings', { key: p.serverKey, body: { pool_config: { enabled: true, regions: { 'us-east': { min_ready: 0, max: POOL } }, build_name: 'tiny' } } });
       await sleep(500);
     }
+    // the pool's fill leaves work behind (projections, the lifecycle workflow's timers): claims start once it is done
+    console.log(`# platform quiet after ${await waitQuiet(p.pid)} ms`);
     const latencies = [];
     const ids = [];
     let cold = 0;

@@ -233,6 +233,20 @@ function cpuSeconds(pid) {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
+/**
+ * Waits until the process `pid` is nearly idle (under `share` of one core over a `windowMs` window), at most
+ * `maxMs`: a burst bench then measures its own burst, not the tail of the setup's work (projections,
+ * workflow timers) still running. Returns the ms waited.
+ */
+async function waitQuiet(pid, { share = 0.1, windowMs = 500, maxMs = 30_000 } = {}) {
+  const start = Date.now();
+  for (;;) {
+    const before = cpuSeconds(pid);
+    await sleep(windowMs);
+    if ((cpuSeconds(pid) - before) / (windowMs / 1000) < share || Date.now() - start >= maxMs) return Date.now() - start;
+  }
+}
+
 /** Starts a server and polls until it runs (or fails). Returns the running view. */
 async function startServer(p, name = 'bench', region = 'us-east') {
   const started = await p.api('POST', '/v3/servers/start', { key: p.serverKey, body: { name, region } });
@@ -248,4 +262,4 @@ async function startServer(p, name = 'bench', region = 'us-east') {
   throw new Error(`server ${id} not running within 30 s`);
 }
 
-module.exports = { startStandalone, startServer, cpuSeconds, freePort, percentile, sleep, waitFor, stopChild, stopOnInterrupt, jsonApi, sampleZip, tinyGameZip, ADMIN_TOKEN };
+module.exports = { startStandalone, startServer, cpuSeconds, waitQuiet, freePort, percentile, sleep, waitFor, stopChild, stopOnInterrupt, jsonApi, sampleZip, tinyGameZip, ADMIN_TOKEN };

@@ -10,6 +10,7 @@ import { CreatedProject, ServerList, ServerView, SUBJECTS } from '@spawnpoint/pr
 import { gameProcesses, killGames } from '../../../test/support/game-processes';
 import { eventually } from '../../../test/support/http';
 import { ServiceBed, startServiceBed, uploadSampleBuild } from '../../../test/support/service-bed';
+import { RecentClaims } from './pools/recent-claims';
 import { ServerIntents } from './server-intents';
 import { ServersHost } from './servers.host';
 import { ServersModule } from './servers.module';
@@ -120,9 +121,10 @@ describe('server-lifecycle workflow in the servers service (PostgreSQL, process 
     const keyed = (name: string) => bed.request<ServerView>(SUBJECTS.servers.start, { projectId: pro, plan: 'pro', body: { name, region: 'ap-south' } }, { commandId });
     const claimed = await keyed('first');
     expect(claimed.pool_claimed_at).not.toBeNull();
-    // once the read model shows the claim (as after a restart: it catches up before the service answers),
-    // another payload under the same id, which misses the in-memory answer, finds the claim
+    // a restart of the service: its read model shows the claim, and its start-up loads the recent claims;
+    // another payload under the same id (it misses the in-memory answer of the first) then finds the claim
     await eventually(pool, (l) => l.some((x) => x.instance_id === claimed.instance_id && x.pool_claimed_at), 10_000, 'claim in the read model');
+    await bed.app.get(RecentClaims).load(platform.db, platform.clock());
     const again = await keyed('second');
     expect(again.instance_id).toBe(claimed.instance_id);
     expect(again.name).toBe('first');

@@ -11,6 +11,7 @@ import { LogWriter } from './log-writer';
 import { MachineEvents } from './machine-events';
 import { Machines } from './machines';
 import { PlanAdmission } from './plan-admission';
+import { RecentClaims } from './pools/recent-claims';
 import { ServerPools } from './pools/server-pools';
 import { reconcileMachines, recordShutdown } from './reconcile-machines';
 import { RUNTIME } from './runtime';
@@ -32,6 +33,7 @@ export class ServersHost extends ServiceHost {
     private readonly pools: ServerPools,
     private readonly logs: LogWriter,
     private readonly admission: PlanAdmission,
+    private readonly recentClaims: RecentClaims,
   ) {
     super(platform, readModel, 'servers', ['server']);
   }
@@ -54,6 +56,7 @@ export class ServersHost extends ServiceHost {
 
   protected override async starting(): Promise<void> {
     this.machineEvents.watch();
+    await this.recentClaims.load(this.db, this.clock());
     await this.reconcile();
     await this.pools.manager.start();
   }

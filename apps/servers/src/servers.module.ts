@@ -10,6 +10,7 @@ import { LogReads } from './logs/log-read-deps';
 import { MachineEvents } from './machine-events';
 import { Machines } from './machines';
 import { PlanAdmission } from './plan-admission';
+import { RecentClaims } from './pools/recent-claims';
 import { ServerPools } from './pools/server-pools';
 import { SERVERS_HANDLERS, serversRoutes } from './routes';
 import { RUNTIME } from './runtime';
@@ -40,7 +41,7 @@ import { Upstream } from './upstream';
     },
     { provide: LogWriter, inject: [PLATFORM], useFactory: (p: Platform) => new LogWriter(p.db) },
     { provide: PlanAdmission, inject: [PLATFORM], useFactory: (p: Platform) => new PlanAdmission(p.config.databaseUrl) },
-    ServersReadModel, ServerStates, Upstream, ServerViews, GameTokens, SdkReadinessTimeouts, ClaimVisibility, ColdStarts, BuildDirs, Machines, MachineEvents, ServerLauncher, ServerIntents, ServerPools, LogReads,
+    ServersReadModel, ServerStates, Upstream, ServerViews, GameTokens, SdkReadinessTimeouts, ClaimVisibility, ColdStarts, BuildDirs, Machines, MachineEvents, ServerLauncher, ServerIntents, ServerPools, RecentClaims, LogReads,
     ServersHost,
     ...SERVERS_HANDLERS,
     servesRoutes(ServersHost, serversRoutes),

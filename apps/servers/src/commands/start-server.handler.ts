@@ -1,12 +1,12 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
 import { applyPlan, PLAN_LIMITS, serverStream } from '@spawnpoint/domain';
-import { BusCommand, idFromCommand, observePoolClaim, Platform, PLATFORM } from '@spawnpoint/platform';
+import { BusCommand, idFromCommand, observePoolClaim } from '@spawnpoint/platform';
 import { ProjectView, ServerView, StartServerRequest } from '@spawnpoint/proto';
 import { ClaimVisibility } from '../claim-visibility';
 import { PlanAdmission } from '../plan-admission';
-import { poolFor } from '../pools/pool-claim';
+import { RecentClaims } from '../pools/recent-claims';
 import { ServerPools } from '../pools/server-pools';
 import { ServerLauncher } from '../server-launcher';
 import { ServerStates } from '../server-states';
@@ -27,7 +27,6 @@ export class StartServer extends BusCommand<StartServerRequest, ServerView> {}
 @CommandHandler(StartServer)
 export class StartServerHandler implements ICommandHandler<StartServer> {
   constructor(
-    @Inject(PLATFORM) private readonly platform: Platform,
     private readonly states: ServerStates,
     private readonly views: ServerViews,
     private readonly upstream: Upstream,
@@ -36,28 +35,21 @@ export class StartServerHandler implements ICommandHandler<StartServer> {
     private readonly claims: ClaimVisibility,
     private readonly launcher: ServerLauncher,
     private readonly readModel: ServersReadModel,
+    private readonly recentClaims: RecentClaims,
   ) {}
 
   async execute({ request: req, context }: StartServer): Promise<ServerView> {
     const received = performance.now();
     const serverId = context.commandId ? idFromCommand('server', req.projectId, context.commandId) : randomUUID();
-    if (context.commandId && (await this.states.load(serverId)).state.status !== 'none') return this.views.get({ projectId: req.projectId, serverId, fresh: true });
+    if (context.commandId) {
+      // started cold under this id (its id is the command's), or a pool server claimed before a restart
+      const earlier = (await this.states.load(serverId)).state.status !== 'none' ? serverId : this.recentClaims.find(req.projectId, context.commandId);
+      if (earlier) return this.views.get({ projectId: req.projectId, serverId: earlier, fresh: true });
+    }
     const project = await this.upstream.project(req.projectId);
-    const claimedBefore = context.commandId && poolFor(project.settings.pool_config, req.body) ? await this.claimedBy(req.projectId, context.commandId) : null;
-    if (claimedBefore) return this.views.get({ projectId: req.projectId, serverId: claimedBefore, fresh: true });
     // A capped plan counts active servers: its starts run one at a time (PlanAdmission).
     if (PLAN_LIMITS[project.plan].maxActiveServers === null) return this.admitted(req, project, serverId, received, context.commandId ?? undefined);
     return this.admission.run(project.projectId, () => this.admitted(req, project, serverId, received, context.commandId ?? undefined));
-  }
-
-  /**
-   * The pool server a start with this command id claimed already. The read model shows every claim made
-   * before this process started (it catches up before the service answers); a retry of one of this
-   * process's own claims is answered by RecentCommands, so no claim waits here for the projection.
-   */
-  private async claimedBy(projectId: string, commandId: string): Promise<string | null> {
-    const claimed = await this.platform.db.server.findFirst({ where: { projectId, startKey: commandId }, select: { id: true } });
-    return claimed?.id ?? null;
   }
 
   private async admitted(req: StartServerRequest, project: ProjectView, serverId: string, received: number, startKey?: string): Promise<ServerView> {

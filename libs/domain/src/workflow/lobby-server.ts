@@ -44,6 +44,8 @@ const running = (state: LobbyServerState, lobbyId: string, serverId: string, now
 const stopped = (state: LobbyServerState, lobbyId: string, serverId: string, now: string) =>
   toLobby(state, lobbyId, serverId, { type: 'ServerStopped', instanceId: serverId, now }, 'stopped');
 
+const IGNORED = new Set<string>(['ServerPoolClaimed', 'ServerCustomDataUpdated', 'ServerGameStatusReported']);
+
 export const lobbyServerWorkflow: Workflow<LobbyServerEvent, LobbyServerState, LobbyServerIntent> = {
   name: 'lobby-server',
   categories: ['lobby', 'server'],
@@ -51,9 +53,14 @@ export const lobbyServerWorkflow: Workflow<LobbyServerEvent, LobbyServerState, L
 
   route(event) {
     if (event.type === 'LobbyServerAssigned') return [event.data.server.instance_id];
+    // A claim, new custom data or a game's status report change nothing here (not even a read).
+    if (IGNORED.has(event.type)) return [];
     if ('serverId' in event.data) return [event.data.serverId];
     return [];
   },
+
+  // A server's first event: a new server has no state to read (its lobby is assigned after it starts).
+  startsOver: (event) => event.type === 'ServerStarted',
 
   evolve(state, event) {
     switch (event.type) {

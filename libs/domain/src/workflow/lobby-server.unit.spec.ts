@@ -30,6 +30,11 @@ describe('Lobby server workflow', () => {
     expect(follow.route(running)).toEqual(['s1']);
     expect(follow.route(assigned('l1'))).toEqual(['s1']);
     expect(follow.route({ type: 'PlayerJoined', data: { lobbyId: 'l1', playerId: 'p', state: {}, at: t0 } })).toEqual([]);
+    // what never moves a lobby costs nothing: a claim, new custom data, a game's status report
+    expect(follow.route({ type: 'ServerPoolClaimed', data: { serverId: 's1', name: 'x', customData: null, ttl: null, matchId: 'm', at: t1 } })).toEqual([]);
+    expect(follow.route({ type: 'ServerCustomDataUpdated', data: { serverId: 's1', customData: {}, at: t1 } })).toEqual([]);
+    // a server's first event starts its instance (no state to read); the others do not
+    expect([started, running, assigned('l1')].map((e) => follow.startsOver!(e))).toEqual([true, false, false]);
   });
 
   it('ServerRunning marks the assigned lobby in_game with the server and its ports', () => {

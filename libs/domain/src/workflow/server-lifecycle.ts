@@ -63,6 +63,9 @@ export const serverLifecycleWorkflow: Workflow<ServerLifecycleEvent, ServerLifec
 
   route: (event) => [event.data.serverId],
 
+  // A server stream begins with ServerStarted: a new server has no state to read.
+  startsOver: (event) => event.type === 'ServerStarted',
+
   evolve(state, event) {
     if (event.type === 'ServerTtlExpired' || event.type === 'ServerStartupTimedOut') return state;
     const server = serverDecider.evolve(state.server, event);

@@ -25,6 +25,12 @@ const startupTimer = (at: string, launch: number) => {
   return { kind: 'timer' as const, id: 'server-startup:s1', at: due, then };
 };
 
+describe('Server lifecycle workflow: instances', () => {
+  it("a server's first event starts its instance (no state to read); later ones do not", () => {
+    expect([started, pool, running, stopped, crashed(1)].map((e) => lifecycle.startsOver!(e))).toEqual([true, true, false, false, false]);
+  });
+});
+
 describe('Server lifecycle workflow: startup timeout', () => {
   it('a launch sets the startup timer', () => {
     givenWorkflow(lifecycle).when(started).then([startupTimer(t0, 1)]);

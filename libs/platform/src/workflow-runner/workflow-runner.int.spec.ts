@@ -327,6 +327,42 @@ describe('WorkflowRunner', () => {
     }
   });
 
+  it('an event that leaves its state as it was costs no write; a state read for it stays in memory (read once)', async () => {
+    const { dispatch, keys } = recorder();
+    const pool = readModelsPool(bed.models);
+    const first = runner(dispatch);
+    await first.start();
+    await lobbyStarts(['u1'], t0);
+    await first.idle();
+    expect(keys('StartLobbyServer')).toEqual(['lobby-launch:u1:1']);
+    const unchanged = (n: number) => Array.from({ length: n }, () => ({ type: 'PlayerReady', data: { lobbyId: 'u1', playerId: 'h', at: iso(t0) } }) as unknown as LobbyEvent);
+    const writes = counting(/INSERT INTO workflow_states/);
+    const reads = counting(/SELECT key, state FROM workflow_states/);
+    try {
+      await bed.store.appendToStream(lobbyStream('u1'), unchanged(2), 1);
+      await first.idle();
+      expect(writes.n).toBe(0);
+      // the checkpoint past them is saved by the tick; nothing was lost: a new leader reads u1's state once
+      await first.tick();
+      expect(await loadCheckpoint(pool, 'launches')).toBe(await bed.store.headPosition(['lobby']));
+      await first.stop();
+      const second = runner(dispatch);
+      await second.start();
+      await bed.store.appendToStream(lobbyStream('u1'), unchanged(1), 3);
+      await second.idle();
+      await bed.store.appendToStream(lobbyStream('u1'), unchanged(1), 4);
+      await second.idle();
+      expect({ reads: reads.n, writes: writes.n }).toEqual({ reads: 1, writes: 0 });
+      // and the state read is the stored one: the next launch is attempt 2
+      await bed.store.appendToStream(lobbyStream('u1'), [{ type: 'GameStarting', data: { lobbyId: 'u1', by: 'h', at: iso(t0) } }], 5);
+      await second.idle();
+      expect(keys('StartLobbyServer')).toEqual(['lobby-launch:u1:1', 'lobby-launch:u1:2']);
+    } finally {
+      writes.restore();
+      reads.restore();
+    }
+  });
+
   it('retries a failed dispatch, holding back the later intents of the same instance until it passes', async () => {
     const sent: string[] = [];
     let failures = 1;

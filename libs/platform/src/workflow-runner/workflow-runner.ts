@@ -346,8 +346,17 @@ class WorkflowLoop {
           // change no state, timer or intent, so they cost no transaction. The checkpoint past them is saved
           // with the next batch that does, or by the tick; reading them again after a crash changes nothing.
           if (inputs.some((i) => i.keys.length > 0)) {
-            await this.watched(`a batch of ${batch.length} event(s) up to position ${last}`, (async () => this.write(await this.fold(inputs), last))());
-            this.unsaved = null;
+            await this.watched(`a batch of ${batch.length} event(s) up to position ${last}`, (async () => {
+              const c = await this.fold(inputs);
+              // Events that left every state they reached as it was (a lobby-server instance hearing a pool
+              // claim) are like those that reach none: nothing to store, the checkpoint waits.
+              if (c.states.size === 0 && c.timers.size === 0 && c.intents.length === 0) {
+                this.unsaved = last;
+                return;
+              }
+              await this.write(c, last);
+              this.unsaved = null;
+            })());
           } else {
             this.unsaved = last;
           }
@@ -431,14 +440,20 @@ class WorkflowLoop {
     const startsOver = this.workflow.startsOver?.bind(this.workflow);
     const unknown = [...first].filter(([k, e]) => !this.cache.has(k) && !earlier?.states.has(k) && !startsOver?.(e)).map(([k]) => k);
     const stored = await loadStates(sql, this.name, unknown);
+    // A state read and left as it was is kept in memory (not read again), not written.
+    for (const [key, state] of stored) if (!this.cache.has(key)) this.cache.set(key, state);
+    this.trimCache();
     const current = (key: string) => {
       for (const m of [c.states, earlier?.states, this.cache, stored]) if (m?.has(key)) return m.get(key);
       return this.workflow.initialState;
     };
     for (const { event, keys: targets, silent } of inputs) {
       for (const key of targets) {
-        const after = this.workflow.evolve(current(key), event);
-        c.states.set(key, after);
+        const before = current(key);
+        const after = this.workflow.evolve(before, event);
+        // Unchanged (evolve returned the same object): nothing to write, unless this event starts the
+        // instance over (a row from before may hold another state).
+        if (after !== before || (first.get(key) === event && startsOver?.(event))) c.states.set(key, after);
         for (const intent of this.workflow.react(after, event) as Intent[]) {
           if (intent.kind === 'command') {
             if (!silent) c.intents.push({ key, intent });
@@ -481,6 +496,11 @@ class WorkflowLoop {
       this.cache.delete(key);
       this.cache.set(key, state);
     }
+    this.trimCache();
+  }
+
+  /** The least recently stored states go first. */
+  private trimCache(): void {
     for (const key of this.cache.keys()) {
       if (this.cache.size <= MAX_CACHED_STATES) break;
       this.cache.delete(key);
