@@ -123,6 +123,7 @@ describe('matchmaking: concurrent queueing, a matcher killed -9 (distributed, tw
     for (const r of inGame) byServer.set(r.body.server.instance_id, [...(byServer.get(r.body.server.instance_id) ?? []), r.body.id]);
     expect(lobbies.length).toBe(LOBBIES);
     const cancellers = new Set(lobbies.slice(0, CANCELLING));
+    const inGameMatches = new Set<string>();
     const store = new Client({ connectionString: p.databaseUrl });
     await store.connect();
     try {
@@ -130,6 +131,7 @@ describe('matchmaking: concurrent queueing, a matcher killed -9 (distributed, tw
         const s = await server.get(`/v3/servers/${serverId}`);
         expect(s.body.status).toBe('running');
         expect([...s.body.custom_data.match.lobbies].sort()).toEqual([...onIt].sort());
+        inGameMatches.add(s.body.match_id);
         // a duel plays with both lobbies, or with one whose partner cancelled after the server was assigned
         const { rows } = await store.query("SELECT data->>'lobbyId' AS lobby FROM events WHERE stream_id = $1 AND type = 'MatchLobbyLeft'", [`match-${s.body.match_id}`]);
         expect({ serverId, lobbies: onIt.length + rows.length, left: rows.filter((r) => !cancellers.has(r.lobby)) }).toEqual({ serverId, lobbies: 2, left: [] });
@@ -140,8 +142,6 @@ describe('matchmaking: concurrent queueing, a matcher killed -9 (distributed, tw
     // no other server runs for these matches: a retried start is the same start, and a server a match
     // started but never got (it fell through meanwhile) is stopped (ADR-0012, 12.); none for a match in a game
     type Listed = { instance_id: string; status: string; match_id: string; custom_data?: { match?: unknown } };
-    const inGameMatches = new Set<string>();
-    for (const serverId of byServer.keys()) inGameMatches.add((await server.get(`/v3/servers/${serverId}`)).body.match_id);
     const strays = async () => ((await server.get('/v3/servers?limit=100')).body.servers as Listed[])
       .filter((s) => s.custom_data?.match && !byServer.has(s.instance_id));
     let extra = await strays();

@@ -40,16 +40,17 @@ export class StartServerHandler implements ICommandHandler<StartServer> {
 
   async execute({ request: req, context }: StartServer): Promise<ServerView> {
     const received = performance.now();
-    const serverId = context.commandId ? idFromCommand('server', req.projectId, context.commandId) : randomUUID();
-    if (context.commandId) {
+    const startKey = context.commandId ?? undefined;
+    const serverId = startKey ? idFromCommand('server', req.projectId, startKey) : randomUUID();
+    if (startKey) {
       // started cold under this id (its id is the command's), or a pool server claimed before a restart
-      const earlier = (await this.states.load(serverId)).state.status !== 'none' ? serverId : this.recentClaims.find(req.projectId, context.commandId);
+      const earlier = (await this.states.load(serverId)).state.status !== 'none' ? serverId : this.recentClaims.find(req.projectId, startKey);
       if (earlier) return this.views.get({ projectId: req.projectId, serverId: earlier, fresh: true });
     }
     const project = await this.upstream.project(req.projectId);
     // A capped plan counts active servers: its starts run one at a time (PlanAdmission).
-    if (PLAN_LIMITS[project.plan].maxActiveServers === null) return this.admitted(req, project, serverId, received, context.commandId ?? undefined);
-    return this.admission.run(project.projectId, () => this.admitted(req, project, serverId, received, context.commandId ?? undefined));
+    if (PLAN_LIMITS[project.plan].maxActiveServers === null) return this.admitted(req, project, serverId, received, startKey);
+    return this.admission.run(project.projectId, () => this.admitted(req, project, serverId, received, startKey));
   }
 
   private async admitted(req: StartServerRequest, project: ProjectView, serverId: string, received: number, startKey?: string): Promise<ServerView> {

@@ -119,11 +119,13 @@ const toLobby = (state: MatchFormationState, matchId: string, lobbyId: string, c
 const request = (matchId: string, command: MatchRequest, key: string): CommandIntent<MatchRequest> =>
   ({ kind: 'command', target: { request: command.type, projectId: null }, command, key: `match:${matchId}:${key}` });
 
+const stopStrays = (matchId: string, at: string, key: string) => request(matchId, { type: 'StopStrayMatchServers', matchId, now: at }, key);
+
 /** Stop the match's stray servers now and once more later (see STRAY_SWEEP_MS); nothing if it never asked for one. */
 function sweepStrays(state: MatchFormationState, matchId: string, at: string): MatchFormationIntent[] {
   if (!state.serverAttempts) return [];
   const due: MatchStraySweepDue = { type: 'MatchStraySweepDue', data: { matchId, at: timeAfter(at, STRAY_SWEEP_MS) } };
-  return [request(matchId, { type: 'StopStrayMatchServers', matchId, now: at }, 'strays'), { kind: 'timer', id: strayTimer(matchId), at: due.data.at, then: due }];
+  return [stopStrays(matchId, at, 'strays'), { kind: 'timer', id: strayTimer(matchId), at: due.data.at, then: due }];
 }
 
 /** The roster update after a change (keyed by the change's number, so each is sent once). */
@@ -247,7 +249,7 @@ export const matchFormationWorkflow: Workflow<MatchFormationEvent, MatchFormatio
           ...sweepStrays(state, matchId, at),
         ];
       case 'MatchStraySweepDue':
-        return [request(matchId, { type: 'StopStrayMatchServers', matchId, now: at }, 'strays:late')];
+        return [stopStrays(matchId, at, 'strays:late')];
       case 'MatchDissolved':
         return [
           ...event.data.requeue.map((l) => toLobby(state, matchId, l, { type: 'ReleaseFromMatch', matchId, requeue: true, reason: event.data.reason, error: null, now: at }, 'release')),
