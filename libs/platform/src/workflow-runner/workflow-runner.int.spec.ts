@@ -9,7 +9,7 @@ import { createProjectionTestBed, ProjectionTestBed } from '../../../../test/sup
 import { eventually } from '../../../../test/support/http';
 import { listParked } from '../projections/parked-events';
 import { IntentDispatcher, WorkflowRunner, WorkflowRunnerOptions } from './workflow-runner';
-import { loadCheckpoint, noChanges, writeChanges } from './workflow-tables';
+import { loadCheckpoint, noChanges, timerSlot, writeChanges } from './workflow-tables';
 
 const t0 = Date.parse('2026-11-21T10:00:00.000Z');
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -299,6 +299,37 @@ describe('WorkflowRunner', () => {
       const stored = new Map((await pool.query('SELECT id::text AS id, intent_key FROM workflow_intents WHERE id = ANY($1::bigint[])', [ids])).rows.map((r) => [r.id as string, r.intent_key as string]));
       expect(ids.map((id) => stored.get(id))).toEqual(c.intents.map((i) => i.intent.key));
     }
+  });
+
+  it('a write cancels timers and deletes sent intents by their keys: it reads a handful of rows, not the whole table', async () => {
+    // 100,000 queued lobbies hold 100,000 queue timers: a write that cancels one must not read them all
+    // (as a join with the keys it was planned as a scan of every timer of the workflow, and of the outbox).
+    const pool = readModelsPool(bed.models);
+    await pool.query(`INSERT INTO workflow_timers (workflow, key, id, due_at, event)
+      SELECT 'launches', 'l' || g, 'timeout', now() + interval '1 hour', '{}' FROM generate_series(1, 5000) g`);
+    const filled = noChanges();
+    for (let i = 0; i < 2000; i++) filled.intents.push({ key: `l${i}`, intent: { kind: 'command', target: { request: 'Noop', projectId: null }, command: { type: 'Noop' }, key: `fill-${i}` } as CommandIntent });
+    const ids = await writeChanges(pool, 'launches', filled, null);
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      for (let round = 0; round < 8; round++) { // past the 5 custom plans: the prepared statement's generic plan too
+        const c = noChanges();
+        for (const k of [`l${round * 2 + 1}`, `l${round * 2 + 2}`]) c.timers.set(timerSlot(k, 'timeout'), { key: k, id: 'timeout', set: null });
+        await writeChanges(client, 'launches', c, null, ids.slice(round * 3, round * 3 + 3));
+      }
+      const { rows } = await client.query(`SELECT relname, coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0) AS n FROM pg_stat_xact_user_tables
+        WHERE relname IN ('workflow_timers', 'workflow_intents') ORDER BY relname`);
+      // 16 timers and 24 intents deleted in all: each read once (a scan would read thousands per write)
+      expect(rows.map((r) => [r.relname, Number(r.n)])).toEqual([['workflow_intents', expect.any(Number)], ['workflow_timers', expect.any(Number)]]);
+      for (const r of rows) expect(Number(r.n)).toBeLessThanOrEqual(50);
+      await client.query('COMMIT');
+    } finally {
+      client.release();
+    }
+    expect((await pool.query("SELECT count(*)::int AS n FROM workflow_timers WHERE workflow = 'launches'")).rows[0].n).toBe(5000 - 16);
+    expect((await pool.query('SELECT count(*)::int AS n FROM workflow_intents WHERE id = ANY($1::bigint[])', [ids])).rows[0].n).toBe(2000 - 24);
+    expect((await pool.query("SELECT count(*)::int AS n FROM workflow_timers WHERE key IN ('l1', 'l16', 'l17')")).rows[0].n).toBe(1); // l17 kept
   });
 
   it('reads no state for an event that starts its instance over (Workflow.startsOver), and reads the stored one otherwise', async () => {

@@ -53,13 +53,13 @@ export const timerSlot = (key: string, id: string) => `${key}\u0000${id}`;
 
 // One statement (so one round trip, atomic on its own): the data-modifying CTEs all run. Every row is
 // touched once (states by key, timers net by slot), which ON CONFLICT ... DO UPDATE requires. The rows
-// travel as one JSON document each (no array parameters: pg escapes those element by element).
+// travel as one JSON document each (no array parameters: pg escapes those element by element). Cancelled
+// timers and sent intents are deleted by workflow_forget (migration 0015), one primary-key lookup each: as
+// a join here they were planned as a scan of the whole table (the slots cancelled never touch the slots set).
 const WRITE_SQL = `WITH
   st AS (INSERT INTO workflow_states (workflow, key, state, updated_at)
            SELECT $1, k, s, now() FROM jsonb_to_recordset($2::jsonb) AS t(k text, s jsonb)
          ON CONFLICT (workflow, key) DO UPDATE SET state = EXCLUDED.state, updated_at = now()),
-  tc AS (DELETE FROM workflow_timers w USING jsonb_to_recordset($3::jsonb) AS c(k text, id text)
-          WHERE w.workflow = $1 AND w.key = c.k AND w.id = c.id),
   ts AS (INSERT INTO workflow_timers (workflow, key, id, due_at, event)
            SELECT $1, k, id, at, e FROM jsonb_to_recordset($4::jsonb) AS t(k text, id text, at timestamptz, e jsonb)
          ON CONFLICT (workflow, key, id) DO UPDATE SET due_at = EXCLUDED.due_at, event = EXCLUDED.event),
@@ -67,9 +67,8 @@ const WRITE_SQL = `WITH
            SELECT $1, k, ik, i FROM ROWS FROM (jsonb_to_recordset($5::jsonb) AS (k text, ik text, i jsonb)) WITH ORDINALITY AS t(k, ik, i, n) ORDER BY n
          RETURNING id),
   cp AS (INSERT INTO checkpoints (name, position, updated_at) SELECT $6, $7::bigint, now() WHERE $7::bigint IS NOT NULL
-         ON CONFLICT (name) DO UPDATE SET position = EXCLUDED.position, updated_at = EXCLUDED.updated_at),
-  di AS (DELETE FROM workflow_intents WHERE id IN (SELECT (jsonb_array_elements_text($8::jsonb))::bigint))
-  SELECT array(SELECT o.id FROM oi o ORDER BY o.id)::text[] AS ids`;
+         ON CONFLICT (name) DO UPDATE SET position = EXCLUDED.position, updated_at = EXCLUDED.updated_at)
+  SELECT array(SELECT o.id FROM oi o ORDER BY o.id)::text[] AS ids, workflow_forget($1, $3::jsonb, $8::jsonb) AS forgot`;
 
 /**
  * Stores a decision's changes, and the checkpoint when given, in one statement (inside `sql`'s transaction
