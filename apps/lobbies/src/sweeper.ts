@@ -47,14 +47,25 @@ export function sweepCutoff(projectId: string, config: LobbyConfig, now: number)
   };
 }
 
-const CONFIGS_IN_USE = 'SELECT DISTINCT project_id AS "projectId", config FROM lobbies';
+// Every second, so neither query may read the whole table (100,000 queued lobbies are 100,000 rows):
+// the configs in use are a skip scan of the (project_id, config, …) index, one probe per config; the
+// candidates are found by the time indexes first, with the laxest cutoff of all configs (a superset, which
+// the planner sees as a value), then each config's own.
+const CONFIGS_IN_USE = `WITH RECURSIVE c AS (
+    (SELECT project_id, config FROM lobbies ORDER BY project_id, config LIMIT 1)
+    UNION ALL
+    SELECT n.project_id, n.config FROM c CROSS JOIN LATERAL (
+      SELECT l.project_id, l.config FROM lobbies l WHERE (l.project_id, l.config) > (c.project_id, c.config)
+      ORDER BY l.project_id, l.config LIMIT 1) n)
+  SELECT project_id AS "projectId", config FROM c`;
 const CANDIDATES = `
   SELECT l.id::text AS id, l.project_id AS "projectId", l.config, l.state->>'lastActivityAt' AS activity,
          (SELECT coalesce(jsonb_agg(jsonb_build_array(p->>'id', p->>'lastSeenAt')), '[]'::jsonb) FROM jsonb_array_elements(l.state->'players') p) AS players
   FROM lobbies l
   JOIN unnest($1::text[], $2::text[], $3::timestamptz[], $4::timestamptz[]) AS c(project_id, config, idle_before, stale_before)
     ON l.project_id = c.project_id AND l.config = c.config
-  WHERE l.activity_at < c.idle_before OR l.seen_min_at < c.stale_before`;
+  WHERE (l.activity_at < $5::timestamptz OR l.seen_min_at < $6::timestamptz)
+    AND (l.activity_at < c.idle_before OR l.seen_min_at < c.stale_before)`;
 const STILL_LIVE = 'SELECT id::text AS id FROM lobbies WHERE id = ANY($1::uuid[])';
 /** Presence of lobbies deleted elsewhere is dropped every this many sweeps. */
 const RETAIN_EVERY = 30;
@@ -112,7 +123,10 @@ export class LobbySweeper {
       }
       if (cutoffs.length === 0) return;
       const column = <K extends keyof SweepCutoff>(k: K) => cutoffs.map((c) => c[k]);
-      const { rows } = await sql.query<SweepRow>(CANDIDATES, [column('projectId'), column('config'), column('idleBefore'), column('staleBefore')]);
+      const latest = (values: (string | null)[]) => values.reduce<string | null>((a, v) => (v !== null && (a === null || v > a) ? v : a), null);
+      const { rows } = await sql.query<SweepRow>(CANDIDATES, [
+        column('projectId'), column('config'), column('idleBefore'), column('staleBefore'), latest(column('idleBefore')), latest(column('staleBefore')),
+      ]);
       for (const row of rows) {
         const config = configs.get(`${row.projectId}/${row.config}`)!;
         const verdict = sweepVerdict(row, config, now, this.presence);
