@@ -1,5 +1,5 @@
 import { LobbyEvent } from '../lobby';
-import { MatchEvent, MatchProposal } from '../matchmaking/match';
+import { matchDecider, MatchEvent, MatchProposal } from '../matchmaking/match';
 import { givenWorkflow } from './testing';
 import { FORMATION_DEADLINE_MS, matchFormationWorkflow as wf, MatchFormationEvent, SERVER_START_DEADLINE_MS, STRAY_SWEEP_MS } from './match-formation';
 import { lobbyQueueWorkflow } from './lobby-queue';
@@ -229,4 +229,28 @@ describe('Match formation workflow: backfill', () => {
       { kind: 'command', target: { aggregate: 'backfill', id: M, projectId: 'p1' }, command: { type: 'ChangeRoster', matchId: M, freeSlots: 0, reason: 'filled', roster: [['ann'], ['cid']], now: t1 }, key: 'backfill-roster:m1:2' },
     ]);
   });
+
+  it("the roster's state is the roster alone: a match's formation, server attempts and a failure leave it as it was (nothing to store)", () => {
+    const roster = givenWorkflow(backfillRosterWorkflow, [proposed]);
+    for (const e of [
+      { type: 'MatchLobbyReserved', data: { matchId: M, lobbyId: 'a', at: t1 } }, formed,
+      { type: 'MatchServerRequested', data: { matchId: M, attempt: 1, at: t1 } },
+      { type: 'MatchServerStartFailed', data: { matchId: M, attempt: 1, error: 'no build', at: t1 } },
+      { type: 'MatchFailed', data: { matchId: M, error: 'no build', lobbies: ['a', 'b'], at: t1 } },
+    ] as MatchEvent[]) expect(roster.when(e).thenNothing()).toBe(roster.state);
+    // the game's start is stored: its teams are what a later leave or fill is counted against
+    const assigned = roster.when({ type: 'MatchServerAssigned', data: { matchId: M, serverId: 's1', at: t1 } }).thenNothing();
+    expect(assigned).toEqual({ projectId: 'p1', lobbies: [['a', ['ann']], ['b', ['bob']]], teams: [['ann'], ['bob']], live: true, initial: [1, 1], changes: 0 });
+  });
+
+  it('a state an earlier version stored (the whole match) goes on as its roster', () => {
+    const match = game.reduce((s, e) => matchDecider.evolve(s, e), matchDecider.initialState);
+    const stored = { match, initial: [1, 1], changes: 0 } as never;
+    const left: MatchEvent = { type: 'MatchLobbyLeft', data: { matchId: M, lobbyId: 'b', at: t1 } };
+    const next = backfillRosterWorkflow.evolve(stored, left);
+    expect(backfillRosterWorkflow.react(next, left)).toEqual([
+      { kind: 'command', target: { aggregate: 'backfill', id: M, projectId: 'p1' }, command: { type: 'ChangeRoster', matchId: M, freeSlots: 1, reason: 'left', roster: [['ann'], []], now: t1 }, key: 'backfill-roster:m1:1' },
+    ]);
+  });
 });
+
