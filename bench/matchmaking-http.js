@@ -12,7 +12,8 @@
 // not game processes (enqueue → in_game on a warm pool is not measured here yet).
 // Needs the build (npm run build) and PostgreSQL at BENCH_DATABASE_ADMIN_URL (default postgres://postgres@127.0.0.1:5432/postgres).
 // BENCH_PROFILE_DIR=dir: a CPU profile of the platform; the saturation, paced and explain phases' windows are printed (bench/lib/profile-window.js reads them).
-// Usage: node bench/matchmaking-http.js  (BENCH_SAT_LOBBIES, BENCH_RATE, BENCH_PACED_S, BENCH_QUEUED, BENCH_EXPLAINS, BENCH_EXPLAIN_CLIENTS, BENCH_CONCURRENCY)
+// BENCH_QUEUED_FIRST=1: phase 3's queue is filled before phase 1, so the matching phases run beside QUEUED waiting lobbies.
+// Usage: node bench/matchmaking-http.js  (BENCH_QUEUED_FIRST, BENCH_SAT_LOBBIES, BENCH_RATE, BENCH_PACED_S, BENCH_QUEUED, BENCH_EXPLAINS, BENCH_EXPLAIN_CLIENTS, BENCH_CONCURRENCY)
 'use strict';
 const { Client } = require('pg');
 const { startStandalone, percentile, sleep, cpuSeconds } = require('./lib/standalone');
@@ -25,6 +26,7 @@ const QUEUED = Number(process.env.BENCH_QUEUED ?? 10_000);
 const EXPLAINS = Number(process.env.BENCH_EXPLAINS ?? 2000);
 const EXPLAIN_CLIENTS = Number(process.env.BENCH_EXPLAIN_CLIENTS ?? 8);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
+const QUEUED_FIRST = process.env.BENCH_QUEUED_FIRST === '1';
 const ADMIN_URL = process.env.BENCH_DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const CONFIG = 'mm';
 
@@ -106,6 +108,29 @@ async function lobbyIds(agent, port, key, players) {
   return ids;
 }
 
+/**
+ * QUEUED lobbies that never match (ratings 10 apart, a window of 0) enqueued, until the matchmaking
+ * service's queue table holds every ticket; then 2 s more for the rest to settle. Returns them.
+ */
+async function fillQueue(agent, p, db) {
+  const queued = await createLobbies(agent, p.port, p.clientKey, 'q', QUEUED, (i) => ({ mmr: i * 10 }));
+  await runPool(queued.length, CONCURRENCY, async (i) => {
+    const r = await enqueue(agent, p.port, p.clientKey, queued[i], 'never');
+    if (r.status !== 200) throw new Error(`enqueue ${queued[i]}: ${r.status}`);
+  });
+  // Steady state: the matchmaking service's queue table holds every ticket (its projection catches up
+  // after the burst of enqueues), then 2 s more for the rest to settle. The catch-up time is a figure too.
+  const enqueued = performance.now();
+  for (;;) {
+    const { rows } = await db.query("SELECT count(*)::int AS n FROM match_tickets WHERE mode = 'never'");
+    if (rows[0].n >= QUEUED) break;
+    await sleep(200);
+  }
+  console.log(`matchmaking.explain.queue_caught_up_after_ms ${(performance.now() - enqueued).toFixed(0)}`);
+  await sleep(2000);
+  return queued;
+}
+
 async function main() {
   const database = await freshDatabase();
   const p = await startStandalone({ uploadBuild: false, env: { DATABASE_URL: database.url } });
@@ -121,6 +146,9 @@ async function main() {
       } },
     }] } });
     if (settings.status !== 200) throw new Error(`settings: ${settings.status} ${JSON.stringify(settings.body)}`);
+
+    // BENCH_QUEUED_FIRST=1: the never-matching lobbies wait in the queue through every phase (matching with a deep queue).
+    const queuedFirst = QUEUED_FIRST ? await fillQueue(agent, p, db) : null;
 
     // 1. saturation
     const sat = await createLobbies(agent, p.port, p.clientKey, 'sat', SAT_LOBBIES, () => ({}));
@@ -182,22 +210,8 @@ async function main() {
     console.log(`matchmaking.paced.enqueue_to_matched_ms p50 ${s2.p50.toFixed(0)} (target < 100) p99 ${s2.p99.toFixed(0)} (target < 300) max ${s2.max.toFixed(0)}`);
     console.log(`matchmaking.paced.wall.enqueue_to_matched_ms p50 ${w2.p50.toFixed(0)} p99 ${w2.p99.toFixed(0)} max ${w2.max.toFixed(0)} (to LobbyMatched written; ${w2.n} lobbies)`);
 
-    // 3. explain with QUEUED lobbies in the queue
-    const queued = await createLobbies(agent, p.port, p.clientKey, 'q', QUEUED, (i) => ({ mmr: i * 10 }));
-    await runPool(queued.length, CONCURRENCY, async (i) => {
-      const r = await enqueue(agent, p.port, p.clientKey, queued[i], 'never');
-      if (r.status !== 200) throw new Error(`enqueue ${queued[i]}: ${r.status}`);
-    });
-    // Steady state: the matchmaking service's queue table holds every ticket (its projection catches up
-    // after the burst of enqueues), then 2 s more for the rest to settle. The catch-up time is a figure too.
-    const enqueued = performance.now();
-    for (;;) {
-      const { rows } = await db.query("SELECT count(*)::int AS n FROM match_tickets WHERE mode = 'never'");
-      if (rows[0].n >= QUEUED) break;
-      await sleep(200);
-    }
-    console.log(`matchmaking.explain.queue_caught_up_after_ms ${(performance.now() - enqueued).toFixed(0)}`);
-    await sleep(2000);
+    // 3. explain with QUEUED lobbies in the queue (filled first with BENCH_QUEUED_FIRST)
+    const queued = queuedFirst ?? await fillQueue(agent, p, db);
     console.log(`matchmaking.explain.queued ${QUEUED}`);
     // One client at a time: the latency a player's explain sees. Then EXPLAIN_CLIENTS at once, closed loop:
     // the process saturated, so that figure is mostly the queue of requests before each one.
