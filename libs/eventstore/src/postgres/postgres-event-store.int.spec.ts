@@ -66,6 +66,39 @@ describe('PostgresEventStore specifics', () => {
     expect(streams.sort()).toEqual(['dup-0', 'dup-1', 'dup-2', 'dup-4']);
   });
 
+  it('decides a batch in order: each append sees the ones before it on its stream; a mismatch fails only itself; positions follow the batch', async () => {
+    await store.appendToStream('bat-a', [{ type: 'A0', data: {} }], 'no_stream'); // bat-a at revision 0
+    const ev = (type: string) => ({ id: randomUUID(), type, data: { type }, metadata: { by: 'test' } });
+    const appends = [
+      { stream: 'bat-a', expected: '0', events: [ev('A1'), ev('A2')] }, // → 2
+      { stream: 'bat-b', expected: 'no_stream', events: [ev('B0')] }, // → 0
+      { stream: 'bat-a', expected: '0', events: [ev('lost')] }, // stale: a is at 2 now
+      { stream: 'bat-a', expected: '2', events: [ev('A3')] }, // sees the first append of this batch → 3
+      { stream: 'bat-c', expected: 'no_stream', events: [] }, // nothing to write: ok at -1
+      { stream: 'bat-b', expected: 'any', events: [ev('B1')] }, // → 1
+      { stream: 'bat-b', expected: 'no_stream', events: [ev('lost')] }, // b exists now
+      { stream: 'bat-a', expected: '3', events: [] }, // nothing to write: ok, a's last position
+    ];
+    const client = new Client({ connectionString: db.url });
+    await client.connect();
+    let results: { ok: boolean; revision: number; position: string | null }[];
+    try {
+      results = (await client.query('SELECT append_events_batch($1) AS r', [JSON.stringify(appends)])).rows[0].r;
+    } finally {
+      await client.end();
+    }
+    expect(results.map((r) => [r.ok, r.revision])).toEqual([[true, 2], [true, 0], [false, 2], [true, 3], [true, -1], [true, 1], [false, 1], [true, 3]]);
+    const a = await store.readStream('bat-a');
+    const b = await store.readStream('bat-b');
+    expect(a.events.map((e) => [e.type, e.revision])).toEqual([['A0', 0], ['A1', 1], ['A2', 2], ['A3', 3]]);
+    expect(b.events.map((e) => [e.type, e.revision, e.data, e.metadata])).toEqual([['B0', 0, { type: 'B0' }, { by: 'test' }], ['B1', 1, { type: 'B1' }, { by: 'test' }]]);
+    // each append's position is its last event's, in batch order; the empty append on a answers a's last
+    const pos = (stream: { events: { type: string; position: bigint }[] }, type: string) => String(stream.events.find((e) => e.type === type)!.position);
+    expect(results.map((r) => r.position)).toEqual([pos(a, 'A2'), pos(b, 'B0'), null, pos(a, 'A3'), '0', pos(b, 'B1'), null, pos(a, 'A3')]);
+    expect(BigInt(pos(a, 'A1')) < BigInt(pos(a, 'A2')) && BigInt(pos(a, 'A2')) < BigInt(pos(b, 'B0')) && BigInt(pos(b, 'B0')) < BigInt(pos(a, 'A3')) && BigInt(pos(a, 'A3')) < BigInt(pos(b, 'B1'))).toBe(true);
+    expect((await store.readAll({ categories: ['bat'] })).map((e) => e.type)).toEqual(['A0', 'A1', 'A2', 'B0', 'A3', 'B1']);
+  });
+
   it('keeps positions in commit order when separate stores (connections) write concurrently', async () => {
     // One store per writer, so appends really are concurrent transactions rather than one process's batches.
     const writers = Array.from({ length: 8 }, () => new PostgresEventStore({ connectionString: db.url, poolSize: 1 }));

@@ -99,28 +99,75 @@ $fn$;
 
 -- Several appends in one transaction (one WAL flush): p_appends is [{stream, expected, events}], the
 -- result one {ok, revision, position} per append, in order. A mismatch fails only its own append.
+-- Set-based: one index probe per stream for its head, the expectations checked in order in memory (an
+-- append sees the ones before it in the batch), then one INSERT of every accepted event, in batch order (so
+-- positions follow it). An append of no events answers its stream's last position after the batch.
 CREATE OR REPLACE FUNCTION append_events_batch(p_appends jsonb)
 RETURNS jsonb
 LANGUAGE plpgsql VOLATILE AS $fn$
 DECLARE
   a jsonb;
-  r record;
-  v_results jsonb := '[]';
-  v_last bigint := 0;
+  v_heads jsonb;
+  v_stream text;
+  v_cur int;
+  v_n int;
+  v_streams text[] := '{}';
+  v_ok boolean[] := '{}';
+  v_rev int[] := '{}';
+  v_base int[] := '{}';
+  v_pos jsonb;
+  v_last bigint;
+  v_results jsonb;
 BEGIN
   PERFORM pg_advisory_xact_lock(${APPEND_LOCK});
+  SELECT coalesce(jsonb_object_agg(s.stream, coalesce(h.revision, -1)), '{}') INTO v_heads
+    FROM (SELECT DISTINCT x ->> 'stream' AS stream FROM jsonb_array_elements(p_appends) AS x) s
+    LEFT JOIN LATERAL (SELECT e.revision FROM events e WHERE e.stream_id = s.stream ORDER BY e.revision DESC LIMIT 1) h ON true;
+
   FOR a IN SELECT x.a FROM jsonb_array_elements(p_appends) WITH ORDINALITY AS x(a, ord) ORDER BY x.ord LOOP
-    SELECT * INTO r FROM append_stream_events(a ->> 'stream', a ->> 'expected', a -> 'events');
-    v_results := v_results || jsonb_build_array(
-      jsonb_build_object('ok', r.ok, 'revision', r.next_revision, 'position', r.last_position::text));
-    IF r.ok AND jsonb_array_length(a -> 'events') > 0 THEN
-      v_last := r.last_position;
+    v_stream := a ->> 'stream';
+    v_cur := (v_heads ->> v_stream)::int;
+    v_streams := array_append(v_streams, v_stream);
+    -- Separate branches: the ::int cast must only ever be evaluated for numeric expectations.
+    IF a ->> 'expected' = 'no_stream' THEN
+      v_ok := array_append(v_ok, v_cur = -1);
+    ELSIF a ->> 'expected' = 'any' THEN
+      v_ok := array_append(v_ok, true);
+    ELSE
+      v_ok := array_append(v_ok, v_cur = (a ->> 'expected')::int);
+    END IF;
+    IF v_ok[cardinality(v_ok)] THEN
+      v_n := jsonb_array_length(a -> 'events');
+      v_base := array_append(v_base, CASE WHEN v_n > 0 THEN v_cur END);
+      v_rev := array_append(v_rev, v_cur + v_n);
+      v_heads := jsonb_set(v_heads, ARRAY[v_stream], to_jsonb(v_cur + v_n));
+    ELSE
+      v_base := array_append(v_base, NULL::int);
+      v_rev := array_append(v_rev, v_cur);
     END IF;
   END LOOP;
-  IF v_last > 0 THEN
+
+  WITH inserted AS (
+    INSERT INTO events (event_id, stream_id, category, revision, type, data, metadata)
+    SELECT (e.e ->> 'id')::uuid, x.a ->> 'stream', split_part(x.a ->> 'stream', '-', 1), v_base[x.ord::int] + e.k::int,
+           e.e ->> 'type', e.e -> 'data', coalesce(e.e -> 'metadata', '{}')
+    FROM jsonb_array_elements(p_appends) WITH ORDINALITY AS x(a, ord)
+    CROSS JOIN LATERAL jsonb_array_elements(x.a -> 'events') WITH ORDINALITY AS e(e, k)
+    WHERE v_base[x.ord::int] IS NOT NULL
+    ORDER BY x.ord, e.k
+    RETURNING stream_id, revision, position
+  )
+  SELECT jsonb_object_agg(i.stream_id || '/' || i.revision, i.position::text), max(i.position) INTO v_pos, v_last FROM inserted i;
+
+  SELECT jsonb_agg(jsonb_build_object('ok', v_ok[i], 'revision', v_rev[i], 'position', CASE
+      WHEN NOT v_ok[i] THEN NULL
+      WHEN v_base[i] IS NOT NULL THEN v_pos ->> (v_streams[i] || '/' || v_rev[i])
+      ELSE (SELECT coalesce(max(e.position), 0) FROM events e WHERE e.stream_id = v_streams[i])::text END) ORDER BY i)
+    INTO v_results FROM generate_subscripts(v_ok, 1) AS i;
+  IF v_last IS NOT NULL THEN
     PERFORM pg_notify('${EVENTS_CHANNEL}', v_last::text);
   END IF;
-  RETURN v_results;
+  RETURN coalesce(v_results, '[]');
 END
 $fn$;
 `;
