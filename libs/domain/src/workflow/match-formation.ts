@@ -75,7 +75,16 @@ export interface MatchFormationState {
   rosterChanges?: number;
   /** The last server start asked for (0 or absent: none); a start may have made a server the match never got. */
   serverAttempts?: number;
+  /**
+   * A server start whose outcome the match never heard (timed out, or still in flight when the match fell
+   * through) may have made a server: only then are stray servers looked for. A start the servers service
+   * refused made none. Absent in a state stored before it was kept: taken as true.
+   */
+  startsUnknown?: boolean;
 }
+
+/** The error of a start no answer came for in time (SERVER_START_DEADLINE_MS). */
+export const SERVER_START_TIMEOUT = 'server_start_timeout';
 
 /** Lobby events that say the lobby left its match on its own; the match decides what that means. */
 function dropped(event: LobbyEvent): string | null {
@@ -121,9 +130,12 @@ const request = (matchId: string, command: MatchRequest, key: string): CommandIn
 
 const stopStrays = (matchId: string, at: string, key: string) => request(matchId, { type: 'StopStrayMatchServers', matchId, now: at }, key);
 
-/** Stop the match's stray servers now and once more later (see STRAY_SWEEP_MS); nothing if it never asked for one. */
+/**
+ * Stop the match's stray servers now and once more later (see STRAY_SWEEP_MS); nothing if it never asked for
+ * one, or if every start it asked for was answered (a refusal made no server; an assigned one is its own).
+ */
 function sweepStrays(state: MatchFormationState, matchId: string, at: string): MatchFormationIntent[] {
-  if (!state.serverAttempts) return [];
+  if (!state.serverAttempts || state.startsUnknown === false) return [];
   const due: MatchStraySweepDue = { type: 'MatchStraySweepDue', data: { matchId, at: timeAfter(at, STRAY_SWEEP_MS) } };
   return [stopStrays(matchId, at, 'strays'), { kind: 'timer', id: strayTimer(matchId), at: due.data.at, then: due }];
 }
@@ -158,17 +170,20 @@ export const matchFormationWorkflow: Workflow<MatchFormationEvent, MatchFormatio
       case 'MatchFormed':
         return { ...state, status: event.data.confirmationDeadline ? 'confirming' : 'confirmed' };
       case 'MatchConfirmed':
-      case 'MatchServerStartFailed':
         return { ...state, status: 'confirmed' };
+      case 'MatchServerStartFailed':
+        return { ...state, status: 'confirmed', startsUnknown: (state.startsUnknown ?? true) || event.data.error === SERVER_START_TIMEOUT };
       case 'MatchServerRequested':
-        return { ...state, status: 'server_requested', serverAttempts: event.data.attempt };
+        return { ...state, status: 'server_requested', serverAttempts: event.data.attempt, startsUnknown: state.startsUnknown ?? (event.data.attempt > 1) };
       case 'MatchServerAssigned':
         return { ...state, status: 'assigned', server: event.data.server ?? { instance_id: event.data.serverId } };
+      case 'MatchFailed': // the last attempt's failure (its start in flight until then)
+        return { ...state, status: 'over', startsUnknown: (state.startsUnknown ?? true) || event.data.error === SERVER_START_TIMEOUT };
       case 'MatchAborted':
       case 'MatchDissolved':
-      case 'MatchFailed':
       case 'MatchCompleted':
-        return { ...state, status: 'over' };
+        // fell through with a start in flight: it may still make a server
+        return { ...state, status: 'over', ...(state.status === 'server_requested' ? { startsUnknown: true } : {}) };
       case 'MatchFilled':
         return { ...state, lobbies: [...state.lobbies, event.data.lobbyId], rosterChanges: (state.rosterChanges ?? 0) + 1 };
       case 'MatchLobbyLeft':
@@ -216,7 +231,7 @@ export const matchFormationWorkflow: Workflow<MatchFormationEvent, MatchFormatio
       case 'MatchServerStartDue':
         // The decider ignores it unless that attempt is still the one in flight.
         return state.status === 'server_requested'
-          ? [toMatch(matchId, { type: 'FailServerStart', attempt: event.data.attempt, error: 'server_start_timeout', now: at }, `start-timeout:${event.data.attempt}`)]
+          ? [toMatch(matchId, { type: 'FailServerStart', attempt: event.data.attempt, error: SERVER_START_TIMEOUT, now: at }, `start-timeout:${event.data.attempt}`)]
           : [];
       case 'MatchConfirmed':
         return [

@@ -1,7 +1,7 @@
 import { LobbyEvent } from '../lobby';
 import { matchDecider, MatchEvent, MatchProposal } from '../matchmaking/match';
 import { givenWorkflow } from './testing';
-import { FORMATION_DEADLINE_MS, matchFormationWorkflow as wf, MatchFormationEvent, SERVER_START_DEADLINE_MS, STRAY_SWEEP_MS } from './match-formation';
+import { FORMATION_DEADLINE_MS, matchFormationWorkflow as wf, MatchFormationEvent, SERVER_START_DEADLINE_MS, SERVER_START_TIMEOUT, STRAY_SWEEP_MS } from './match-formation';
 import { lobbyQueueWorkflow } from './lobby-queue';
 import { backfillRosterWorkflow } from './backfill-roster';
 
@@ -122,12 +122,29 @@ describe('Match formation workflow', () => {
     givenWorkflow<MatchFormationEvent, any, any>(wf, [proposed, formed, requested, aborted]).when(due as MatchFormationEvent).then([
       { kind: 'command', target: { request: 'StopStrayMatchServers', projectId: null }, command: { type: 'StopStrayMatchServers', matchId: M, now: due.data.at }, key: 'match:m1:strays:late' },
     ]);
-    const failed: MatchEvent = { type: 'MatchFailed', data: { matchId: M, error: 'no capacity', lobbies: ['a', 'b'], at: t1 } };
-    const onFail = wf.react(wf.evolve(givenWorkflow(wf, [proposed, formed, requested]).state, failed), failed);
+    // failed when its last start timed out: that start may have made a server
+    const timedOut: MatchEvent = { type: 'MatchFailed', data: { matchId: M, error: SERVER_START_TIMEOUT, lobbies: ['a', 'b'], at: t1 } };
+    const onFail = wf.react(wf.evolve(givenWorkflow(wf, [proposed, formed, requested]).state, timedOut), timedOut);
     expect(onFail.slice(-2)).toEqual([sweep, { kind: 'timer', id: 'match-strays:m1', at: due.data.at, then: due }]);
     // aborted while reserving (no server asked for): no sweep
     const early = wf.react(wf.evolve(givenWorkflow(wf, [proposed]).state, aborted), aborted);
     expect(early.filter((i) => i.kind === 'timer' || (i.kind === 'command' && i.command.type === 'StopStrayMatchServers'))).toEqual([]);
+  });
+
+  it('a match whose every start was answered looks for no stray server: a refused start made none, an assigned one is its own; a start that timed out may have', () => {
+    const req = (attempt: number): MatchEvent => ({ type: 'MatchServerRequested', data: { matchId: M, attempt, at: t1 } });
+    const refused = (attempt: number, error = 'ready build "v9" not found'): MatchEvent => ({ type: 'MatchServerStartFailed', data: { matchId: M, attempt, error, at: t1 } });
+    const sweeps = (intents: { kind: string; command?: { type: string } }[]) => intents.filter((i) => i.kind === 'timer' || i.command?.type === 'StopStrayMatchServers').length;
+    const failed = (error: string): MatchEvent => ({ type: 'MatchFailed', data: { matchId: M, error, lobbies: ['a', 'b'], at: t1 } });
+    const assigned: MatchEvent = { type: 'MatchServerAssigned', data: { matchId: M, serverId: 's2', server: { instance_id: 's2' }, at: t1 } };
+    const refusedThrice = [proposed, formed, req(1), refused(1), req(2), refused(2), req(3)];
+    const lastRefused = failed('ready build "v9" not found');
+    expect(sweeps(wf.react(wf.evolve(givenWorkflow(wf, refusedThrice).state, lastRefused), lastRefused))).toBe(0);
+    expect(sweeps(wf.react(wf.evolve(givenWorkflow(wf, [proposed, formed, req(1), refused(1), req(2)]).state, assigned), assigned))).toBe(0);
+    // one of them timed out: swept, whether the match then failed or got a later attempt's server
+    const timedOutFirst = [proposed, formed, req(1), refused(1, SERVER_START_TIMEOUT), req(2), refused(2), req(3)];
+    expect(sweeps(wf.react(wf.evolve(givenWorkflow(wf, timedOutFirst).state, failed('no capacity')), failed('no capacity')))).toBe(2);
+    expect(sweeps(wf.react(wf.evolve(givenWorkflow(wf, [proposed, formed, req(1), refused(1, SERVER_START_TIMEOUT), req(2)]).state, assigned), assigned))).toBe(2);
   });
 
   it("a lobby leaving on its own is told to the match; once the match is over, nothing", () => {
