@@ -212,6 +212,8 @@ async function main() {
 
     // 3. explain with QUEUED lobbies in the queue (filled first with BENCH_QUEUED_FIRST)
     const queued = queuedFirst ?? await fillQueue(agent, p, db);
+    // Filled first: the paced phase's matches play out before the explains (filling the queue takes that long otherwise).
+    if (queuedFirst) console.log(`matchmaking.paced.settled_after_ms ${(await settled(db, (SAT_LOBBIES + n) / 2)).toFixed(0)}`);
     console.log(`matchmaking.explain.queued ${QUEUED}`);
     // One client at a time: the latency a player's explain sees. Then EXPLAIN_CLIENTS at once, closed loop:
     // the process saturated, so that figure is mostly the queue of requests before each one.
