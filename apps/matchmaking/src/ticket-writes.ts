@@ -1,5 +1,5 @@
 // What a batch of events does to match_tickets and match_waits, as data (pure), and the statements that
-// apply it: one multi-row statement per segment instead of a round trip per event (a 100,000-lobby burst
+// apply it: a few multi-row statements per batch instead of a round trip per event (a 100,000-lobby burst
 // took the projection 13.6 s to catch up one event at a time: bench/README, session 14).
 import type { BackfillEvent, LobbyEvent, MatchEvent, QueueTicket } from '@spawnpoint/domain';
 import type { SqlTx } from '@spawnpoint/platform';
@@ -58,30 +58,32 @@ export function ticketWrites(events: TicketEvent[]): TicketSegment[] {
   return out;
 }
 
-// One statement per segment (a round trip, not three): its lobbies are distinct, so the upsert, the hold
-// and the removal never touch the same row, and seeing one snapshot changes nothing.
-// A ticket row is replaced only by a newer ticket (idempotent when the batch is read again). A hold applies
-// to the ticket matched. The removed rows of lobbies that left for a match become their waits; the waits
-// inserted come back (a wait already recorded, by another replica or an earlier run, does not): each is
+// A ticket row is replaced only by a newer ticket (idempotent when the batch is read again).
+const UPSERT = {
+  name: 'match-tickets-upsert',
+  text: `INSERT INTO match_tickets (lobby_id, project_id, config, mode, region, ticket, queued_at, players, held_by)
+  SELECT l, pr, c, m, r, t, qa, p::jsonb, NULL
+  FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::timestamptz[], $8::text[]) AS u(l, pr, c, m, r, t, qa, p)
+  ON CONFLICT (lobby_id) DO UPDATE SET project_id = EXCLUDED.project_id, config = EXCLUDED.config, mode = EXCLUDED.mode,
+    region = EXCLUDED.region, ticket = EXCLUDED.ticket, queued_at = EXCLUDED.queued_at, players = EXCLUDED.players, held_by = NULL
+  WHERE match_tickets.ticket <= EXCLUDED.ticket`,
+};
+const HOLD = {
+  name: 'match-tickets-hold',
+  text: `UPDATE match_tickets m SET held_by = u.match_id
+  FROM unnest($1::text[], $2::text[], $3::int[]) AS u(lobby_id, match_id, ticket)
+  WHERE m.lobby_id = u.lobby_id AND m.ticket = u.ticket`,
+};
+// The removed rows of lobbies that left for a match become their waits, in the same statement. The waits
+// it inserted come back (a wait already recorded, by another replica or an earlier run, does not): each is
 // observed once as time to match.
-const APPLY = {
-  name: 'match-tickets-apply',
-  text: `WITH up AS (
-    INSERT INTO match_tickets (lobby_id, project_id, config, mode, region, ticket, queued_at, players, held_by)
-    SELECT l, pr, c, m, r, t, qa, p::jsonb, NULL
-    FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::timestamptz[], $8::text[]) AS u(l, pr, c, m, r, t, qa, p)
-    ON CONFLICT (lobby_id) DO UPDATE SET project_id = EXCLUDED.project_id, config = EXCLUDED.config, mode = EXCLUDED.mode,
-      region = EXCLUDED.region, ticket = EXCLUDED.ticket, queued_at = EXCLUDED.queued_at, players = EXCLUDED.players, held_by = NULL
-    WHERE match_tickets.ticket <= EXCLUDED.ticket),
-  hold AS (
-    UPDATE match_tickets m SET held_by = u.match_id
-    FROM unnest($9::text[], $10::text[], $11::int[]) AS u(lobby_id, match_id, ticket)
-    WHERE m.lobby_id = u.lobby_id AND m.ticket = u.ticket),
-  gone AS (DELETE FROM match_tickets WHERE lobby_id = ANY($12::text[])
+const REMOVE = {
+  name: 'match-tickets-remove',
+  text: `WITH gone AS (DELETE FROM match_tickets WHERE lobby_id = ANY($1::text[])
     RETURNING lobby_id, project_id, config, mode, region, queued_at, jsonb_array_length(players) AS players)
   INSERT INTO match_waits (lobby_id, match_id, project_id, config, mode, region, players, queued_at, matched_at)
   SELECT g.lobby_id, w.match_id, g.project_id, g.config, g.mode, g.region, g.players, g.queued_at, w.at
-  FROM gone g JOIN unnest($13::text[], $14::text[], $15::timestamptz[]) AS w(lobby_id, match_id, at) ON w.lobby_id = g.lobby_id
+  FROM gone g JOIN unnest($2::text[], $3::text[], $4::timestamptz[]) AS w(lobby_id, match_id, at) ON w.lobby_id = g.lobby_id
   ON CONFLICT DO NOTHING
   RETURNING mode, extract(epoch FROM matched_at - queued_at)::float8 AS seconds`,
 };
@@ -91,15 +93,24 @@ export interface RecordedWait { mode: string; seconds: number }
 
 export async function applyTicketWrites(segments: TicketSegment[], sql: SqlTx): Promise<RecordedWait[]> {
   const waits: RecordedWait[] = [];
-  for (const { upserts: u, holds: h, removes } of segments) {
-    const found = removes.filter((r) => r.wait);
-    const { rows } = await sql.query<RecordedWait>(APPLY, [
-      u.map((x) => x.lobbyId), u.map((x) => x.q.projectId), u.map((x) => x.q.config), u.map((x) => x.q.mode),
-      u.map((x) => x.q.region), u.map((x) => x.q.ticket), u.map((x) => x.q.queuedAt), u.map((x) => JSON.stringify(x.q.players)),
-      h.map((x) => x.lobbyId), h.map((x) => x.matchId), h.map((x) => x.ticket),
-      removes.map((r) => r.lobbyId), found.map((r) => r.lobbyId), found.map((r) => r.wait!.matchId), found.map((r) => r.wait!.at),
-    ]);
-    waits.push(...rows);
+  for (const s of segments) {
+    if (s.upserts.length) {
+      const u = s.upserts;
+      await sql.query(UPSERT, [
+        u.map((x) => x.lobbyId), u.map((x) => x.q.projectId), u.map((x) => x.q.config), u.map((x) => x.q.mode),
+        u.map((x) => x.q.region), u.map((x) => x.q.ticket), u.map((x) => x.q.queuedAt), u.map((x) => JSON.stringify(x.q.players)),
+      ]);
+    }
+    if (s.holds.length) {
+      await sql.query(HOLD, [s.holds.map((h) => h.lobbyId), s.holds.map((h) => h.matchId), s.holds.map((h) => h.ticket)]);
+    }
+    if (s.removes.length) {
+      const found = s.removes.filter((r) => r.wait);
+      const { rows } = await sql.query<RecordedWait>(REMOVE, [
+        s.removes.map((r) => r.lobbyId), found.map((r) => r.lobbyId), found.map((r) => r.wait!.matchId), found.map((r) => r.wait!.at),
+      ]);
+      waits.push(...rows);
+    }
   }
   return waits;
 }
