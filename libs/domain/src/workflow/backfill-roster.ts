@@ -77,8 +77,8 @@ export const backfillRosterWorkflow: Workflow<MatchEvent, BackfillRosterState, C
     }
   },
 
-  react(stored, event) {
-    const state = current(stored);
+  // `state` is evolve's output, so never the earlier version's shape.
+  react(state, event) {
     if (!ROSTER.has(event.type) || !state.initial || state.projectId === null) return [];
     const teams = state.teams;
     const freeSlots = state.initial.reduce((n, size, i) => n + Math.max(0, size - (teams[i]?.length ?? 0)), 0);
