@@ -145,6 +145,38 @@ describe('ProjectionRunner', () => {
     }
   });
 
+  it('plain SQL: a batch commits without waiting for the WAL flush, and the pooled connection keeps the server setting after it (ADR-0018)', async () => {
+    const seen: string[] = [];
+    const asyncProjection: Projection = {
+      name: 'async-commit',
+      categories: ['flusher'],
+      async applySql(events, sql) {
+        const { rows: [row] } = await sql.query<{ synchronous_commit: string }>('SHOW synchronous_commit');
+        seen.push(row.synchronous_commit);
+        await sql.query('SELECT 1');
+      },
+    };
+    const pool = readModelsPool(models);
+    const { rows: [before] } = await pool.query<{ synchronous_commit: string }>('SHOW synchronous_commit');
+    const runner = new ProjectionRunner(store, models, [asyncProjection]);
+    await runner.start();
+    try {
+      const { position } = await store.appendToStream('flusher-1', [{ type: 'Flushed', data: {} }], 'no_stream');
+      await runner.waitFor(position, 'flusher-1');
+      expect(seen).toEqual(['off']);
+      expect((await models.checkpoint.findUnique({ where: { name: 'async-commit' } }))?.position).toBe(position);
+      // SET LOCAL ends with its transaction: every connection of the pool still has the server's setting.
+      const clients = await Promise.all([pool.connect(), pool.connect(), pool.connect()]);
+      try {
+        for (const c of clients) expect((await c.query('SHOW synchronous_commit')).rows[0].synchronous_commit).toBe(before.synchronous_commit);
+      } finally {
+        for (const c of clients) c.release();
+      }
+    } finally {
+      await runner.stop();
+    }
+  });
+
   it('under a steady stream holds a batch back for the minimum interval; waitFor, settle and waitForHead cut the wait short', async () => {
     const runner = new ProjectionRunner(store, models, [checkpointsProjection('linger')], { minBatchIntervalMs: 5_000 });
     await runner.start();

@@ -9,7 +9,7 @@ import { createProjectionTestBed, ProjectionTestBed } from '../../../../test/sup
 import { eventually } from '../../../../test/support/http';
 import { listParked } from '../projections/parked-events';
 import { IntentDispatcher, WorkflowRunner, WorkflowRunnerOptions } from './workflow-runner';
-import { loadCheckpoint, noChanges, timerSlot, writeChanges } from './workflow-tables';
+import { intentsDone, loadCheckpoint, noChanges, timerSlot, writeChanges } from './workflow-tables';
 
 const t0 = Date.parse('2026-11-21T10:00:00.000Z');
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -330,6 +330,35 @@ describe('WorkflowRunner', () => {
     expect((await pool.query("SELECT count(*)::int AS n FROM workflow_timers WHERE workflow = 'launches'")).rows[0].n).toBe(5000 - 16);
     expect((await pool.query('SELECT count(*)::int AS n FROM workflow_intents WHERE id = ANY($1::bigint[])', [ids])).rows[0].n).toBe(2000 - 24);
     expect((await pool.query("SELECT count(*)::int AS n FROM workflow_timers WHERE key IN ('l1', 'l16', 'l17')")).rows[0].n).toBe(1); // l17 kept
+  });
+
+  it('a write, and the delete of sent intents, commit without waiting for the WAL flush, and only their own transaction (ADR-0018)', async () => {
+    const pool = readModelsPool(bed.models);
+    const client = await pool.connect();
+    const setting = async () => (await client.query('SHOW synchronous_commit')).rows[0].synchronous_commit as string;
+    try {
+      const before = await setting();
+      expect(before).not.toBe('off');
+      const c = noChanges();
+      c.intents.push({ key: 'async', intent: { kind: 'command', target: { request: 'Noop', projectId: null }, command: { type: 'Noop' }, key: 'async-1' } as CommandIntent });
+      // Alone (its own transaction, as the runner writes): the connection keeps the server's setting after it.
+      const ids = await writeChanges(client, 'launches', c, null);
+      expect(await setting()).toBe(before);
+      // Inside a transaction (a round of timers): that transaction commits asynchronously.
+      await client.query('BEGIN');
+      await writeChanges(client, 'launches', noChanges(), null);
+      expect(await setting()).toBe('off');
+      await client.query('COMMIT');
+      expect(await setting()).toBe(before);
+      await client.query('BEGIN');
+      await intentsDone(client, ids);
+      expect(await setting()).toBe('off');
+      await client.query('COMMIT');
+      expect(await setting()).toBe(before);
+      expect((await pool.query('SELECT count(*)::int AS n FROM workflow_intents WHERE id = ANY($1::bigint[])', [ids])).rows[0].n).toBe(0);
+    } finally {
+      client.release();
+    }
   });
 
   it('reads no state for an event that starts its instance over (Workflow.startsOver), and reads the stored one otherwise', async () => {

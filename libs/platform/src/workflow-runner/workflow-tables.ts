@@ -4,6 +4,17 @@ import type { CommandIntent, DomainEvent } from '@spawnpoint/domain';
 import type { Pool } from 'pg';
 import type { SqlTx } from '../projections/projection-runner';
 
+/**
+ * Makes the transaction it runs in commit asynchronously (no wait for the WAL flush: `SET LOCAL
+ * synchronous_commit TO off` as an expression, so a one-statement write needs no second round trip).
+ * Only for data derived from the event store with its checkpoint: workflow states, timers and outbox, read
+ * models. A PostgreSQL crash can lose the last such commits (never a torn one), and the runner reads the
+ * events past the older checkpoint again and decides or applies them again (the same intent keys). Whatever
+ * they caused that was acknowledged went through a synchronous commit (an event append) later in the same
+ * WAL, which flushed them too. docs/adr/0018-asynchronous-commit-of-derived-data.md.
+ */
+export const ASYNC_COMMIT = `set_config('synchronous_commit', 'off', true)`;
+
 export const checkpointName = (workflow: string) => `workflow:${workflow}`;
 
 const CHECKPOINT_SQL = `INSERT INTO checkpoints (name, position, updated_at) VALUES ($1, $2, now())
@@ -56,6 +67,7 @@ export const timerSlot = (key: string, id: string) => `${key}\u0000${id}`;
 // travel as one JSON document each (no array parameters: pg escapes those element by element). Cancelled
 // timers and sent intents are deleted by workflow_forget (migration 0015), one primary-key lookup each: as
 // a join here they were planned as a scan of the whole table (the slots cancelled never touch the slots set).
+// Its transaction commits without waiting for the WAL flush (ASYNC_COMMIT): see there.
 const WRITE_SQL = `WITH
   st AS (INSERT INTO workflow_states (workflow, key, state, updated_at)
            SELECT $1, k, s, now() FROM jsonb_to_recordset($2::jsonb) AS t(k text, s jsonb)
@@ -68,7 +80,7 @@ const WRITE_SQL = `WITH
          RETURNING id),
   cp AS (INSERT INTO checkpoints (name, position, updated_at) SELECT $6, $7::bigint, now() WHERE $7::bigint IS NOT NULL
          ON CONFLICT (name) DO UPDATE SET position = EXCLUDED.position, updated_at = EXCLUDED.updated_at)
-  SELECT array(SELECT o.id FROM oi o ORDER BY o.id)::text[] AS ids, workflow_forget($1, $3::jsonb, $8::jsonb) AS forgot`;
+  SELECT array(SELECT o.id FROM oi o ORDER BY o.id)::text[] AS ids, workflow_forget($1, $3::jsonb, $8::jsonb) AS forgot, ${ASYNC_COMMIT} AS async`;
 
 /**
  * Stores a decision's changes, and the checkpoint when given, in one statement (inside `sql`'s transaction
@@ -110,8 +122,13 @@ export async function pendingIntents(pool: Pool, workflow: string, now: Date, li
   return rows;
 }
 
-export async function intentsDone(pool: Pool, ids: string[]): Promise<void> {
-  if (ids.length > 0) await pool.query('DELETE FROM workflow_intents WHERE id = ANY($1::bigint[])', [ids]);
+/** Deletes sent intents (committed asynchronously: one lost to a crash is sent again, with its key). */
+export async function intentsDone(sql: SqlTx, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await sql.query({
+    name: 'spawnpoint_workflow_intents_done',
+    text: `WITH gone AS (DELETE FROM workflow_intents WHERE id = ANY($1::bigint[]) RETURNING 1) SELECT count(*) AS n, ${ASYNC_COMMIT} AS async FROM gone`,
+  }, [ids]);
 }
 
 /** A failed dispatch: tried again at `retryAt`, or given up (`retryAt` null) and kept with its error. */
