@@ -61,13 +61,14 @@ async function main() {
         const cpu = postgresCpu() - started.cpu;
         const seconds = (Date.now() - started.at) / 1000;
         const where = `FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid WHERE d.datname LIKE $1`;
-        const total = (await admin.query(`SELECT sum(calls)::int AS calls, sum(total_exec_time) AS ms ${where}`, [DB_LIKE])).rows[0];
-        const { rows } = await admin.query(`SELECT calls, total_exec_time AS ms, rows, left(regexp_replace(query, '\\s+', ' ', 'g'), 150) AS q ${where}
+        const total = (await admin.query(`SELECT sum(calls)::int AS calls, sum(total_exec_time) AS ms, sum(total_plan_time) AS plan_ms ${where}`, [DB_LIKE])).rows[0];
+        const { rows } = await admin.query(`SELECT calls, total_exec_time AS ms, total_plan_time AS plan_ms, rows, left(regexp_replace(query, '\\s+', ' ', 'g'), 150) AS q ${where}
           ORDER BY total_exec_time DESC LIMIT ${TOP}`, [DB_LIKE]);
         console.log(`pg.${WINDOW}.window_s ${seconds.toFixed(1)}`);
         console.log(`pg.${WINDOW}.postgres_cpu_ms_per_unit ${((cpu * 1000) / UNITS).toFixed(2)} (${cpu.toFixed(2)} s over ${UNITS} units)`);
-        console.log(`pg.${WINDOW}.statements_per_unit ${(total.calls / UNITS).toFixed(1)} exec_ms_per_unit ${(total.ms / UNITS).toFixed(2)}`);
-        for (const r of rows) console.log(`# ${String(r.calls).padStart(7)} calls ${r.ms.toFixed(1).padStart(9)} ms ${String(r.rows).padStart(7)} rows  ${r.q}`);
+        // Planning time is counted only with pg_stat_statements.track_planning = on (0 otherwise).
+        console.log(`pg.${WINDOW}.statements_per_unit ${(total.calls / UNITS).toFixed(1)} exec_ms_per_unit ${(total.ms / UNITS).toFixed(2)} plan_ms_per_unit ${(total.plan_ms / UNITS).toFixed(2)}`);
+        for (const r of rows) console.log(`# ${String(r.calls).padStart(7)} calls ${r.ms.toFixed(1).padStart(9)} ms ${r.plan_ms.toFixed(1).padStart(8)} ms plan ${String(r.rows).padStart(7)} rows  ${r.q}`);
       }
     }
   }));

@@ -22,6 +22,7 @@ import { MIGRATE_LOCK, SCHEMA_SQL } from './schema';
 import { appendAttributes, appendOutcome, readOutcome, storeSpan } from '../tracing';
 import { logger } from '@spawnpoint/logging';
 
+const READ_STREAM_SQL = `SELECT ${EVENT_COLUMNS} FROM events WHERE stream_id = $1 AND revision >= $2 ORDER BY revision`;
 const log = logger('eventstore');
 
 export interface PostgresEventStoreOptions {
@@ -73,10 +74,8 @@ export class PostgresEventStore implements EventStore {
 
   readStream(streamId: string, fromRevision = 0): Promise<ReadStreamResult> {
     return storeSpan('postgresql', 'read', () => ({ 'spawnpoint.stream_id': streamId, 'spawnpoint.from_revision': fromRevision }), async () => {
-      const { rows } = await this.pool.query(
-        `SELECT ${EVENT_COLUMNS} FROM events WHERE stream_id = $1 AND revision >= $2 ORDER BY revision`,
-        [streamId, fromRevision],
-      );
+      // Named (prepared once per connection): planned every time, this lookup's planning cost more than its execution.
+      const { rows } = await this.pool.query({ name: 'spawnpoint_read_stream', text: READ_STREAM_SQL, values: [streamId, fromRevision] });
       const events = rows.map(toRecordedEvent);
       return { events, revision: events.length ? events[events.length - 1].revision : fromRevision - 1 };
     }, readOutcome);

@@ -264,6 +264,35 @@ describe('WorkflowRunner', () => {
     }
   });
 
+  it('the tick reads the outbox only when it may hold what the leader does not know, or 10 s after the last read', async () => {
+    const { dispatch, keys } = recorder();
+    const r = runner(dispatch);
+    await r.start();
+    await r.idle();
+    const outboxReads = counting(/^SELECT .* FROM workflow_intents/s);
+    try {
+      await lobbyStarts(['l1', 'l2'], t0);
+      await r.idle();
+      clock = t0 + 9_000;
+      await r.tick();
+      await r.tick();
+      expect(keys('StartLobbyServer')).toEqual(['lobby-launch:l1:1', 'lobby-launch:l2:1']);
+      expect(outboxReads.n).toBe(0);
+      // An intent only the outbox knows (as a crashed write's could be): the periodic read finds it.
+      await readModelsPool(bed.models).query(`INSERT INTO workflow_intents (workflow, key, intent_key, intent) VALUES ('launches', 'l9', 'lobby-launch:l9:1', $1)`,
+        [{ kind: 'command', target: { request: 'StartLobbyServer', projectId: null }, command: { type: 'StartLobbyServer', lobbyId: 'l9', attempt: 1 }, key: 'lobby-launch:l9:1' }]);
+      await r.tick();
+      expect(keys('StartLobbyServer')).not.toContain('lobby-launch:l9:1');
+      clock = t0 + 10_000;
+      await r.tick();
+      expect(outboxReads.n).toBe(1);
+      expect(keys('StartLobbyServer')).toContain('lobby-launch:l9:1');
+      expect(await outbox()).toEqual([]);
+    } finally {
+      outboxReads.restore();
+    }
+  });
+
   it('deletes sent intents with the workflow\'s next write, in the same statement, not alone', async () => {
     const sent: string[] = [];
     const r = runner(async (intent) => {
