@@ -110,7 +110,7 @@ export abstract class ServiceHost implements OnModuleInit, OnApplicationBootstra
     await this.starting();
     const workflows = this.workflows();
     if (workflows.length > 0) {
-      this.workflowRunner = new WorkflowRunner(this.store, this.db, workflows, this.dispatcher(), { now: this.clock });
+      this.workflowRunner = new WorkflowRunner(this.store, this.db, workflows, this.dispatcher(), { now: this.clock, dispatchConcurrency: this.config.workflowDispatchConcurrency });
       await this.workflowRunner.start();
     }
     const routed = this.routed ? routeHandlers(this.routed.routes, this.routed.dispatch.commands, this.routed.dispatch.queries) : {};
