@@ -1,7 +1,8 @@
 // Runs a bench and reports what PostgreSQL did in one of its windows: the statements (pg_stat_statements:
 // calls, total execution time, rows; per unit of work) and the CPU of every postgres process (from /proc),
 // between the bench's `# <phase> from monotonic` and `# <phase> until monotonic` lines.
-// Needs pg_stat_statements loaded by the server (shared_preload_libraries = 'pg_stat_statements', a restart)
+// Needs pg_stat_statements loaded by the server (shared_preload_libraries = 'pg_stat_statements', a restart;
+// planning time is counted too with pg_stat_statements.track_planning = on)
 // and the bench's database on it (DATABASE_URL; matchmaking-http.js makes its own, sp_bench_mm_<pid>).
 // Usage: node bench/lib/pg-window.js [bench.js] (PG_WINDOW=paced, PG_WINDOW_UNITS=2000: the work items in the
 // window, e.g. lobbies; PG_WINDOW_DB=sp_bench_mm_%: the databases counted; PG_WINDOW_TOP=30; BENCH_* pass on)
