@@ -616,9 +616,9 @@ class WorkflowLoop {
 
   /**
    * Queues (and claims) the due intents of the instances neither sending nor queued, each instance's as one
-   * chain in outbox order; claimed intents (queued, sending, or sent and not yet deleted) are left out. true
-   * when the page was full and held claimed intents: read on once they are gone (a page full of intents
-   * waiting for a retry is not read again, or the loop would spin).
+   * chain in outbox order; claimed intents (queued, sending, or sent and not yet deleted) are left out of the
+   * read. true when the page was full and some of it was queued: read on once those are sent (a page full of
+   * intents waiting for a retry is not read again, or the loop would spin).
    */
   private async readChains(queued: PendingIntent[][]): Promise<boolean> {
     // The fresh intents written so far are committed, so this read sees them: it takes their place.
@@ -634,7 +634,7 @@ class WorkflowLoop {
     }
     const read = new Set(rows.map((r) => r.id));
     this.fresh = this.fresh.filter((row, i) => i >= seen && !read.has(row.id));
-    const { chains, claimedSeen } = this.chainsOf(rows, queued);
+    const { chains } = this.chainsOf(rows, queued);
     // An instance whose first intent waits for a retry sends nothing now (the tick tries again when due).
     let waitingRetry = false;
     let queuedAny = false;
@@ -648,7 +648,7 @@ class WorkflowLoop {
     }
     // Intents left in the outbox here (behind a chain, a retry, or past the page) are read again, not taken fresh.
     if (this.backlogged.size > 0 || waitingRetry || rows.length === PAGE) this.outboxDirty = true;
-    return rows.length === PAGE && (claimedSeen || queuedAny);
+    return rows.length === PAGE && queuedAny;
   }
 
   /**
@@ -664,20 +664,16 @@ class WorkflowLoop {
 
   /**
    * `rows` (in outbox order) as one chain per instance neither sending nor queued; claimed rows (queued,
-   * sending, or sent and not yet deleted) are skipped (`claimedSeen`), and those of an instance sending or
+   * sending, or sent and not yet deleted) are skipped (never taken twice), and those of an instance sending or
    * queued are left (`left`) for after its chain (`backlogged`).
    */
-  private chainsOf(rows: PendingIntent[], queued: PendingIntent[][]): { chains: Map<string, PendingIntent[]>; left: PendingIntent[]; claimedSeen: boolean } {
+  private chainsOf(rows: PendingIntent[], queued: PendingIntent[][]): { chains: Map<string, PendingIntent[]>; left: PendingIntent[] } {
     const waiting = new Set(queued.map((chain) => chain[0].key));
     const chains = new Map<string, PendingIntent[]>();
     const left: PendingIntent[] = [];
-    let claimedSeen = false;
     this.backlogged.clear();
     for (const row of rows) {
-      if (this.claimed.has(row.id)) {
-        claimedSeen = true;
-        continue;
-      }
+      if (this.claimed.has(row.id)) continue;
       if (this.running.has(row.key) || waiting.has(row.key)) {
         this.backlogged.add(row.key);
         left.push(row);
@@ -687,7 +683,7 @@ class WorkflowLoop {
       if (chain) chain.push(row);
       else chains.set(row.key, [row]);
     }
-    return { chains, left, claimedSeen };
+    return { chains, left };
   }
 
   /** Claims a chain's intents (never read into a second chain) and queues it. */
