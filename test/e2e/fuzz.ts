@@ -116,10 +116,13 @@ export function describeFuzz(mode: string, start: () => Promise<Platform>): void
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
       console.log(`fuzz (${mode}, seed ${SEED}): ${operations.length} operations, ${report.sent} requests + ${rawSent} raw in ${seconds} s; `
         + `5xx: ${report.serverErrors}; by status ${JSON.stringify(report.byStatus)}; problems: ${report.problems.length + raw.length}`);
+      // A health check that found a dependency slower than its deadline answers 503 by contract: shown, not failed.
+      if (report.healthUnavailable.length) console.log(`health answered 503 (a dependency past its deadline):\n${report.healthUnavailable.slice(0, 5).join('\n')}`);
 
       expect(report.sent).toBe(cases.length);
-      expect(report.serverErrors).toBe(0);
+      // The problems first: each 5xx is one of them, named with its route, case and body.
       expect([...report.problems, ...raw].slice(0, 40)).toEqual([]);
+      expect(report.serverErrors).toBe(0);
       // Nothing half-created, nothing changed: the same servers, builds, lobbies, target server, lobby and settings.
       expect(await snapshot(server, legacy, ids)).toEqual(before);
       // Still serving.

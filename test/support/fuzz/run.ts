@@ -11,6 +11,8 @@ export interface FuzzReport {
   byStatus: Record<string, number>;
   serverErrors: number;
   problems: string[];
+  /** Health checks answered 503 in their documented body (a dependency slower than the check's deadline). */
+  healthUnavailable: string[];
 }
 
 /** Percent-encoding that also writes lone surrogates (as the three bytes UTF-8 would give them: invalid UTF-8). */
@@ -81,10 +83,23 @@ function locProblem(loc: unknown[], c: FuzzCase): string | null {
 
 const sameLoc = (a: unknown[], b: unknown[]) => a.length === b.length && a.every((x, i) => x === b[i]);
 
+/**
+ * A health check's 503 in its documented body ({status, checks} with a failing check): the health routes
+ * report the platform's dependencies, and one that did not answer within the check's deadline (a loaded CI
+ * machine) is that route's contract, whatever the input. Not a server error; counted apart.
+ */
+export function isHealthUnavailable(o: Outcome): boolean {
+  if (o.status !== 503 || o.c.op.method !== 'GET' || !/^\/api\/health(\/ready)?$/.test(o.c.op.path)) return false;
+  const body = o.body as { status?: unknown; checks?: Record<string, { ok?: unknown }> } | null;
+  return typeof body?.status === 'string' && body.status !== 'ok' && typeof body.checks === 'object' && body.checks !== null
+    && Object.values(body.checks).some((c) => c?.ok === false);
+}
+
 export function judge(o: Outcome): string[] {
   const out: string[] = [];
   const what = describeCase(o.c);
   if (o.status === 0) return [`${what}: no answer (${o.error})`];
+  if (isHealthUnavailable(o)) return [];
   if (o.status >= 500) out.push(`${what}: ${o.status} ${JSON.stringify(o.body).slice(0, 200)}`);
   const write = o.c.op.method !== 'GET';
   if (write && o.status < 300) out.push(`${what}: a write with invalid input answered ${o.status}: ${urlOf(o.c, { api: '', legacy: '' }).slice(0, 300)} ${String(o.c.body?.bytes ?? '').slice(0, 300)}`);
@@ -121,14 +136,15 @@ export function judge(o: Outcome): string[] {
 
 /** Sends every case, `concurrency` at a time, and judges each answer. */
 export async function runFuzz(cases: FuzzCase[], origins: { api: string; legacy: string }, concurrency = 6): Promise<FuzzReport> {
-  const report: FuzzReport = { sent: 0, byStatus: {}, serverErrors: 0, problems: [] };
+  const report: FuzzReport = { sent: 0, byStatus: {}, serverErrors: 0, problems: [], healthUnavailable: [] };
   let next = 0;
   await Promise.all(Array.from({ length: concurrency }, async () => {
     while (next < cases.length) {
       const o = await send(cases[next++], origins);
       report.sent++;
       report.byStatus[o.status] = (report.byStatus[o.status] ?? 0) + 1;
-      if (o.status >= 500) report.serverErrors++;
+      if (isHealthUnavailable(o)) report.healthUnavailable.push(`${describeCase(o.c)}: ${JSON.stringify(o.body).slice(0, 400)}`);
+      else if (o.status >= 500) report.serverErrors++;
       report.problems.push(...judge(o));
     }
   }));
