@@ -60,15 +60,21 @@ export class MatchIntents {
     return this.platform.bus.request(SUBJECTS.lobbies.matchCommand, request);
   }
 
-  /** The lobby holds at the ticket matched, or refuses (its ticket changed, it left the queue): the match hears either. */
+  /**
+   * The lobby holds at the ticket matched, or refuses (its ticket changed, it left the queue): the match hears
+   * either from here, in this intent, so a crash in between sends the intent again (the lobby answers its
+   * key's reservation again) and no workflow hop stands between a reservation and the match (ADR-0010).
+   */
   private async reserve(c: ReserveMatchLobby, key: string): Promise<void> {
     try {
       await this.toLobby(c.lobbyId, { type: 'ReserveForMatch', matchId: c.matchId, ticket: c.ticket, now: c.now }, key);
-      failpoint('match.after-reservation');
     } catch (err) {
       if (!refused(err)) throw err;
       await this.onMatch(c.matchId, { type: 'RefuseReservation', lobbyId: c.lobbyId, reason: err.message, now: c.now }, `${key}:refused`);
+      return;
     }
+    failpoint('match.after-reservation');
+    await this.onMatch(c.matchId, { type: 'ReserveLobby', lobbyId: c.lobbyId, now: c.now }, `${key}:reserved`);
   }
 
   private async startServer(c: StartMatchServer, key: string): Promise<void> {

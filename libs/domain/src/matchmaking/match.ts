@@ -80,15 +80,21 @@ export type MatchCommand =
 type Id = { matchId: string; at: string };
 export type MatchProposed = DomainEvent<'MatchProposed', MatchProposal & { at: string }>;
 export type MatchLobbyReserved = DomainEvent<'MatchLobbyReserved', Id & { lobbyId: string }>;
-export type MatchFormed = DomainEvent<'MatchFormed', Id & { confirmationDeadline: string | null }>;
+/**
+ * `serverRequested`: the same decision asked for the first server (a MatchServerRequested follows in the
+ * same append). Absent in events stored before it was decided here: the workflow asks for it then.
+ */
+export type MatchFormed = DomainEvent<'MatchFormed', Id & { confirmationDeadline: string | null; serverRequested?: boolean }>;
 /** `release`: the lobbies reserved so far, to go back to the queue with their first queue time. */
 export type MatchAborted = DomainEvent<'MatchAborted', Id & { reason: string; release: string[] }>;
 export type MatchLobbyConfirmed = DomainEvent<'MatchLobbyConfirmed', Id & { lobbyId: string }>;
-export type MatchConfirmed = DomainEvent<'MatchConfirmed', Id>;
+/** `serverRequested`: as for MatchFormed. */
+export type MatchConfirmed = DomainEvent<'MatchConfirmed', Id & { serverRequested?: boolean }>;
 /** `requeue`: confirmed lobbies (back in the queue, first queue time kept); `release`: the others (back to waiting with `reason` as matchmakingError). */
 export type MatchDissolved = DomainEvent<'MatchDissolved', Id & { reason: 'declined' | 'confirmation_timeout'; requeue: string[]; release: string[] }>;
 export type MatchServerRequested = DomainEvent<'MatchServerRequested', Id & { attempt: number }>;
-export type MatchServerStartFailed = DomainEvent<'MatchServerStartFailed', Id & { attempt: number; error: string }>;
+/** `serverRequested`: the same decision asked for the next attempt (as for MatchFormed). */
+export type MatchServerStartFailed = DomainEvent<'MatchServerStartFailed', Id & { attempt: number; error: string; serverRequested?: boolean }>;
 /** Every lobby back to waiting with `error` as matchmakingError. */
 export type MatchFailed = DomainEvent<'MatchFailed', Id & { error: string; lobbies: string[] }>;
 export type MatchServerAssigned = DomainEvent<'MatchServerAssigned', Id & { serverId: string; server?: Record<string, unknown> }>;
@@ -163,6 +169,13 @@ const canonical = (v: unknown): string => JSON.stringify(v, (_, x) => (x && type
 const sameProposal = (s: Base, p: MatchProposal) => canonical(pick(s)) === canonical(pick({ ...p, proposedAt: s.proposedAt }));
 const CONFIRMED = new Set(['confirmed', 'server_requested', 'assigned', 'running']);
 
+/**
+ * A confirmed match asks for its server in the decision that confirmed it (formed without confirmation, the
+ * last lobby confirmed, or the attempt before failed): one append, no workflow hop in between. RequestServer
+ * stays for a match whose earlier events did not (stored before this was decided here).
+ */
+const serverRequested = (matchId: string, attempt: number, at: string): MatchServerRequested => ({ type: 'MatchServerRequested', data: { matchId, attempt, at } });
+
 function decide(command: MatchCommand, state: MatchState): MatchEvent[] {
   const at = command.now;
   if (command.type === 'ProposeMatch') {
@@ -195,8 +208,11 @@ function decide(command: MatchCommand, state: MatchState): MatchEvent[] {
       if (s.reserved.includes(command.lobbyId)) return [];
       const events: MatchEvent[] = [{ type: 'MatchLobbyReserved', data: { matchId, lobbyId: command.lobbyId, at } }];
       if (s.reserved.length + 1 === s.lobbies.length) {
-        const deadline = s.requireConfirmation ? timeAfter(at, s.confirmationTimeoutMs) : null;
-        events.push({ type: 'MatchFormed', data: { matchId, confirmationDeadline: deadline, at } });
+        if (s.requireConfirmation) {
+          events.push({ type: 'MatchFormed', data: { matchId, confirmationDeadline: timeAfter(at, s.confirmationTimeoutMs), at } });
+        } else {
+          events.push({ type: 'MatchFormed', data: { matchId, confirmationDeadline: null, serverRequested: true, at } }, serverRequested(matchId, 1, at));
+        }
       }
       return events;
     }
@@ -217,7 +233,7 @@ function decide(command: MatchCommand, state: MatchState): MatchEvent[] {
       if (at > s.deadline) throw conflict('the confirmation deadline has passed');
       if (s.confirmed.includes(command.lobbyId)) return [];
       const events: MatchEvent[] = [{ type: 'MatchLobbyConfirmed', data: { matchId, lobbyId: command.lobbyId, at } }];
-      if (s.confirmed.length + 1 === s.lobbies.length) events.push({ type: 'MatchConfirmed', data: { matchId, at } });
+      if (s.confirmed.length + 1 === s.lobbies.length) events.push({ type: 'MatchConfirmed', data: { matchId, serverRequested: true, at } }, serverRequested(matchId, 1, at));
       return events;
     }
     case 'DeclineLobby':
@@ -231,12 +247,15 @@ function decide(command: MatchCommand, state: MatchState): MatchEvent[] {
     case 'RequestServer':
       if (s.status === 'server_requested' || s.status === 'assigned' || s.status === 'running') return [];
       if (s.status !== 'confirmed') throw conflict(`match ${matchId} is ${s.status}; a server is requested once it is confirmed`);
-      return [{ type: 'MatchServerRequested', data: { matchId, attempt: s.attempts + 1, at } }];
+      return [serverRequested(matchId, s.attempts + 1, at)];
     case 'FailServerStart':
       // Only the attempt in flight fails; a late report of an earlier one changes nothing.
       if (s.status !== 'server_requested' || s.attempts !== command.attempt) return [];
       if (command.attempt >= MAX_MATCH_SERVER_ATTEMPTS) return [{ type: 'MatchFailed', data: { matchId, error: command.error, lobbies: lobbyIds(s), at } }];
-      return [{ type: 'MatchServerStartFailed', data: { matchId, attempt: command.attempt, error: command.error, at } }];
+      return [
+        { type: 'MatchServerStartFailed', data: { matchId, attempt: command.attempt, error: command.error, serverRequested: true, at } },
+        serverRequested(matchId, command.attempt + 1, at),
+      ];
     case 'AssignServer':
       if (s.status === 'assigned' || s.status === 'running') {
         if (s.serverId === command.serverId) return [];

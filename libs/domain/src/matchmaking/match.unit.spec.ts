@@ -40,12 +40,16 @@ describe('Match: proposal', () => {
 });
 
 describe('Match: formation (each lobby reserved on its own stream)', () => {
-  it('forms once the last lobby is reserved; a repeated reservation is a no-op', () => {
+  it('forms once the last lobby is reserved, asking for its server in the same decision; a repeated reservation is a no-op', () => {
     given(matchDecider, [proposed]).when({ type: 'ReserveLobby', lobbyId: 'a', now: t1 }).then([reserved('a')]);
     given(matchDecider, [proposed, reserved('a')]).when({ type: 'ReserveLobby', lobbyId: 'a', now: t1 }).thenNothing();
-    const s = given(matchDecider, formed.slice(0, 3)).when({ type: 'ReserveLobby', lobbyId: 'c', now: t1 }).then([reserved('c'), formed[4]]);
-    expect(s).toMatchObject({ status: 'confirmed', attempts: 0 });
+    const s = given(matchDecider, formed.slice(0, 3)).when({ type: 'ReserveLobby', lobbyId: 'c', now: t1 })
+      .then([reserved('c'), { type: 'MatchFormed', data: { matchId: M, confirmationDeadline: null, serverRequested: true, at: t1 } }, requested(1)]);
+    expect(s).toMatchObject({ status: 'server_requested', attempts: 1 });
     given(matchDecider, formed).when({ type: 'ReserveLobby', lobbyId: 'b', now: t1 }).thenNothing();
+    // with confirmation, the server waits for it
+    const c = given(matchDecider, toConfirm.slice(0, 3)).when({ type: 'ReserveLobby', lobbyId: 'c', now: t1 }).then([reserved('c'), toConfirm[4]]);
+    expect(c).toMatchObject({ status: 'confirming' });
   });
 
   it('a refused reservation aborts the match and releases the lobbies reserved so far (not the refused one)', () => {
@@ -73,8 +77,8 @@ describe('Match: confirmation', () => {
     given(matchDecider, toConfirm).when({ type: 'ConfirmLobby', lobbyId: 'a', now: t1 }).then([confirm('a')]);
     given(matchDecider, [...toConfirm, confirm('a')]).when({ type: 'ConfirmLobby', lobbyId: 'a', now: t1 }).thenNothing();
     const s = given(matchDecider, [...toConfirm, confirm('a'), confirm('b')]).when({ type: 'ConfirmLobby', lobbyId: 'c', now: t1 })
-      .then([confirm('c'), { type: 'MatchConfirmed', data: { matchId: M, at: t1 } }]);
-    expect(s).toMatchObject({ status: 'confirmed' });
+      .then([confirm('c'), { type: 'MatchConfirmed', data: { matchId: M, serverRequested: true, at: t1 } }, requested(1)]);
+    expect(s).toMatchObject({ status: 'server_requested', attempts: 1 });
     given(matchDecider, [...toConfirm, confirm('a'), confirm('b'), confirm('c'), { type: 'MatchConfirmed', data: { matchId: M, at: t1 } }])
       .when({ type: 'ConfirmLobby', lobbyId: 'c', now: t1 }).thenNothing();
     given(matchDecider, toConfirm).when({ type: 'ConfirmLobby', lobbyId: 'a', now: t2 }).thenError('conflict', /deadline/);
@@ -108,11 +112,15 @@ describe('Match: server', () => {
     given(matchDecider, running).when({ type: 'MarkServerRunning', serverId: 's1', now: t1 }).thenNothing();
   });
 
-  it('tries a failed start again; the third failure fails the match and hands every lobby back', () => {
+  it('tries a failed start again in the same decision; the third failure fails the match and hands every lobby back', () => {
     const failed = (attempt: number): MatchEvent => ({ type: 'MatchServerStartFailed', data: { matchId: M, attempt, error: 'no capacity', at: t1 } });
-    const s = given(matchDecider, [...formed, requested(1)]).when({ type: 'FailServerStart', attempt: 1, error: 'no capacity', now: t1 }).then([failed(1)]);
-    expect(s).toMatchObject({ status: 'confirmed', attempts: 1, lastError: 'no capacity' });
+    const retried = (attempt: number): MatchEvent => ({ type: 'MatchServerStartFailed', data: { matchId: M, attempt, error: 'no capacity', serverRequested: true, at: t1 } });
+    const s = given(matchDecider, [...formed, requested(1)]).when({ type: 'FailServerStart', attempt: 1, error: 'no capacity', now: t1 }).then([retried(1), requested(2)]);
+    expect(s).toMatchObject({ status: 'server_requested', attempts: 2 });
+    // a match stored before the retry was decided here (a failure alone) is asked for the next start
+    expect(given(matchDecider, [...formed, requested(1), failed(1)]).state).toMatchObject({ status: 'confirmed', attempts: 1, lastError: 'no capacity' });
     given(matchDecider, [...formed, requested(1), failed(1)]).when({ type: 'RequestServer', now: t1 }).then([requested(2)]);
+    given(matchDecider, [...formed, requested(1), retried(1), requested(2)]).when({ type: 'RequestServer', now: t1 }).thenNothing();
     // a late report of an earlier attempt changes nothing
     given(matchDecider, [...formed, requested(1), failed(1), requested(2)]).when({ type: 'FailServerStart', attempt: 1, error: 'x', now: t1 }).thenNothing();
     const third = [...formed, requested(1), failed(1), requested(2), failed(2), requested(3)];

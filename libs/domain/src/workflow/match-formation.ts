@@ -1,9 +1,11 @@
 // A match from proposal to its end, per match, in the matchmaking service (decisions.md "Matchmaking").
 // No multi-stream transaction: each lobby is reserved on its own stream at the ticket the matcher read
-// (ReserveLobby: the dispatcher asks the lobbies service, and tells the match when the lobby refuses);
-// the match hears each reservation from the lobby's own event and forms when all hold. Then every lobby
-// is told (match_found; matched at once, or once all confirmed), a server is started (pool first; one
-// per attempt, keyed by match and attempt, so a retried start never makes a second server), and each
+// (ReserveMatchLobby: the dispatcher asks the lobbies service, and tells the match the lobby's answer in the
+// same intent); the match forms when all hold, asking for its server in that decision when no confirmation
+// is needed (or in the one that takes the last confirmation). Then every lobby is told (match_found;
+// matched at once, or once all confirmed), a server is started (pool first; one per attempt, keyed by
+// match and attempt, so a retried start never makes a second server; a failed one is tried again by the
+// decider that records the failure), and each
 // lobby gets it (starting; the lobby-server workflow takes them to in_game and, when the server stops,
 // back to waiting). A lobby that drops out on its own (cancel, a new ticket, a leave, deletion, the end
 // of its game) is told to the match, which aborts, dissolves or lets it leave; the last one out of a
@@ -14,7 +16,10 @@ import { LobbyCommand, LobbyEvent } from '../lobby';
 import { MatchCommand, MatchEvent } from '../matchmaking/match';
 import { CommandIntent, Intent, timeAfter, Workflow } from './workflow';
 
-/** Reserve the lobby for the match at its ticket; the dispatcher turns a refusal into the match's RefuseReservation. */
+/**
+ * Reserve the lobby for the match at its ticket, and tell the match the answer (ReserveLobby, or
+ * RefuseReservation for a refusal) in the same intent: a dispatch cut short between the two is sent again.
+ */
 export interface ReserveMatchLobby { type: 'ReserveMatchLobby'; matchId: string; lobbyId: string; ticket: number; now: string }
 /** Start the match's server (attempt `attempt`); the dispatcher reports AssignServer or FailServerStart to the match. */
 export interface StartMatchServer { type: 'StartMatchServer'; matchId: string; attempt: number; now: string }
@@ -128,6 +133,13 @@ const toLobby = (state: MatchFormationState, matchId: string, lobbyId: string, c
 const request = (matchId: string, command: MatchRequest, key: string): CommandIntent<MatchRequest> =>
   ({ kind: 'command', target: { request: command.type, projectId: null }, command, key: `match:${matchId}:${key}` });
 
+/**
+ * RequestServer, for an event whose own decision did not ask for the server already (one stored before the
+ * Match decider did: serverRequested absent), so a match in flight across the upgrade still gets it.
+ */
+const requestServer = (event: { data: { serverRequested?: boolean } }, matchId: string, at: string, attempt: number): CommandIntent<MatchCommand>[] =>
+  (event.data.serverRequested ? [] : [toMatch(matchId, { type: 'RequestServer', now: at }, `server:${attempt}`)]);
+
 const stopStrays = (matchId: string, at: string, key: string) => request(matchId, { type: 'StopStrayMatchServers', matchId, now: at }, key);
 
 /**
@@ -157,7 +169,8 @@ export const matchFormationWorkflow: Workflow<MatchFormationEvent, MatchFormatio
     const lobbyEvent = event as LobbyEvent;
     const matchId = matchOf(lobbyEvent);
     if (!matchId) return [];
-    return lobbyEvent.type === 'LobbyReserved' || lobbyEvent.type === 'LobbyMatchConfirmed' || dropped(lobbyEvent) ? [matchId] : [];
+    // LobbyReserved is not routed: the dispatcher that reserved the lobby told the match (ReserveMatchLobby).
+    return lobbyEvent.type === 'LobbyMatchConfirmed' || dropped(lobbyEvent) ? [matchId] : [];
   },
 
   // A match's first event (everything else of the match, its lobbies' included, follows from it).
@@ -199,11 +212,6 @@ export const matchFormationWorkflow: Workflow<MatchFormationEvent, MatchFormatio
       const lobby = event as LobbyEvent;
       const matchId = matchOf(lobby)!;
       const lobbyId = lobby.data.lobbyId;
-      if (lobby.type === 'LobbyReserved') {
-        // Reserved after the match fell through (a reservation racing the abort): let the lobby go at once.
-        if (state.status === 'over') return [toLobby(state, matchId, lobbyId, { type: 'ReleaseFromMatch', matchId, requeue: true, reason: 'declined', error: null, now: at }, 'release')];
-        return [toMatch(matchId, { type: 'ReserveLobby', lobbyId, now: at }, `reserved:${lobbyId}`)];
-      }
       if (lobby.type === 'LobbyMatchConfirmed') return [toMatch(matchId, { type: 'ConfirmLobby', lobbyId, now: at }, `confirmed:${lobbyId}`)];
       if (state.status === 'over' || state.status === 'none') return [];
       return [toMatch(matchId, { type: 'DropLobby', lobbyId, reason: dropped(lobby)!, now: at }, `dropped:${lobbyId}:${lobby.type}`)];
@@ -222,7 +230,7 @@ export const matchFormationWorkflow: Workflow<MatchFormationEvent, MatchFormatio
       case 'MatchFormed': {
         const deadline = event.data.confirmationDeadline;
         const found = state.lobbies.map((l) => toLobby(state, matchId, l, { type: 'MatchFound', matchId, confirmationDeadline: deadline, now: at }, 'found'));
-        if (!deadline) return [cancel(formationTimer(matchId)), ...found, toMatch(matchId, { type: 'RequestServer', now: at }, 'server:1')];
+        if (!deadline) return [cancel(formationTimer(matchId)), ...found, ...requestServer(event, matchId, at, 1)];
         const due: MatchConfirmationDue = { type: 'MatchConfirmationDue', data: { matchId, at: timeAfter(deadline, CONFIRMATION_GRACE_MS) } };
         return [cancel(formationTimer(matchId)), ...found, { kind: 'timer', id: confirmationTimer(matchId), at: due.data.at, then: due }];
       }
@@ -237,7 +245,7 @@ export const matchFormationWorkflow: Workflow<MatchFormationEvent, MatchFormatio
         return [
           cancel(confirmationTimer(matchId)),
           ...state.lobbies.map((l) => toLobby(state, matchId, l, { type: 'MatchReady', matchId, now: at }, 'ready')),
-          toMatch(matchId, { type: 'RequestServer', now: at }, 'server:1'),
+          ...requestServer(event, matchId, at, 1),
         ];
       case 'MatchServerRequested': {
         const { attempt } = event.data;
@@ -248,7 +256,7 @@ export const matchFormationWorkflow: Workflow<MatchFormationEvent, MatchFormatio
         ];
       }
       case 'MatchServerStartFailed':
-        return [cancel(serverTimer(matchId)), toMatch(matchId, { type: 'RequestServer', now: at }, `server:${event.data.attempt + 1}`)];
+        return [cancel(serverTimer(matchId)), ...requestServer(event, matchId, at, event.data.attempt + 1)];
       case 'MatchServerAssigned':
         return [
           cancel(serverTimer(matchId)),

@@ -56,17 +56,17 @@ describe('Match formation workflow', () => {
       { kind: 'command', target: matchTarget, command: { type: 'RequestServer', now: t1 }, key: 'match:m1:server:2' },
     ]);
     givenWorkflow<MatchFormationEvent, any, any>(wf, [proposed, formed, requested, failed]).when(due).thenNothing();
+    // The Match decider asks for the next attempt in the failure's own decision: nothing to request here.
+    const retried: MatchEvent = { type: 'MatchServerStartFailed', data: { matchId: M, attempt: 1, error: 'refused', serverRequested: true, at: t1 } };
+    givenWorkflow<MatchFormationEvent, any, any>(wf, [proposed, formed, requested]).when(retried).then([{ kind: 'cancel-timer', id: 'match-server:m1' }]);
     const assigned: MatchEvent = { type: 'MatchServerAssigned', data: { matchId: M, serverId: 's1', at: t1 } };
     givenWorkflow<MatchFormationEvent, any, any>(wf, [proposed, formed, requested, assigned]).when(due).thenNothing();
   });
 
-  it("the lobby's reservation is told to the match; one made after the match fell through is released at once", () => {
+  it("the lobby's reservation is not the workflow's to carry: the dispatcher that made it told the match (a late one comes back as MatchReservationReturned)", () => {
     const reserved: LobbyEvent = { type: 'LobbyReserved', data: { lobbyId: 'a', matchId: M, ticket: 2, at: t1 } };
-    givenWorkflow<MatchFormationEvent, any, any>(wf, [proposed]).when(reserved).then([
-      { kind: 'command', target: matchTarget, command: { type: 'ReserveLobby', lobbyId: 'a', now: t1 }, key: 'match:m1:reserved:a' },
-    ]);
-    const aborted: MatchEvent = { type: 'MatchAborted', data: { matchId: M, reason: 'ticket_changed', release: [], at: t1 } };
-    givenWorkflow<MatchFormationEvent, any, any>(wf, [proposed, aborted]).when(reserved).then([
+    expect(wf.route(reserved)).toEqual([]);
+    givenWorkflow<MatchFormationEvent, any, any>(wf, [proposed]).when({ type: 'MatchReservationReturned', data: { matchId: M, lobbyId: 'a', at: t1 } }).then([
       { kind: 'command', target: lobbyTarget('a'), command: { type: 'ReleaseFromMatch', matchId: M, requeue: true, reason: 'declined', error: null, now: t1 }, key: 'match:m1:a:release' },
     ]);
   });
@@ -77,11 +77,26 @@ describe('Match formation workflow', () => {
     ]);
   });
 
-  it('formed without confirmation: every lobby is told and the first server requested', () => {
+  it('formed without confirmation: every lobby is told; the server was requested by the same decision (or, stored before that, is requested here)', () => {
+    const found = ['a', 'b'].map((l) => ({ kind: 'command', target: lobbyTarget(l), command: { type: 'MatchFound', matchId: M, confirmationDeadline: null, now: t1 }, key: `match:m1:${l}:found` }));
+    const formedAsking: MatchEvent = { type: 'MatchFormed', data: { matchId: M, confirmationDeadline: null, serverRequested: true, at: t1 } };
+    givenWorkflow<MatchFormationEvent, any, any>(wf, [proposed]).when(formedAsking).then([{ kind: 'cancel-timer', id: 'match-formation:m1' }, ...found]);
     givenWorkflow<MatchFormationEvent, any, any>(wf, [proposed]).when(formed).then([
       { kind: 'cancel-timer', id: 'match-formation:m1' },
-      { kind: 'command', target: lobbyTarget('a'), command: { type: 'MatchFound', matchId: M, confirmationDeadline: null, now: t1 }, key: 'match:m1:a:found' },
-      { kind: 'command', target: lobbyTarget('b'), command: { type: 'MatchFound', matchId: M, confirmationDeadline: null, now: t1 }, key: 'match:m1:b:found' },
+      ...found,
+      { kind: 'command', target: matchTarget, command: { type: 'RequestServer', now: t1 }, key: 'match:m1:server:1' },
+    ]);
+  });
+
+  it('confirmed by every lobby: each is told it is ready; the server was requested by the same decision (or, stored before that, is requested here)', () => {
+    const ready = [
+      { kind: 'cancel-timer', id: 'match-confirmation:m1' },
+      ...['a', 'b'].map((l) => ({ kind: 'command', target: lobbyTarget(l), command: { type: 'MatchReady', matchId: M, now: t1 }, key: `match:m1:${l}:ready` })),
+    ];
+    const confirmedAsking: MatchEvent = { type: 'MatchConfirmed', data: { matchId: M, serverRequested: true, at: t1 } };
+    givenWorkflow<MatchFormationEvent, any, any>(wf, [proposed]).when(confirmedAsking).then(ready);
+    givenWorkflow<MatchFormationEvent, any, any>(wf, [proposed]).when({ type: 'MatchConfirmed', data: { matchId: M, at: t1 } }).then([
+      ...ready,
       { kind: 'command', target: matchTarget, command: { type: 'RequestServer', now: t1 }, key: 'match:m1:server:1' },
     ]);
   });
