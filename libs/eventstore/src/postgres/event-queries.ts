@@ -29,20 +29,18 @@ export function toRecordedEvent(row: EventRow): RecordedEvent {
   };
 }
 
+const READ_ALL_OF_SQL = `SELECT ${EVENT_COLUMNS} FROM events WHERE position > $1 AND category = ANY($2::text[]) ORDER BY position LIMIT $3`;
+const READ_ALL_SQL = `SELECT ${EVENT_COLUMNS} FROM events WHERE position > $1 ORDER BY position LIMIT $2`;
+
 export async function readAllEvents(
   pool: Pool,
   { fromPosition = 0n, categories, limit }: SubscribeOptions & { limit?: number },
 ): Promise<RecordedEvent[]> {
-  // LIMIT NULL means no limit.
+  // LIMIT NULL means no limit. Named (prepared once per connection): the live tail runs this on every
+  // append, and planning it each time cost more than running it (pg_stat_statements, matchmaking bench).
   const { rows } = categories?.length
-    ? await pool.query<EventRow>(
-        `SELECT ${EVENT_COLUMNS} FROM events WHERE position > $1 AND category = ANY($2::text[]) ORDER BY position LIMIT $3`,
-        [fromPosition.toString(), categories, limit ?? null],
-      )
-    : await pool.query<EventRow>(`SELECT ${EVENT_COLUMNS} FROM events WHERE position > $1 ORDER BY position LIMIT $2`, [
-        fromPosition.toString(),
-        limit ?? null,
-      ]);
+    ? await pool.query<EventRow>({ name: 'spawnpoint_read_all_of', text: READ_ALL_OF_SQL, values: [fromPosition.toString(), categories, limit ?? null] })
+    : await pool.query<EventRow>({ name: 'spawnpoint_read_all', text: READ_ALL_SQL, values: [fromPosition.toString(), limit ?? null] });
   return rows.map(toRecordedEvent);
 }
 

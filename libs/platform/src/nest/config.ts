@@ -54,7 +54,7 @@ export interface PlatformConfig {
   artifactBaseUrl: string;
   /**
    * Intents each workflow sends side by side, per instance in order (SPAWNPOINT_WORKFLOW_DISPATCH_CONCURRENCY,
-   * default 16): under a burst of matches the outbox waits on these slots (ADR-0010).
+   * default 64): under a burst of matches the outbox waits on these slots (ADR-0010).
    */
   workflowDispatchConcurrency?: number;
   /** SPAWNPOINT_RATE_LIMITS: gateway counters in memory (`local`, standalone's default) or shared by replicas (`shared`). */
@@ -110,6 +110,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, mode: PlatformC
     artifactSecret: env.SPAWNPOINT_ARTIFACT_SECRET || randomBytes(32).toString('hex'),
     artifactBaseUrl: (env.SPAWNPOINT_ARTIFACT_BASE_URL || publicUrl).replace(/\/$/, ''),
     rateLimits,
-    workflowDispatchConcurrency: positive(env, 'SPAWNPOINT_WORKFLOW_DISPATCH_CONCURRENCY', 16),
+    workflowDispatchConcurrency: positive(env, 'SPAWNPOINT_WORKFLOW_DISPATCH_CONCURRENCY', 64),
   };
 }

@@ -183,7 +183,7 @@ class WorkflowLoop {
       dispatchBackoffMs: options.dispatchBackoffMs ?? 500,
       stopGraceMs: options.stopGraceMs ?? 5_000,
       dispatchTimeoutMs: options.dispatchTimeoutMs ?? 30_000,
-      dispatchConcurrency: Math.max(1, options.dispatchConcurrency ?? 16),
+      dispatchConcurrency: Math.max(1, options.dispatchConcurrency ?? 64),
       slowWarnMs: options.slowWarnMs ?? 10_000,
       deleteWaitMs: options.deleteWaitMs ?? 50,
     };
