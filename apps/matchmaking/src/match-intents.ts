@@ -33,8 +33,16 @@ export class MatchIntents {
     const target = intent.target;
     if ('aggregate' in target && target.aggregate === 'match') return this.onMatch(target.id, intent.command as MatchCommand, intent.key);
     if ('aggregate' in target && target.aggregate === 'lobby') {
-      await this.toLobby(target.id, intent.command as LobbyCommand, intent.key).catch((err) => {
+      const command = intent.command as LobbyCommand;
+      await this.toLobby(target.id, command, intent.key).catch(async (err) => {
         if (!refused(err)) throw err;
+        // A lobby that refuses its MatchFound no longer holds the match (its ticket changed, it left the
+        // queue, it is gone): the match hears it before the server start that follows in this chain, so
+        // it aborts rather than start a game without that lobby. The lobby's own event says the same later
+        // (DropLobby again: a match over ignores it).
+        if (command.type === 'MatchFound') {
+          await this.onMatch(command.matchId, { type: 'DropLobby', lobbyId: target.id, reason: 'not_held', now: command.now }, `${intent.key}:dropped`);
+        }
       });
       return;
     }
