@@ -36,11 +36,11 @@ export class MatchIntents {
       const command = intent.command as LobbyCommand;
       await this.toLobby(target.id, command, intent.key).catch(async (err) => {
         if (!refused(err)) throw err;
-        // A lobby that refuses its MatchFound no longer holds the match (its ticket changed, it left the
-        // queue, it is gone): the match hears it before the server start that follows in this chain, so
-        // it aborts rather than start a game without that lobby. The lobby's own event says the same later
-        // (DropLobby again: a match over ignores it).
-        if (command.type === 'MatchFound') {
+        // A lobby that refuses its MatchFound (or, after confirmation, its MatchReady) no longer holds the
+        // match (its ticket changed, it left, it is gone): the match hears it before the server start that
+        // follows in this chain, so it aborts rather than start a game without that lobby. The lobby's own
+        // event says the same later (DropLobby again: a match over ignores it).
+        if (command.type === 'MatchFound' || command.type === 'MatchReady') {
           await this.onMatch(command.matchId, { type: 'DropLobby', lobbyId: target.id, reason: 'not_held', now: command.now }, `${intent.key}:dropped`);
         }
       });
@@ -71,7 +71,7 @@ export class MatchIntents {
   /**
    * The lobby holds at the ticket matched, or refuses (its ticket changed, it left the queue): the match hears
    * either from here, in this intent, so a crash in between sends the intent again (the lobby answers its
-   * key's reservation again) and no workflow hop stands between a reservation and the match (ADR-0010).
+   * key's reservation again) and no workflow hop stands between a reservation and the match (ADR-0012 §5).
    */
   private async reserve(c: ReserveMatchLobby, key: string): Promise<void> {
     try {
