@@ -1,6 +1,7 @@
 // Every setting comes from the environment; docs/operations.md lists them.
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { DEFAULT_DISPATCH_CONCURRENCY } from '../workflow-runner/workflow-runner';
 
 export interface PlatformConfig {
   mode: 'standalone' | 'distributed';
@@ -110,6 +111,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, mode: PlatformC
     artifactSecret: env.SPAWNPOINT_ARTIFACT_SECRET || randomBytes(32).toString('hex'),
     artifactBaseUrl: (env.SPAWNPOINT_ARTIFACT_BASE_URL || publicUrl).replace(/\/$/, ''),
     rateLimits,
-    workflowDispatchConcurrency: positive(env, 'SPAWNPOINT_WORKFLOW_DISPATCH_CONCURRENCY', 64),
+    workflowDispatchConcurrency: positive(env, 'SPAWNPOINT_WORKFLOW_DISPATCH_CONCURRENCY', DEFAULT_DISPATCH_CONCURRENCY),
   };
 }

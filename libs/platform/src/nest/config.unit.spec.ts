@@ -17,7 +17,7 @@ describe('the event stream retention settings', () => {
 });
 
 describe('the workflow dispatch concurrency setting', () => {
-  it('defaults to 16 intents at once, takes a positive number from the environment, and refuses anything else', () => {
+  it('defaults to 64 intents at once, takes a positive number from the environment, and refuses anything else', () => {
     expect(loadConfig({}).workflowDispatchConcurrency).toBe(64);
     expect(loadConfig({ SPAWNPOINT_WORKFLOW_DISPATCH_CONCURRENCY: '16' }).workflowDispatchConcurrency).toBe(16);
     expect(() => loadConfig({ SPAWNPOINT_WORKFLOW_DISPATCH_CONCURRENCY: '0' })).toThrow('SPAWNPOINT_WORKFLOW_DISPATCH_CONCURRENCY must be a positive number, not "0"');

@@ -60,12 +60,16 @@ export interface WorkflowRunnerOptions {
   deleteWaitMs?: number;
   /** Work of the runner (a batch, a timer round, a dispatch) taking longer than this is logged, once. Default 10 s. */
   slowWarnMs?: number;
-  /**
-   * Instances whose intents are sent side by side (each instance's in order). Default 16: one at a time,
-   * a burst of 500 matches (4,000 intents, each a bus round trip) outlived the matches' own deadlines.
-   */
+  /** Instances whose intents are sent side by side (each instance's in order). Default DEFAULT_DISPATCH_CONCURRENCY. */
   dispatchConcurrency?: number;
 }
+
+/**
+ * One at a time, a burst of 500 matches (4,000 intents, each a bus round trip) outlived the matches' own
+ * deadlines; 16 left the matchmaking bench's burst waiting on the slots (ADR-0010). The platform's setting
+ * (SPAWNPOINT_WORKFLOW_DISPATCH_CONCURRENCY) defaults to this too.
+ */
+export const DEFAULT_DISPATCH_CONCURRENCY = 64;
 
 const MAX_BATCH = 500;
 /** Outbox rows read per dispatch pass. */
@@ -183,7 +187,7 @@ class WorkflowLoop {
       dispatchBackoffMs: options.dispatchBackoffMs ?? 500,
       stopGraceMs: options.stopGraceMs ?? 5_000,
       dispatchTimeoutMs: options.dispatchTimeoutMs ?? 30_000,
-      dispatchConcurrency: Math.max(1, options.dispatchConcurrency ?? 64),
+      dispatchConcurrency: Math.max(1, options.dispatchConcurrency ?? DEFAULT_DISPATCH_CONCURRENCY),
       slowWarnMs: options.slowWarnMs ?? 10_000,
       deleteWaitMs: options.deleteWaitMs ?? 50,
     };
