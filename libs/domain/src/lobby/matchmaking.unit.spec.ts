@@ -187,4 +187,11 @@ describe('QueueTimeout', () => {
     given(lobbyDecider, queued).when({ type: 'QueueTimeout', startedAt: t0, now: late }).thenNothing();
     given(lobbyDecider, [...queued, reserved]).when({ type: 'QueueTimeout', startedAt: t1, now: late }).thenNothing();
   });
+
+  it('refuses a timer of a search that ended, or of an earlier search (the lobby-queue workflow keeps no state to tell)', () => {
+    const cancelled: LobbyEvent = { type: 'MatchmakingEnded', data: { lobbyId: L, matchId: null, reason: 'cancelled', error: null, at: t2 } };
+    given(lobbyDecider, [...queued, cancelled]).when({ type: 'QueueTimeout', startedAt: t1, now: late }).thenNothing();
+    const again: LobbyEvent = { type: 'MatchmakingStarted', data: { lobbyId: L, by: 'alice', timeoutAt: '2026-11-21T10:07:00.000Z', queue: { ...(queue(2) as object), queuedAt: late } as never, at: late } };
+    given(lobbyDecider, [...queued, cancelled, again]).when({ type: 'QueueTimeout', startedAt: t1, now: late }).thenNothing();
+  });
 });

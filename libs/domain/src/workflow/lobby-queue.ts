@@ -10,10 +10,12 @@ export type LobbyQueueTimedOut = DomainEvent<'LobbyQueueTimedOut', { lobbyId: st
 export type LobbyQueueEvent = LobbyEvent | LobbyQueueTimedOut;
 export type LobbyQueueIntent = Intent<LobbyCommand, LobbyQueueTimedOut>;
 
-export interface LobbyQueueState {
-  /** The search the timer is for (its first queue time), null when not searching. */
-  startedAt: string | null;
-}
+/**
+ * No state: the timer says which search it is for (its first queue time), and the lobby decider takes a
+ * QueueTimeout only for the search it is in (same first queue time, still queued, not held, past the
+ * deadline). A search that ends cancels the timer; a new one moves it (one timer per lobby).
+ */
+export type LobbyQueueState = null;
 
 const timerId = (lobbyId: string) => `lobby-queue:${lobbyId}`;
 // A match found does not end the search: a match that falls through puts the lobby back in the queue, and
@@ -23,26 +25,21 @@ const SEARCH_OVER = new Set<string>(['MatchmakingEnded', 'LobbyDeleted', 'GameEn
 export const lobbyQueueWorkflow: Workflow<LobbyQueueEvent, LobbyQueueState, LobbyQueueIntent> = {
   name: 'lobby-queue',
   categories: ['lobby'],
-  initialState: { startedAt: null },
+  initialState: null,
+  stateless: true,
 
   route: (event) => (event.type === 'MatchmakingStarted' || event.type === 'LobbyQueueTimedOut' || SEARCH_OVER.has(event.type) ? [event.data.lobbyId] : []),
-  // evolve sets the whole state on these, whatever it was.
-  startsOver: (event) => event.type === 'MatchmakingStarted' || SEARCH_OVER.has(event.type),
 
-  evolve(state, event) {
-    if (event.type === 'MatchmakingStarted') return { startedAt: event.data.queue.queuedAt };
-    if (SEARCH_OVER.has(event.type)) return { startedAt: null };
-    return state;
-  },
+  evolve: (state) => state,
 
-  react(state, event) {
+  react(_state, event) {
     const lobbyId = event.data.lobbyId;
     if (event.type === 'MatchmakingStarted') {
       const due: LobbyQueueTimedOut = { type: 'LobbyQueueTimedOut', data: { lobbyId, startedAt: event.data.queue.queuedAt, at: event.data.timeoutAt } };
       return [{ kind: 'timer', id: timerId(lobbyId), at: due.data.at, then: due }];
     }
     if (event.type === 'LobbyQueueTimedOut') {
-      if (state.startedAt !== event.data.startedAt) return [];
+      // A search that ended or started again since is not timed out: the lobby decider refuses it.
       const timeout: CommandIntent<LobbyCommand> = {
         kind: 'command',
         target: { aggregate: 'lobby', id: lobbyId, projectId: null },
@@ -52,6 +49,6 @@ export const lobbyQueueWorkflow: Workflow<LobbyQueueEvent, LobbyQueueState, Lobb
       return [timeout];
     }
     // Ended, deleted, played: the timer has nothing left to do.
-    return state.startedAt === null ? [{ kind: 'cancel-timer', id: timerId(lobbyId) }] : [];
+    return [{ kind: 'cancel-timer', id: timerId(lobbyId) }];
   },
 };

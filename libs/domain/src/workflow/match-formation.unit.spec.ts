@@ -195,25 +195,26 @@ describe('Lobby queue workflow (search timeout)', () => {
       { kind: 'command', target: { aggregate: 'lobby', id: 'a', projectId: null }, command: { type: 'QueueTimeout', startedAt: t0, now: due.data.at }, key: `lobby-queue:a:${t0}:timeout` },
     ]);
   });
-  it('an ended search cancels it; a stale timer does nothing', () => {
+  it('an ended search cancels it; a timer that fires in a race with the end still asks, and the lobby decider refuses it (lobby/matchmaking.unit.spec)', () => {
     const ended: LobbyEvent = { type: 'MatchmakingEnded', data: { lobbyId: 'a', matchId: null, reason: 'cancelled', error: null, at: t1 } };
     givenWorkflow(lobbyQueueWorkflow, [started]).when(ended).then([{ kind: 'cancel-timer', id: 'lobby-queue:a' }]);
-    givenWorkflow(lobbyQueueWorkflow, [started, ended]).when(due).thenNothing();
+    for (const event of [{ ...ended, type: 'LobbyDeleted' }, { ...ended, type: 'GameEnded' }] as LobbyEvent[]) {
+      givenWorkflow(lobbyQueueWorkflow, [started]).when(event).then([{ kind: 'cancel-timer', id: 'lobby-queue:a' }]);
+    }
+    givenWorkflow(lobbyQueueWorkflow, [started, ended]).when(due).then([
+      { kind: 'command', target: { aggregate: 'lobby', id: 'a', projectId: null }, command: { type: 'QueueTimeout', startedAt: t0, now: due.data.at }, key: `lobby-queue:a:${t0}:timeout` },
+    ]);
   });
-  it('a start or an end of a search starts the state over (the runner reads no state before it); a timer does not', () => {
+  it('keeps no state (the runner reads and writes none for it): whatever came before, an event gives the same intents', () => {
     const ended: LobbyEvent = { type: 'MatchmakingEnded', data: { lobbyId: 'a', matchId: null, reason: 'matched', error: null, at: t1 } };
     const again: LobbyEvent = { ...started, data: { ...(started.data as object), queue: { ...(started.data as { queue: object }).queue, queuedAt: t1 } } } as LobbyEvent;
     const histories: LobbyEvent[][] = [[], [started], [started, ended], [started, ended, again]];
-    for (const event of [started, again, ended]) {
-      expect(lobbyQueueWorkflow.startsOver?.(event)).toBe(true);
+    expect(lobbyQueueWorkflow.stateless).toBe(true);
+    for (const event of [started, again, ended, due] as never[]) {
       const fromScratch = givenWorkflow(lobbyQueueWorkflow).when(event);
-      for (const history of histories) {
-        const after = givenWorkflow(lobbyQueueWorkflow, history).when(event);
-        expect(after.state).toEqual(fromScratch.state);
-        after.then(lobbyQueueWorkflow.react(fromScratch.state, event));
-      }
+      expect(fromScratch.state).toBeNull();
+      for (const history of histories) givenWorkflow(lobbyQueueWorkflow, history).when(event).then(lobbyQueueWorkflow.react(null, event));
     }
-    expect(lobbyQueueWorkflow.startsOver?.(due as never)).toBe(false);
   });
 });
 

@@ -63,6 +63,11 @@ export interface Workflow<E extends DomainEvent, S, I extends Intent = Intent> {
    * the stored one (a round trip per new instance).
    */
   startsOver?(event: E): boolean;
+  /**
+   * Its instances keep no state: `react` decides from the event alone (`evolve` returns the state it was
+   * given). The runner neither reads nor stores a state for it: a write less per event routed.
+   */
+  readonly stateless?: boolean;
 }
 
 /** An ISO time `ms` after `at`. */

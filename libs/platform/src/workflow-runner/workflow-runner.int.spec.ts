@@ -452,6 +452,52 @@ describe('WorkflowRunner', () => {
     }
   });
 
+  it('a stateless workflow (Workflow.stateless) reads and stores no state, yet sets, fires and cancels its timers', async () => {
+    // The lobby-queue's shape: a timer per lobby set on GameStarting, cancelled on LobbyServerAssigned; when
+    // due, a command that names what it is for (the aggregate's decider refuses a stale one).
+    const timeouts: Workflow<LobbyEvent | TimedOut, null, Intent<{ type: string; [k: string]: unknown }, TimedOut>> = {
+      name: 'timeouts',
+      categories: ['lobby'],
+      initialState: null,
+      stateless: true,
+      route: (e) => [e.data.lobbyId],
+      evolve: (s) => s,
+      react(_s, e) {
+        const id = e.data.lobbyId;
+        if (e.type === 'GameStarting') {
+          const at = timeAfter(e.data.at, LOBBY_LAUNCH_TIMEOUT_MS);
+          return [{ kind: 'timer', id: `timeout:${id}`, at, then: { type: 'TimedOut', data: { lobbyId: id, attempt: 0, at } } }];
+        }
+        if (e.type === 'LobbyServerAssigned') return [{ kind: 'cancel-timer', id: `timeout:${id}` }];
+        if (e.type === 'TimedOut') return [{ kind: 'command', target: { aggregate: 'lobby', id, projectId: null }, command: { type: 'ServerStopped', instanceId: '' }, key: `timeout:${id}:${e.data.at}` }];
+        return [];
+      },
+    };
+    const { dispatch, keys } = recorder();
+    const reads = counting(/FROM workflow_states/);
+    const writes = counting(/INSERT INTO workflow_states/);
+    try {
+      const r = runner(dispatch, [timeouts as never]);
+      await r.start();
+      await lobbyStarts(['s1', 's2'], t0, ['s2']);
+      await r.idle();
+      expect(await timers()).toEqual(['s1']);
+      clock = t0 + LOBBY_LAUNCH_TIMEOUT_MS;
+      await r.tick();
+      await r.idle();
+      expect(keys('ServerStopped')).toEqual([`timeout:s1:${iso(t0 + LOBBY_LAUNCH_TIMEOUT_MS)}`]);
+      expect(await timers()).toEqual([]);
+      // Every one of those writes carried no state row (the statement still runs for timers and intents).
+      const stateReads = reads.n;
+      const { rows } = await readModelsPool(bed.models).query(`SELECT count(*)::int AS n FROM workflow_states WHERE workflow = 'timeouts'`);
+      expect({ reads: stateReads, stored: rows[0].n }).toEqual({ reads: 0, stored: 0 });
+      expect(writes.n).toBeGreaterThan(0);
+    } finally {
+      reads.restore();
+      writes.restore();
+    }
+  });
+
   it('retries a failed dispatch, holding back the later intents of the same instance until it passes', async () => {
     const sent: string[] = [];
     let failures = 1;

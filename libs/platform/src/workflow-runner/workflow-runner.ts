@@ -449,7 +449,9 @@ class WorkflowLoop {
     const first = new Map<string, DomainEvent>();
     for (const { event, keys } of inputs) for (const key of keys) if (!first.has(key)) first.set(key, event);
     const startsOver = this.workflow.startsOver?.bind(this.workflow);
-    const unknown = [...first].filter(([k, e]) => !this.cache.has(k) && !earlier?.states.has(k) && !startsOver?.(e)).map(([k]) => k);
+    // A stateless workflow's instances are always at initialState: nothing to read or store (Workflow.stateless).
+    const stateless = this.workflow.stateless === true;
+    const unknown = stateless ? [] : [...first].filter(([k, e]) => !this.cache.has(k) && !earlier?.states.has(k) && !startsOver?.(e)).map(([k]) => k);
     const stored = await loadStates(sql, this.name, unknown);
     // A state read and left as it was is kept in memory (not read again), not written.
     for (const [key, state] of stored) if (!this.cache.has(key)) this.cache.set(key, state);
@@ -464,7 +466,7 @@ class WorkflowLoop {
         const after = this.workflow.evolve(before, event);
         // Unchanged (evolve returned the same object): nothing to write, unless this event starts the
         // instance over (a row from before may hold another state).
-        if (after !== before || (first.get(key) === event && startsOver?.(event))) c.states.set(key, after);
+        if (!stateless && (after !== before || (first.get(key) === event && startsOver?.(event)))) c.states.set(key, after);
         for (const intent of this.workflow.react(after, event) as Intent[]) {
           if (intent.kind === 'command') {
             if (!silent) c.intents.push({ key, intent });
