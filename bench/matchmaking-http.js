@@ -10,13 +10,14 @@
 //     EXPLAIN_CLIENTS (8) at once (saturated: mostly queueing); figure: p50/p99 of each.
 // The mode's servers are refused on purpose (no build has its version tag): the bench measures matching,
 // not game processes (enqueue → in_game on a warm pool is not measured here yet).
-// Needs the build (npm run build) and PostgreSQL at BENCH_DATABASE_ADMIN_URL (default postgres://postgres@127.0.0.1:5432/postgres).
+// Needs the build (npm run build) and PostgreSQL at BENCH_DATABASE_ADMIN_URL (default: this machine's, over its Unix socket
+// /var/run/postgresql when it has one, as the standalone platform talks to its embedded database; else 127.0.0.1:5432).
 // BENCH_PROFILE_DIR=dir: a CPU profile of the platform; the saturation, paced and explain phases' windows are printed (bench/lib/profile-window.js reads them).
 // BENCH_QUEUED_FIRST=1: phase 3's queue is filled before phase 1, so the matching phases run beside QUEUED waiting lobbies.
 // Usage: node bench/matchmaking-http.js  (BENCH_QUEUED_FIRST, BENCH_SAT_LOBBIES, BENCH_RATE, BENCH_PACED_S, BENCH_QUEUED, BENCH_EXPLAINS, BENCH_EXPLAIN_CLIENTS, BENCH_CONCURRENCY)
 'use strict';
 const { Client } = require('pg');
-const { startStandalone, percentile, sleep, cpuSeconds } = require('./lib/standalone');
+const { adminDatabaseUrl, databaseUrl, startStandalone, percentile, sleep, cpuSeconds, postgresCpu } = require('./lib/standalone');
 const { keepAliveAgent, request, runPool, playerHeaders } = require('./lib/lobby');
 
 const SAT_LOBBIES = Number(process.env.BENCH_SAT_LOBBIES ?? 2000);
@@ -27,7 +28,7 @@ const EXPLAINS = Number(process.env.BENCH_EXPLAINS ?? 2000);
 const EXPLAIN_CLIENTS = Number(process.env.BENCH_EXPLAIN_CLIENTS ?? 8);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
 const QUEUED_FIRST = process.env.BENCH_QUEUED_FIRST === '1';
-const ADMIN_URL = process.env.BENCH_DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const ADMIN_URL = adminDatabaseUrl();
 const CONFIG = 'mm';
 
 async function freshDatabase() {
@@ -37,10 +38,8 @@ async function freshDatabase() {
   await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
   await admin.query(`CREATE DATABASE ${name}`);
   await admin.end();
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
   return {
-    url: url.toString(),
+    url: databaseUrl(ADMIN_URL, name),
     async drop() {
       const c = new Client({ connectionString: ADMIN_URL });
       await c.connect();
@@ -154,6 +153,7 @@ async function main() {
     const sat = await createLobbies(agent, p.port, p.clientKey, 'sat', SAT_LOBBIES, () => ({}));
     const satIds = await lobbyIds(agent, p.port, p.clientKey, sat);
     console.log(`# saturation from monotonic ${process.hrtime.bigint() / 1000n} us`);
+    const satCpu = { platform: cpuSeconds(p.pid), postgres: postgresCpu(), bench: process.cpuUsage() };
     const t0 = performance.now();
     await runPool(sat.length, CONCURRENCY, async (i) => {
       const r = await enqueue(agent, p.port, p.clientKey, sat[i], 'duel');
@@ -178,6 +178,11 @@ async function main() {
     // go back to waiting) before the paced phase: it measures a steady rate, not the tail of the burst.
     const settledIn = await settled(db, SAT_LOBBIES / 2);
     console.log(`matchmaking.saturation.settled_after_ms ${settledIn.toFixed(0)} (every match over, no intent waiting)`);
+    // The work of the burst, from the first enqueue until it settled: what the wall rate is made of on a busy
+    // machine (2 CPUs: the platform, PostgreSQL and this bench's clients share them). Steadier than a rate.
+    const perLobby = (seconds) => ((seconds * 1000) / SAT_LOBBIES).toFixed(2);
+    const benchCpu = process.cpuUsage(satCpu.bench);
+    console.log(`matchmaking.saturation.cpu_ms_per_lobby platform ${perLobby(cpuSeconds(p.pid) - satCpu.platform)} postgres ${perLobby(postgresCpu() - satCpu.postgres)} bench ${perLobby((benchCpu.user + benchCpu.system) / 1e6)} (first enqueue until settled, its matches' refused starts included)`);
 
     // 2. paced
     const n = RATE * PACED_S;

@@ -1,4 +1,4 @@
-// Enqueue → in_game on a warm pool, standalone (fresh database on 127.0.0.1:5432): a pool of BENCH_POOL
+// Enqueue → in_game on a warm pool, standalone (a fresh database on this machine's PostgreSQL: bench/lib/standalone.js adminDatabaseUrl): a pool of BENCH_POOL
 // (40) tiny game servers (bench/fixtures/tiny-game) fills in eu-west; then BENCH_PAIRS (20) pairs of solo
 // lobbies enqueue in a 1v1 mode, one pair every 1000 / BENCH_PAIR_RATE ms; each lobby polls
 // `GET …/me` every 10 ms until it is `in_game` (its match formed, the pool server claimed for the match,
@@ -11,12 +11,12 @@ const path = require('node:path');
 const { randomBytes } = require('node:crypto');
 const { Client } = require('pg');
 const yazl = require('yazl');
-const { startStandalone, percentile, sleep } = require('./lib/standalone');
+const { adminDatabaseUrl, databaseUrl, startStandalone, percentile, sleep } = require('./lib/standalone');
 
 const POOL = Number(process.env.BENCH_POOL ?? 40);
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 20);
 const PAIR_RATE = Number(process.env.BENCH_PAIR_RATE ?? 2);
-const ADMIN_URL = process.env.BENCH_DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const ADMIN_URL = adminDatabaseUrl();
 const TARGET_P50_MS = 300;
 
 function tinyZip() {
@@ -49,8 +49,8 @@ async function readyInPool(p) {
 async function main() {
   const dbName = `sp_bench_mmgame_${randomBytes(4).toString('hex')}`;
   await withAdmin((c) => c.query(`CREATE DATABASE ${dbName}`));
-  const databaseUrl = ADMIN_URL.replace(/\/[^/]*$/, `/${dbName}`);
-  const p = await startStandalone({ uploadBuild: false, portRange: '20000-21999', env: { DATABASE_URL: databaseUrl } });
+  const dbUrl = databaseUrl(ADMIN_URL, dbName);
+  const p = await startStandalone({ uploadBuild: false, portRange: '20000-21999', env: { DATABASE_URL: dbUrl } });
   try {
     const ticket = await p.api('POST', '/v3/builds/upload-url?name=tiny', { key: p.serverKey });
     await p.api('PUT', ticket.body.upload_url, { body: await tinyZip(), headers: { 'content-type': 'application/zip' } });

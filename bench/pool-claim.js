@@ -2,18 +2,18 @@
 // A pool of POOL tiny game servers (bench/fixtures/tiny-game) is filled first; then 32 clients claim
 // CLAIMS servers as fast as they can while the pool refills behind them. Prints claim latency
 // (p50/p99), sustained claims/s, and checks from the event store that no pool server was claimed twice.
-// Needs the build (npm run build) and PostgreSQL on 127.0.0.1:5432 (the platform runs on a fresh
+// Needs the build (npm run build) and this machine's PostgreSQL (bench/lib/standalone.js adminDatabaseUrl; the platform runs on a fresh
 // database there so the events table can be inspected afterwards).
 // Usage: node bench/pool-claim.js   (BENCH_POOL, BENCH_CLAIMS, BENCH_CONCURRENCY override)
 'use strict';
 const { randomBytes } = require('node:crypto');
 const { Client } = require('pg');
-const { startStandalone, percentile, sleep, tinyGameZip, waitQuiet } = require('./lib/standalone');
+const { adminDatabaseUrl, databaseUrl, startStandalone, percentile, sleep, tinyGameZip, waitQuiet } = require('./lib/standalone');
 
 const POOL = Number(process.env.BENCH_POOL ?? 450);
 const CLAIMS = Number(process.env.BENCH_CLAIMS ?? 400);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
-const ADMIN_URL = process.env.BENCH_DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const ADMIN_URL = adminDatabaseUrl();
 
 async function withAdmin(fn) {
   const c = new Client({ connectionString: ADMIN_URL });
@@ -40,8 +40,8 @@ async function poolState(p) {
 async function main() {
   const dbName = `sp_bench_pool_${randomBytes(4).toString('hex')}`;
   await withAdmin((c) => c.query(`CREATE DATABASE ${dbName}`));
-  const databaseUrl = ADMIN_URL.replace(/\/[^/]*$/, `/${dbName}`);
-  const p = await startStandalone({ uploadBuild: false, portRange: '20000-23999', env: { DATABASE_URL: databaseUrl } });
+  const dbUrl = databaseUrl(ADMIN_URL, dbName);
+  const p = await startStandalone({ uploadBuild: false, portRange: '20000-23999', env: { DATABASE_URL: dbUrl } });
   try {
     const ticket = await p.api('POST', '/v3/builds/upload-url?name=tiny', { key: p.serverKey });
     await p.api('PUT', ticket.body.upload_url, { body: await tinyGameZip(), headers: { 'content-type': 'application/zip' } });
@@ -91,7 +91,7 @@ async function main() {
     if (process.env.BENCH_PROFILE_DIR) console.log(`# claim window ends at ${t1 / 1000n} us (monotonic)`);
     const seconds = Number(t1 - t0) / 1e9;
     const doubles = await withAdmin(async () => {
-      const c = new Client({ connectionString: databaseUrl });
+      const c = new Client({ connectionString: dbUrl });
       await c.connect();
       try {
         const { rows } = await c.query(`SELECT stream_id, count(*) FROM events WHERE type = 'ServerPoolClaimed' GROUP BY stream_id HAVING count(*) > 1`);

@@ -8,29 +8,15 @@
 // window, e.g. lobbies; PG_WINDOW_DB=sp_bench_mm_%: the databases counted; PG_WINDOW_TOP=30; BENCH_* pass on)
 'use strict';
 const { spawn } = require('node:child_process');
-const fs = require('node:fs');
 const path = require('node:path');
 const { Client } = require('pg');
-const { cpuSeconds } = require('./standalone');
+const { adminDatabaseUrl, postgresCpu } = require('./standalone');
 
-const ADMIN_URL = process.env.BENCH_DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const ADMIN_URL = adminDatabaseUrl();
 const WINDOW = process.env.PG_WINDOW ?? 'paced';
 const UNITS = Number(process.env.PG_WINDOW_UNITS ?? Number(process.env.BENCH_RATE ?? 200) * Number(process.env.BENCH_PACED_S ?? 10));
 const DB_LIKE = process.env.PG_WINDOW_DB ?? 'sp_bench_mm_%';
 const TOP = Number(process.env.PG_WINDOW_TOP ?? 30);
-
-/** User + system CPU seconds of every postgres process now running. */
-function postgresCpu() {
-  let seconds = 0;
-  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    try {
-      if (fs.readFileSync(`/proc/${pid}/comm`, 'utf8').startsWith('postgres')) seconds += cpuSeconds(Number(pid));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return seconds;
-}
 
 async function main() {
   const admin = new Client({ connectionString: ADMIN_URL });

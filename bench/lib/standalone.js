@@ -79,6 +79,34 @@ function nodeArgsFromEnv() {
 }
 
 /**
+ * The PostgreSQL the benches that need one make their databases on: BENCH_DATABASE_ADMIN_URL, else this
+ * machine's over its Unix socket when it has one (as the standalone platform talks to its embedded database:
+ * a query costs both processes about a third less CPU than over loopback TCP), else over TCP.
+ */
+const LOCAL_SOCKET_DIR = '/var/run/postgresql';
+function adminDatabaseUrl() {
+  if (process.env.BENCH_DATABASE_ADMIN_URL) return process.env.BENCH_DATABASE_ADMIN_URL;
+  if (fs.existsSync(path.join(LOCAL_SOCKET_DIR, '.s.PGSQL.5432'))) return `postgres://postgres@localhost/postgres?host=${LOCAL_SOCKET_DIR}`;
+  return 'postgres://postgres@127.0.0.1:5432/postgres';
+}
+
+/** The URL of database `name` on the server of `adminUrl` (its host, socket and options kept). */
+function databaseUrl(adminUrl, name) {
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/**
+ * The node flags `npm start` runs the standalone platform with (package.json config.standaloneNodeFlags, of
+ * the checkout that runs: an A/B base without them runs without them), so a bench measures what a user runs.
+ */
+function standaloneNodeFlags(root) {
+  const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+  return (pkg.config?.standaloneNodeFlags ?? '').split(' ').filter(Boolean);
+}
+
+/**
  * BENCH_PLATFORM_ENV='K=V K=V': settings for every platform a bench starts (say SPAWNPOINT_ACCESS_LOG=false
  * METRICS_PORT=off, to compare builds without the observability features of later ones); a bench's own win.
  */
@@ -179,7 +207,7 @@ async function startStandalone(options = {}) {
     ...(options.env ?? {}),
   };
   const log = outputFile();
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...nodeArgsFromEnv(), main], { cwd: root, env, stdio: ['ignore', log.fd, log.fd] });
+  const child = spawn(process.execPath, [...standaloneNodeFlags(root), ...(options.nodeArgs ?? []), ...nodeArgsFromEnv(), main], { cwd: root, env, stdio: ['ignore', log.fd, log.fd] });
   if (process.env.BENCH_PLATFORM_LOG) child.on('exit', (code, signal) => fs.appendFileSync(process.env.BENCH_PLATFORM_LOG, `\n# platform exited: code ${code} signal ${signal}\n`));
 
   let stopped = false;
@@ -233,6 +261,19 @@ function cpuSeconds(pid) {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
+/** User + system CPU seconds of every postgres process now running (a bench machine's: its database's work). */
+function postgresCpu() {
+  let seconds = 0;
+  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      if (fs.readFileSync(`/proc/${pid}/comm`, 'utf8').startsWith('postgres')) seconds += cpuSeconds(Number(pid));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return seconds;
+}
+
 /**
  * Waits until the process `pid` is nearly idle (under `share` of one core over a `windowMs` window), at most
  * `maxMs`: a burst bench then measures its own burst, not the tail of the setup's work (projections,
@@ -262,4 +303,4 @@ async function startServer(p, name = 'bench', region = 'us-east') {
   throw new Error(`server ${id} not running within 30 s`);
 }
 
-module.exports = { startStandalone, startServer, cpuSeconds, waitQuiet, freePort, percentile, sleep, waitFor, stopChild, stopOnInterrupt, jsonApi, sampleZip, tinyGameZip, ADMIN_TOKEN };
+module.exports = { adminDatabaseUrl, databaseUrl, startStandalone, startServer, cpuSeconds, postgresCpu, waitQuiet, freePort, percentile, sleep, waitFor, stopChild, stopOnInterrupt, jsonApi, sampleZip, tinyGameZip, ADMIN_TOKEN };
