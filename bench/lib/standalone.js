@@ -98,15 +98,6 @@ function databaseUrl(adminUrl, name) {
 }
 
 /**
- * The node flags `npm start` runs the standalone platform with (package.json config.standaloneNodeFlags, of
- * the checkout that runs: an A/B base without them runs without them), so a bench measures what a user runs.
- */
-function standaloneNodeFlags(root) {
-  const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
-  return (pkg.config?.standaloneNodeFlags ?? '').split(' ').filter(Boolean);
-}
-
-/**
  * BENCH_PLATFORM_ENV='K=V K=V': settings for every platform a bench starts (say SPAWNPOINT_ACCESS_LOG=false
  * METRICS_PORT=off, to compare builds without the observability features of later ones); a bench's own win.
  */
@@ -207,7 +198,7 @@ async function startStandalone(options = {}) {
     ...(options.env ?? {}),
   };
   const log = outputFile();
-  const child = spawn(process.execPath, [...standaloneNodeFlags(root), ...(options.nodeArgs ?? []), ...nodeArgsFromEnv(), main], { cwd: root, env, stdio: ['ignore', log.fd, log.fd] });
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...nodeArgsFromEnv(), main], { cwd: root, env, stdio: ['ignore', log.fd, log.fd] });
   if (process.env.BENCH_PLATFORM_LOG) child.on('exit', (code, signal) => fs.appendFileSync(process.env.BENCH_PLATFORM_LOG, `\n# platform exited: code ${code} signal ${signal}\n`));
 
   let stopped = false;
