@@ -186,18 +186,75 @@ export const byAge = (a: Entry, b: Entry) =>
   (a.canon && b.canon ? a.queuedMs - b.queuedMs : cmp(a.t.queuedAt, b.t.queuedAt)) || cmp(a.id, b.id);
 /** Rating, then lobby id: the order candidates are walked in. */
 export const byRating = (a: Entry, b: Entry) => a.rating - b.rating || cmp(a.id, b.id);
-const byId = (a: Entry, b: Entry) => cmp(a.id, b.id);
+/**
+ * A number whose order agrees with the code-unit order of `s` (a ≤ b when s ≤ t; equal numbers say
+ * nothing): its first 7 code units as base-128 digits (49 bits, exact in a double). A unit of 127 or more
+ * ends it (127, then zeros), so what follows such a unit never decides; a shorter string reads as zeros.
+ */
+function idPrefix(s: string): number {
+  let k = 0;
+  for (let i = 0; i < 7; i++) {
+    const c = i < s.length ? s.charCodeAt(i) : 0;
+    if (c >= 127) {
+      k = k * 128 + 127;
+      for (i++; i < 7; i++) k *= 128;
+      return k;
+    }
+    k = k * 128 + c;
+  }
+  return k;
+}
+
+/**
+ * Sorts out[from, to) (entries of one key) by id, stably: by their idPrefix (in pk, moved with them) first,
+ * the ids compared only where those are equal. Ids are unique in practice, so most pairs are two numbers.
+ */
+function sortRunById(out: Entry[], pk: Float64Array, from: number, to: number): void {
+  const len = to - from;
+  if (len <= 32) {
+    for (let i = from + 1; i < to; i++) {
+      const v = out[i];
+      const vk = pk[i];
+      let j = i - 1;
+      for (; j >= from && (pk[j] > vk || (pk[j] === vk && cmp(out[j].id, v.id) > 0)); j--) {
+        out[j + 1] = out[j];
+        pk[j + 1] = pk[j];
+      }
+      out[j + 1] = v;
+      pk[j + 1] = vk;
+    }
+    return;
+  }
+  const run = out.slice(from, to);
+  const keys = pk.slice(from, to);
+  const order = Array.from({ length: len }, (_, i) => i);
+  order.sort((a, b) => keys[a] - keys[b] || cmp(run[a].id, run[b].id));
+  for (let i = 0; i < len; i++) {
+    out[from + i] = run[order[i]];
+    pk[from + i] = keys[order[i]];
+  }
+}
+
+/** Largest key range sorted by counting (per entry): a count per key beats a comparison sort up to here. */
+const COUNTING_SPAN = 4;
 
 /**
  * A copy of `entries` in the order of a stable sort by `key` (a finite number), ties by lobby id: the
  * same order as Array.prototype.sort with (key difference || id order), without comparing most pairs.
- * When the keys are integers in a range narrow enough, each entry becomes one number (key − min) × n +
- * its index, and a typed-array sort orders them all (by key, then input order); else the keys are ranked
- * by a typed-array sort first. Only runs of one key are then sorted by id (stably).
+ * Keys that are binary fractions of a small denominator (a party's mean of 2 or 4 ratings) are scaled to
+ * integers first, exactly. Integer keys in a range of at most COUNTING_SPAN × n + 1,024 are placed by a
+ * counting sort (by key, then input order); in a wider range that fits, each entry becomes one number
+ * (key − min) × n + its index, and a typed-array sort orders them all; else the keys are ranked by a
+ * typed-array sort first. Only runs of one key are then sorted by id (sortRunById).
  */
 function sortedByKey(entries: Entry[], key: (e: Entry) => number): Entry[] {
   const n = entries.length;
+  if (n < 2) return entries.slice();
   const keys = new Float64Array(n);
+  // Each id's prefix, read in input order (where the entries and their ids lie near each other in memory:
+  // read in sorted order, nearly every read is a cache miss), then moved with its entry.
+  const ids = new Float64Array(n);
+  for (let i = 0; i < n; i++) ids[i] = idPrefix(entries[i].id);
   let min = Number.POSITIVE_INFINITY;
   let max = Number.NEGATIVE_INFINITY;
   let integers = true;
@@ -208,10 +265,35 @@ function sortedByKey(entries: Entry[], key: (e: Entry) => number): Entry[] {
     if (k > max) max = k;
     if (integers && !Number.isInteger(k)) integers = false;
   }
+  if (!integers && Number.isFinite(min) && Number.isFinite(max) && Math.max(-min, max) < 2 ** 40) {
+    // A power of two scales exactly, and keeps the order.
+    for (const scale of [2, 4, 8, 16]) {
+      let all = true;
+      for (let i = 0; i < n && all; i++) all = Number.isInteger(keys[i] * scale);
+      if (!all) continue;
+      for (let i = 0; i < n; i++) keys[i] *= scale;
+      min *= scale;
+      max *= scale;
+      integers = true;
+      break;
+    }
+  }
   const out = new Array<Entry>(n);
-  // Where each run of one key starts in `out` (filled below), as run boundaries: same[i] = 1 when out[i] has out[i-1]'s key.
+  const pk = new Float64Array(n);
+  // Run boundaries of `out` (filled below): same[i] = 1 when out[i] has out[i-1]'s key.
   const same = new Uint8Array(n);
-  if (integers && (max - min + 1) * n < Number.MAX_SAFE_INTEGER) {
+  const span = max - min + 1;
+  if (integers && span <= COUNTING_SPAN * n + 1024) {
+    const start = new Int32Array(span + 1);
+    for (let i = 0; i < n; i++) start[((keys[i] - min) | 0) + 1]++;
+    for (let k = 0; k < span; k++) start[k + 1] += start[k];
+    for (let k = 0; k < span; k++) for (let j = start[k] + 1; j < start[k + 1]; j++) same[j] = 1;
+    for (let i = 0; i < n; i++) {
+      const at = start[(keys[i] - min) | 0]++;
+      out[at] = entries[i];
+      pk[at] = ids[i];
+    }
+  } else if (integers && span * n < Number.MAX_SAFE_INTEGER) {
     const packed = new Float64Array(n);
     for (let i = 0; i < n; i++) packed[i] = (keys[i] - min) * n + i;
     packed.sort();
@@ -219,6 +301,7 @@ function sortedByKey(entries: Entry[], key: (e: Entry) => number): Entry[] {
     for (let k = 0; k < n; k++) {
       const i = packed[k] % n;
       out[k] = entries[i];
+      pk[k] = ids[i];
       const v = keys[i];
       if (v === prev) same[k] = 1;
       prev = v;
@@ -242,23 +325,17 @@ function sortedByKey(entries: Entry[], key: (e: Entry) => number): Entry[] {
     }
     for (let r = 0; r < m; r++) start[r + 1] += start[r];
     const at = start.slice(0, m);
-    for (let i = 0; i < n; i++) out[at[rank[i]]++] = entries[i];
+    for (let i = 0; i < n; i++) {
+      const k = at[rank[i]]++;
+      out[k] = entries[i];
+      pk[k] = ids[i];
+    }
     for (let r = 0; r < m; r++) for (let k = start[r] + 1; k < start[r + 1]; k++) same[k] = 1;
   }
   for (let from = 0; from < n;) {
     let to = from + 1;
     while (to < n && same[to] === 1) to++;
-    if (to - from > 16) {
-      const run = out.slice(from, to).sort(byId);
-      for (let i = from; i < to; i++) out[i] = run[i - from];
-    } else {
-      for (let i = from + 1; i < to; i++) {
-        const v = out[i];
-        let j = i - 1;
-        for (; j >= from && cmp(out[j].id, v.id) > 0; j--) out[j + 1] = out[j];
-        out[j + 1] = v;
-      }
-    }
+    if (to - from > 1) sortRunById(out, pk, from, to);
     from = to;
   }
   return out;
