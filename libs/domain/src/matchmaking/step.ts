@@ -65,6 +65,11 @@ export interface Entry {
   t: Ticket;
   /** t.lobbyId. */
   id: string;
+  /**
+   * The players' ids, read once per ticket (while the tickets are read in order): a proposal's lobby holds
+   * this very array (nothing changes it), and a step does not go back to the players for them.
+   */
+  pids: string | string[];
   rating: number;
   /** Date.parse(t.queuedAt). */
   queuedMs: number;
@@ -167,6 +172,7 @@ export function entryOf(p: Prepared, t: Ticket, seq: number): Entry {
   return {
     t,
     id: t.lobbyId,
+    pids: t.players.length === 1 ? t.players[0].id : playerIds(t.players),
     rating: p.rule ? ratingOf(t.players, p.rule.field) : DEFAULT_RATING,
     queuedMs: Number.isNaN(canon) ? Date.parse(t.queuedAt) : canon,
     canon: !Number.isNaN(canon),
@@ -389,10 +395,7 @@ function lastOf(ids: string[], n: number, i: number): number {
   for (let c = n - 1; ; c--) if (ids[c] === ids[i]) return c;
 }
 
-/**
- * The players' ids, in an array of exactly their number (an empty array grown by push holds 17 slots: the
- * proposals of a step all live until it returns, so every slot is copied by the young-generation GC).
- */
+/** The players' ids, in an array of exactly their number (an empty array grown by push holds 17 slots). */
 function playerIds(players: Ticket['players']): string[] {
   const n = players.length;
   if (n === 1) return [players[0].id];
@@ -402,9 +405,10 @@ function playerIds(players: Ticket['players']): string[] {
   return out;
 }
 
-/** Copies the players' ids into `into` from `at`; where the next ones go. */
-function copyPlayerIds(players: Ticket['players'], into: string[], at: number): number {
-  for (let i = 0; i < players.length; i++) into[at++] = players[i].id;
+/** Copies ids into `into` from `at`; where the next ones go. */
+function copyIds(ids: string | string[], into: string[], at: number): number {
+  if (typeof ids === 'string') into[at++] = ids;
+  else for (let i = 0; i < ids.length; i++) into[at++] = ids[i];
   return at;
 }
 
@@ -713,13 +717,13 @@ export function formInGroup(
     const lobbies: MatchLobby[] = new Array(cn);
     for (let c = 0; c < cn; c++) {
       const x = ratings[chosen[c]];
-      lobbies[c] = { lobbyId: x.id, ticket: x.t.ticket, players: playerIds(x.t.players), rating: x.rating, queuedAt: x.t.queuedAt };
+      lobbies[c] = { lobbyId: x.id, ticket: x.t.ticket, players: typeof x.pids === 'string' ? [x.pids] : x.pids, rating: x.rating, queuedAt: x.t.queuedAt };
     }
     const teamPlayers: string[][] = new Array(teams);
     for (let t = 0; t < teams; t++) {
       const list = new Array<string>(teamCount[t]);
       let at = 0;
-      for (let j = 0; j < work.count[t]; j++) at = copyPlayerIds(ratings[chosen[partyOf[t * cn + j]]].t.players, list, at);
+      for (let j = 0; j < work.count[t]; j++) at = copyIds(ratings[chosen[partyOf[t * cn + j]]].pids, list, at);
       teamPlayers[t] = list;
     }
     for (let c = 0; c < cn; c++) {
@@ -955,9 +959,9 @@ function formRoleGroup(
     }
     for (let c = 0; c < cn; c++) {
       const x = ratings[chosen[c]];
-      lobbies[c] = { lobbyId: x.id, ticket: x.t.ticket, players: playerIds(x.t.players), rating: x.rating, queuedAt: x.t.queuedAt };
+      lobbies[c] = { lobbyId: x.id, ticket: x.t.ticket, players: typeof x.pids === 'string' ? [x.pids] : x.pids, rating: x.rating, queuedAt: x.t.queuedAt };
       const t = work.team[c];
-      teamCount[t] = copyPlayerIds(x.t.players, teamPlayers[t], teamCount[t]);
+      teamCount[t] = copyIds(x.pids, teamPlayers[t], teamCount[t]);
     }
     for (let c = 0; c < cn; c++) {
       const x = ratings[chosen[c]];
