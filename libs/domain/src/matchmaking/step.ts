@@ -3,7 +3,10 @@
 //
 // What a step decides is in engine.ts; this is how it does so fast, with the very same outcome:
 // - every ticket's rating, queue time, regions and `equal` values are read once (MatchQueue: once per
-//   ticket revision, not per step), its window once per step, into typed arrays by rating order;
+//   ticket revision, not per step), its window once per step, into typed arrays by rating order; its
+//   players' ids too, which a proposal's lobby then holds (no walk back to the players per proposal);
+// - the sorts by rating and by age place integer keys by counting and compare ids by a numeric prefix
+//   read in input order (sortedByKey): the same order as a comparison sort, without its string compares;
 // - the mutual-window, region and `equal` checks of a candidate against the lobbies chosen so far are
 //   comparisons against what was precomputed (no arrays built per candidate);
 // - the party fit of a candidate is balanceTeams' first pass only (partiesFit), on scratch arrays;

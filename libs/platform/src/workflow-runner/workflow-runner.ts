@@ -445,12 +445,12 @@ class WorkflowLoop {
    */
   private async fold(inputs: Input[], earlier?: Changes, sql: SqlTx = this.pool): Promise<Changes> {
     const c = noChanges();
-    // An instance whose first event here starts it over needs no read (Workflow.startsOver).
-    const first = new Map<string, DomainEvent>();
-    for (const { event, keys } of inputs) for (const key of keys) if (!first.has(key)) first.set(key, event);
-    const startsOver = this.workflow.startsOver?.bind(this.workflow);
     // A stateless workflow's instances are always at initialState: nothing to read or store (Workflow.stateless).
     const stateless = this.workflow.stateless === true;
+    // An instance whose first event here starts it over needs no read (Workflow.startsOver).
+    const first = new Map<string, DomainEvent>();
+    if (!stateless) for (const { event, keys } of inputs) for (const key of keys) if (!first.has(key)) first.set(key, event);
+    const startsOver = this.workflow.startsOver?.bind(this.workflow);
     const unknown = stateless ? [] : [...first].filter(([k, e]) => !this.cache.has(k) && !earlier?.states.has(k) && !startsOver?.(e)).map(([k]) => k);
     const stored = await loadStates(sql, this.name, unknown);
     // A state read and left as it was is kept in memory (not read again), not written.
