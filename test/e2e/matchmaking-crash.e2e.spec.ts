@@ -1,6 +1,7 @@
-// kill -9 of the matchmaking service at the three points of a match's formation where a crash hurts most
-// (issue 13): right after the matcher recorded a proposal, after the first lobby was reserved, and after
-// the match's server started but before the match recorded it. Distributed, two matchmaking replicas: the
+// kill -9 of the matchmaking service at the points of a match's formation where a crash hurts most
+// (issue 13): right after the matcher recorded a proposal, after the first lobby was reserved, after the
+// last reservation formed the match but before its dispatcher told the lobbies (the retry tells them), and
+// after the match's server started but before the match recorded it. Distributed, two matchmaking replicas: the
 // survivor takes over. Each time: both lobbies end in one game, on exactly one server of that match (no
 // duplicate, no orphan), nothing stuck; then the dead replica starts again for the next trial.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,7 +13,7 @@ import { Platform, startDistributed } from '../support/processes';
 import { uploadSample } from './server-lifecycle';
 
 const as = (playerId: string) => ({ 'x-player-id': playerId });
-const POINTS = ['matcher.after-propose', 'match.after-reservation', 'match.after-server-start'];
+const POINTS = ['matcher.after-propose', 'match.after-reservation', 'match.after-formed', 'match.after-server-start'];
 
 describe('matchmaking: kill -9 mid-formation at each crash point (distributed, two matchmaking replicas)', () => {
   jest.setTimeout(300_000);

@@ -6,7 +6,8 @@
 // outcome; anything else throws and the runner sends the intent again.
 import { Inject, Injectable } from '@nestjs/common';
 import {
-  DomainError, LobbyCommand, MatchCommand, matchDecider, MatchEvent, MatchState, matchStream, ReserveMatchLobby, StartMatchServer, StopMatchServer, StopStrayMatchServers, UpdateMatchRoster,
+  DomainError, LobbyCommand, MatchCommand, matchDecider, MatchEvent, matchFound, matchFoundKey, MatchFormed, MatchState, matchStream, ReserveMatchLobby, StartMatchServer, StopMatchServer,
+  StopStrayMatchServers, UpdateMatchRoster,
 } from '@spawnpoint/domain';
 import { RemoteError } from '@spawnpoint/messaging';
 import { executeIntentOnce, failpoint, GameServers, IntentDispatcher, LobbyConfigs, Platform, PLATFORM, StateCache } from '@spawnpoint/platform';
@@ -24,28 +25,18 @@ export class MatchIntents {
     this.matches = new StateCache(platform.store, matchDecider);
   }
 
-  /** A command on a match, once per key (a refusal is final: the match moved on). */
-  async onMatch(matchId: string, command: MatchCommand, key: string): Promise<void> {
-    await executeIntentOnce(this.matches, matchStream(matchId), key, command);
+  /** A command on a match, once per key (a refusal is final: the match moved on): what it decided, null if refused. */
+  onMatch(matchId: string, command: MatchCommand, key: string) {
+    return executeIntentOnce(this.matches, matchStream(matchId), key, command);
   }
 
   readonly dispatch: IntentDispatcher = async (intent) => {
     const target = intent.target;
-    if ('aggregate' in target && target.aggregate === 'match') return this.onMatch(target.id, intent.command as MatchCommand, intent.key);
-    if ('aggregate' in target && target.aggregate === 'lobby') {
-      const command = intent.command as LobbyCommand;
-      await this.toLobby(target.id, command, intent.key).catch(async (err) => {
-        if (!refused(err)) throw err;
-        // A lobby that refuses its MatchFound (or, after confirmation, its MatchReady) no longer holds the
-        // match (its ticket changed, it left, it is gone): the match hears it before the server start that
-        // follows in this chain, so it aborts rather than start a game without that lobby. The lobby's own
-        // event says the same later (DropLobby again: a match over ignores it).
-        if (command.type === 'MatchFound' || command.type === 'MatchReady') {
-          await this.onMatch(command.matchId, { type: 'DropLobby', lobbyId: target.id, reason: 'not_held', now: command.now }, `${intent.key}:dropped`);
-        }
-      });
+    if ('aggregate' in target && target.aggregate === 'match') {
+      await this.onMatch(target.id, intent.command as MatchCommand, intent.key);
       return;
     }
+    if ('aggregate' in target && target.aggregate === 'lobby') return this.onLobby(target.id, intent.command as LobbyCommand, intent.key);
     if ('request' in target) {
       switch (target.request) {
         case 'ReserveMatchLobby':
@@ -63,6 +54,20 @@ export class MatchIntents {
     throw new Error(`matchmaking: no route for the intent ${intent.key}`);
   };
 
+  /** A command on a lobby, once per key (the lobbies service applies each key once). */
+  private async onLobby(lobbyId: string, command: LobbyCommand, key: string): Promise<void> {
+    await this.toLobby(lobbyId, command, key).catch(async (err) => {
+      if (!refused(err)) throw err;
+      // A lobby that refuses its MatchFound (or, after confirmation, its MatchReady) no longer holds the
+      // match (its ticket changed, it left, it is gone): the match hears it before the server start that
+      // follows in this chain, so it aborts rather than start a game without that lobby. The lobby's own
+      // event says the same later (DropLobby again: a match over ignores it).
+      if (command.type === 'MatchFound' || command.type === 'MatchReady') {
+        await this.onMatch(command.matchId, { type: 'DropLobby', lobbyId, reason: 'not_held', now: command.now }, `${key}:dropped`);
+      }
+    });
+  }
+
   private toLobby(lobbyId: string, command: LobbyCommand, commandId: string): Promise<unknown> {
     const request: MatchLobbyCommandRequest = { lobbyId, command: command as unknown as Record<string, unknown>, commandId };
     return this.platform.bus.request(SUBJECTS.lobbies.matchCommand, request);
@@ -72,6 +77,9 @@ export class MatchIntents {
    * The lobby holds at the ticket matched, or refuses (its ticket changed, it left the queue): the match hears
    * either from here, in this intent, so a crash in between sends the intent again (the lobby answers its
    * key's reservation again) and no workflow hop stands between a reservation and the match (ADR-0012 §5).
+   * The reservation that forms the match tells every lobby MatchFound from here too (`tellsLobbies`; the
+   * workflow then does not): the server start waits behind this intent in the match's chain, so a lobby
+   * refusing it is the match's DropLobby before that start, as from the workflow's own intents.
    */
   private async reserve(c: ReserveMatchLobby, key: string): Promise<void> {
     try {
@@ -82,7 +90,26 @@ export class MatchIntents {
       return;
     }
     failpoint('match.after-reservation');
-    await this.onMatch(c.matchId, { type: 'ReserveLobby', lobbyId: c.lobbyId, now: c.now }, `${key}:reserved`);
+    const done = await this.onMatch(c.matchId, { type: 'ReserveLobby', lobbyId: c.lobbyId, now: c.now, tellsLobbies: true }, `${key}:reserved`);
+    if (!done) return;
+    const formed = done.events.find((e): e is MatchFormed => e.type === 'MatchFormed');
+    if (formed) {
+      if (!formed.data.lobbiesTold) return;
+      failpoint('match.after-formed');
+      await this.tellFound(done.state, formed.data.confirmationDeadline, formed.data.at);
+      return;
+    }
+    // Sent again after a crash cut it short once the match formed: tell them again (each lobby applies its key
+    // once). Only a match just formed: anything later waits behind this intent in the match's chain.
+    const s = done.state;
+    if (done.repeated && s.status === 'confirming') await this.tellFound(s, s.deadline, c.now);
+    else if (done.repeated && s.status === 'server_requested' && !s.requireConfirmation && s.attempts === 1) await this.tellFound(s, null, c.now);
+  }
+
+  /** Every lobby of the match: MatchFound, with the workflow's own key (the same command, once). */
+  private async tellFound(s: MatchState, deadline: string | null, now: string): Promise<void> {
+    if (s.status === 'none') return;
+    await Promise.all(s.lobbies.map((l) => this.onLobby(l.lobbyId, matchFound(s.matchId, deadline, now), matchFoundKey(s.matchId, l.lobbyId))));
   }
 
   private async startServer(c: StartMatchServer, key: string): Promise<void> {

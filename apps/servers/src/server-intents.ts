@@ -32,8 +32,8 @@ export class ServerIntents {
   };
 
   /** Repeats and refusals (already stopped, moved on) are executeIntentOnce's. */
-  private onServer(serverId: string, command: ServerCommand, key: string): Promise<void> {
-    return executeIntentOnce(this.states.cache, serverStream(serverId), key, command);
+  private async onServer(serverId: string, command: ServerCommand, key: string): Promise<void> {
+    await executeIntentOnce(this.states.cache, serverStream(serverId), key, command);
   }
 
   /** The crash the intent reacts to, started again on the same spec, unless the server has moved on since. */

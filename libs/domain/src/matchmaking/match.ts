@@ -43,7 +43,11 @@ export interface MatchProposal {
 
 export type MatchCommand =
   | { type: 'ProposeMatch'; proposal: MatchProposal; now: string }
-  | { type: 'ReserveLobby'; lobbyId: string; now: string }
+  /**
+   * `tellsLobbies`: the sender tells every lobby MatchFound itself when this reservation forms the match
+   * (MatchFormed says so: `lobbiesTold`), so the workflow does not (one hop fewer to `matched`).
+   */
+  | { type: 'ReserveLobby'; lobbyId: string; now: string; tellsLobbies?: boolean }
   | { type: 'RefuseReservation'; lobbyId: string; reason: string; now: string }
   | { type: 'ConfirmLobby'; lobbyId: string; now: string }
   | { type: 'DeclineLobby'; lobbyId: string; reason: 'declined' | 'left'; now: string }
@@ -83,8 +87,10 @@ export type MatchLobbyReserved = DomainEvent<'MatchLobbyReserved', Id & { lobbyI
 /**
  * `serverRequested`: the same decision asked for the first server (a MatchServerRequested follows in the
  * same append). Absent in events stored before it was decided here: the workflow asks for it then.
+ * `lobbiesTold`: the reservation that formed it came from a sender that tells the lobbies MatchFound
+ * (ReserveLobby's `tellsLobbies`); absent, the workflow tells them.
  */
-export type MatchFormed = DomainEvent<'MatchFormed', Id & { confirmationDeadline: string | null; serverRequested?: boolean }>;
+export type MatchFormed = DomainEvent<'MatchFormed', Id & { confirmationDeadline: string | null; serverRequested?: boolean; lobbiesTold?: boolean }>;
 /** `release`: the lobbies reserved so far, to go back to the queue with their first queue time. */
 export type MatchAborted = DomainEvent<'MatchAborted', Id & { reason: string; release: string[] }>;
 export type MatchLobbyConfirmed = DomainEvent<'MatchLobbyConfirmed', Id & { lobbyId: string }>;
@@ -208,10 +214,11 @@ function decide(command: MatchCommand, state: MatchState): MatchEvent[] {
       if (s.reserved.includes(command.lobbyId)) return [];
       const events: MatchEvent[] = [{ type: 'MatchLobbyReserved', data: { matchId, lobbyId: command.lobbyId, at } }];
       if (s.reserved.length + 1 === s.lobbies.length) {
+        const told = command.tellsLobbies ? { lobbiesTold: true } : {};
         if (s.requireConfirmation) {
-          events.push({ type: 'MatchFormed', data: { matchId, confirmationDeadline: timeAfter(at, s.confirmationTimeoutMs), at } });
+          events.push({ type: 'MatchFormed', data: { matchId, confirmationDeadline: timeAfter(at, s.confirmationTimeoutMs), ...told, at } });
         } else {
-          events.push({ type: 'MatchFormed', data: { matchId, confirmationDeadline: null, serverRequested: true, at } }, serverRequested(matchId, 1, at));
+          events.push({ type: 'MatchFormed', data: { matchId, confirmationDeadline: null, serverRequested: true, ...told, at } }, serverRequested(matchId, 1, at));
         }
       }
       return events;

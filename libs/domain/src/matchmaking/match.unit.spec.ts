@@ -52,6 +52,15 @@ describe('Match: formation (each lobby reserved on its own stream)', () => {
     expect(c).toMatchObject({ status: 'confirming' });
   });
 
+  it('a reservation whose sender tells the lobbies (tellsLobbies) forms the match saying so (lobbiesTold); only the forming one says it', () => {
+    given(matchDecider, [proposed]).when({ type: 'ReserveLobby', lobbyId: 'a', now: t1, tellsLobbies: true }).then([reserved('a')]);
+    given(matchDecider, formed.slice(0, 3)).when({ type: 'ReserveLobby', lobbyId: 'c', now: t1, tellsLobbies: true })
+      .then([reserved('c'), { type: 'MatchFormed', data: { matchId: M, confirmationDeadline: null, serverRequested: true, lobbiesTold: true, at: t1 } }, requested(1)]);
+    given(matchDecider, toConfirm.slice(0, 3)).when({ type: 'ReserveLobby', lobbyId: 'c', now: t1, tellsLobbies: true })
+      .then([reserved('c'), { type: 'MatchFormed', data: { matchId: M, confirmationDeadline: '2026-11-24T10:00:16.000Z', lobbiesTold: true, at: t1 } }]);
+    given(matchDecider, formed).when({ type: 'ReserveLobby', lobbyId: 'b', now: t1, tellsLobbies: true }).thenNothing();
+  });
+
   it('a refused reservation aborts the match and releases the lobbies reserved so far (not the refused one)', () => {
     const s = given(matchDecider, [proposed, reserved('a'), reserved('c')]).when({ type: 'RefuseReservation', lobbyId: 'b', reason: 'ticket_changed', now: t1 })
       .then([{ type: 'MatchAborted', data: { matchId: M, reason: 'ticket_changed', release: ['a', 'c'], at: t1 } }]);

@@ -128,8 +128,9 @@ const cancel = (id: string) => ({ kind: 'cancel-timer' as const, id });
 
 const toMatch = (matchId: string, command: MatchCommand, key: string): CommandIntent<MatchCommand> =>
   ({ kind: 'command', target: { aggregate: 'match', id: matchId, projectId: null }, command, key: `match:${matchId}:${key}` });
+const lobbyKey = (matchId: string, lobbyId: string, key: string) => `match:${matchId}:${lobbyId}:${key}`;
 const toLobby = (state: MatchFormationState, matchId: string, lobbyId: string, command: LobbyCommand, key: string): CommandIntent<LobbyCommand> =>
-  ({ kind: 'command', target: { aggregate: 'lobby', id: lobbyId, projectId: state.projectId }, command, key: `match:${matchId}:${lobbyId}:${key}` });
+  ({ kind: 'command', target: { aggregate: 'lobby', id: lobbyId, projectId: state.projectId }, command, key: lobbyKey(matchId, lobbyId, key) });
 const request = (matchId: string, command: MatchRequest, key: string): CommandIntent<MatchRequest> =>
   ({ kind: 'command', target: { request: command.type, projectId: null }, command, key: `match:${matchId}:${key}` });
 
@@ -139,6 +140,10 @@ const request = (matchId: string, command: MatchRequest, key: string): CommandIn
  */
 const requestServer = (event: { data: { serverRequested?: boolean } }, matchId: string, at: string, attempt: number): CommandIntent<MatchCommand>[] =>
   (event.data.serverRequested ? [] : [toMatch(matchId, { type: 'RequestServer', now: at }, `server:${attempt}`)]);
+
+/** A lobby's MatchFound and the key it is sent with (the dispatcher that forms a match sends the same: MatchIntents). */
+export const matchFound = (matchId: string, confirmationDeadline: string | null, now: string): LobbyCommand => ({ type: 'MatchFound', matchId, confirmationDeadline, now });
+export const matchFoundKey = (matchId: string, lobbyId: string) => lobbyKey(matchId, lobbyId, 'found');
 
 const stopStrays = (matchId: string, at: string, key: string) => request(matchId, { type: 'StopStrayMatchServers', matchId, now: at }, key);
 
@@ -229,7 +234,8 @@ export const matchFormationWorkflow: Workflow<MatchFormationEvent, MatchFormatio
         return state.status === 'proposed' ? [toMatch(matchId, { type: 'AbortMatch', reason: 'formation_timeout', now: at }, 'formation-timeout')] : [];
       case 'MatchFormed': {
         const deadline = event.data.confirmationDeadline;
-        const found = state.lobbies.map((l) => toLobby(state, matchId, l, { type: 'MatchFound', matchId, confirmationDeadline: deadline, now: at }, 'found'));
+        // Told already by the dispatcher whose reservation formed it (lobbiesTold), in that same intent.
+        const found = event.data.lobbiesTold ? [] : state.lobbies.map((l) => toLobby(state, matchId, l, matchFound(matchId, deadline, at), 'found'));
         if (!deadline) return [cancel(formationTimer(matchId)), ...found, ...requestServer(event, matchId, at, 1)];
         const due: MatchConfirmationDue = { type: 'MatchConfirmationDue', data: { matchId, at: timeAfter(deadline, CONFIRMATION_GRACE_MS) } };
         return [cancel(formationTimer(matchId)), ...found, { kind: 'timer', id: confirmationTimer(matchId), at: due.data.at, then: due }];
@@ -297,7 +303,7 @@ export const matchFormationWorkflow: Workflow<MatchFormationEvent, MatchFormatio
         const l = event.data.lobbyId;
         const roster = rosterUpdate(state, matchId, at);
         return [
-          toLobby(state, matchId, l, { type: 'MatchFound', matchId, confirmationDeadline: null, now: at }, 'found'),
+          toLobby(state, matchId, l, matchFound(matchId, null, at), 'found'),
           toLobby(state, matchId, l, { type: 'ServerAssigned', server: state.server as never, now: at }, 'server'),
           ...(roster ? [roster] : []),
         ];

@@ -1,7 +1,9 @@
 import { LobbyEvent } from '../lobby';
 import { matchDecider, MatchEvent, MatchProposal } from '../matchmaking/match';
 import { givenWorkflow } from './testing';
-import { FORMATION_DEADLINE_MS, matchFormationWorkflow as wf, MatchFormationEvent, SERVER_START_DEADLINE_MS, SERVER_START_TIMEOUT, STRAY_SWEEP_MS } from './match-formation';
+import {
+  CONFIRMATION_GRACE_MS, FORMATION_DEADLINE_MS, matchFormationWorkflow as wf, MatchFormationEvent, matchFoundKey, SERVER_START_DEADLINE_MS, SERVER_START_TIMEOUT, STRAY_SWEEP_MS,
+} from './match-formation';
 import { lobbyQueueWorkflow } from './lobby-queue';
 import { backfillRosterWorkflow } from './backfill-roster';
 
@@ -86,6 +88,18 @@ describe('Match formation workflow', () => {
       ...found,
       { kind: 'command', target: matchTarget, command: { type: 'RequestServer', now: t1 }, key: 'match:m1:server:1' },
     ]);
+  });
+
+  it('formed by a reservation whose dispatcher told the lobbies (lobbiesTold): no MatchFound from here, the timers as ever', () => {
+    givenWorkflow<MatchFormationEvent, any, any>(wf, [proposed]).when({ type: 'MatchFormed', data: { matchId: M, confirmationDeadline: null, serverRequested: true, lobbiesTold: true, at: t1 } })
+      .then([{ kind: 'cancel-timer', id: 'match-formation:m1' }]);
+    const deadline = after(t1, 15_000);
+    givenWorkflow<MatchFormationEvent, any, any>(wf, [proposed]).when({ type: 'MatchFormed', data: { matchId: M, confirmationDeadline: deadline, lobbiesTold: true, at: t1 } }).then([
+      { kind: 'cancel-timer', id: 'match-formation:m1' },
+      { kind: 'timer', id: 'match-confirmation:m1', at: after(deadline, CONFIRMATION_GRACE_MS), then: { type: 'MatchConfirmationDue', data: { matchId: M, at: after(deadline, CONFIRMATION_GRACE_MS) } } },
+    ]);
+    // the key the dispatcher sends each MatchFound with is the workflow's own (a lobby applies it once)
+    expect(matchFoundKey(M, 'a')).toBe('match:m1:a:found');
   });
 
   it('confirmed by every lobby: each is told it is ready; the server was requested by the same decision (or, stored before that, is requested here)', () => {
