@@ -92,9 +92,9 @@ export class MatchIntents {
     failpoint('match.after-reservation');
     const done = await this.onMatch(c.matchId, { type: 'ReserveLobby', lobbyId: c.lobbyId, now: c.now, tellsLobbies: true }, `${key}:reserved`);
     if (!done) return;
+    // This reservation formed it (lobbiesTold, as tellsLobbies asked): the lobbies hear it from here.
     const formed = done.events.find((e): e is MatchFormed => e.type === 'MatchFormed');
     if (formed) {
-      if (!formed.data.lobbiesTold) return;
       failpoint('match.after-formed');
       await this.tellFound(done.state, formed.data.confirmationDeadline, formed.data.at);
       return;
@@ -102,8 +102,8 @@ export class MatchIntents {
     // Sent again after a crash cut it short once the match formed: tell them again (each lobby applies its key
     // once). Only a match just formed: anything later waits behind this intent in the match's chain.
     const s = done.state;
-    if (done.repeated && s.status === 'confirming') await this.tellFound(s, s.deadline, c.now);
-    else if (done.repeated && s.status === 'server_requested' && !s.requireConfirmation && s.attempts === 1) await this.tellFound(s, null, c.now);
+    const justFormed = s.status === 'confirming' || (s.status === 'server_requested' && !s.requireConfirmation && s.attempts === 1);
+    if (done.repeated && justFormed) await this.tellFound(s, s.status === 'confirming' ? s.deadline : null, c.now);
   }
 
   /** Every lobby of the match: MatchFound, with the workflow's own key (the same command, once). */

@@ -175,7 +175,7 @@ export function entryOf(p: Prepared, t: Ticket, seq: number): Entry {
   return {
     t,
     id: t.lobbyId,
-    pids: t.players.length === 1 ? t.players[0].id : playerIds(t.players),
+    pids: playerIds(t.players),
     rating: p.rule ? ratingOf(t.players, p.rule.field) : DEFAULT_RATING,
     queuedMs: Number.isNaN(canon) ? Date.parse(t.queuedAt) : canon,
     canon: !Number.isNaN(canon),
@@ -398,15 +398,21 @@ function lastOf(ids: string[], n: number, i: number): number {
   for (let c = n - 1; ; c--) if (ids[c] === ids[i]) return c;
 }
 
-/** The players' ids, in an array of exactly their number (an empty array grown by push holds 17 slots). */
-function playerIds(players: Ticket['players']): string[] {
+/**
+ * The players' ids as an entry keeps them (Entry.pids): a solo lobby's id itself, else an array of exactly
+ * their number (an empty array grown by push holds 17 slots).
+ */
+function playerIds(players: Ticket['players']): string | string[] {
   const n = players.length;
-  if (n === 1) return [players[0].id];
+  if (n === 1) return players[0].id;
   if (n === 2) return [players[0].id, players[1].id];
   const out = new Array<string>(n);
   for (let i = 0; i < n; i++) out[i] = players[i].id;
   return out;
 }
+
+/** A proposal's lobby's players: the entry's own array (a new one for a solo lobby). */
+const lobbyPlayers = (e: Entry): string[] => (typeof e.pids === 'string' ? [e.pids] : e.pids);
 
 /** Copies ids into `into` from `at`; where the next ones go. */
 function copyIds(ids: string | string[], into: string[], at: number): number {
@@ -720,7 +726,7 @@ export function formInGroup(
     const lobbies: MatchLobby[] = new Array(cn);
     for (let c = 0; c < cn; c++) {
       const x = ratings[chosen[c]];
-      lobbies[c] = { lobbyId: x.id, ticket: x.t.ticket, players: typeof x.pids === 'string' ? [x.pids] : x.pids, rating: x.rating, queuedAt: x.t.queuedAt };
+      lobbies[c] = { lobbyId: x.id, ticket: x.t.ticket, players: lobbyPlayers(x), rating: x.rating, queuedAt: x.t.queuedAt };
     }
     const teamPlayers: string[][] = new Array(teams);
     for (let t = 0; t < teams; t++) {
@@ -962,7 +968,7 @@ function formRoleGroup(
     }
     for (let c = 0; c < cn; c++) {
       const x = ratings[chosen[c]];
-      lobbies[c] = { lobbyId: x.id, ticket: x.t.ticket, players: typeof x.pids === 'string' ? [x.pids] : x.pids, rating: x.rating, queuedAt: x.t.queuedAt };
+      lobbies[c] = { lobbyId: x.id, ticket: x.t.ticket, players: lobbyPlayers(x), rating: x.rating, queuedAt: x.t.queuedAt };
       const t = work.team[c];
       teamCount[t] = copyIds(x.pids, teamPlayers[t], teamCount[t]);
     }
