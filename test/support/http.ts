@@ -1,4 +1,7 @@
-// A tiny JSON client for e2e tests: every call returns status, headers and parsed body.
+// A tiny JSON client for e2e tests: every call returns status, headers and parsed body. A response on a route
+// that the hosted service's published documents describe (v2, legacy lobbies) is checked against them.
+import { assertPublished } from './playflow-published';
+
 export interface Res<T = any> { status: number; headers: Headers; body: T }
 
 export function client(baseUrl: string, apiKey?: string) {
@@ -15,6 +18,7 @@ export function client(baseUrl: string, apiKey?: string) {
     const text = await res.text();
     let parsed: unknown = text;
     try { parsed = text ? JSON.parse(text) : null; } catch { /* not JSON */ }
+    assertPublished(method, res.url || (path.startsWith('http') ? path : `${baseUrl}${path}`), res.status, parsed);
     return { status: res.status, headers: res.headers, body: parsed as T };
   }
   return {
