@@ -2,26 +2,39 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { SUBJECTS } from './subjects';
 import { BusRequest } from './contracts';
-import { Enum, Int, NestedArray, Str, UuidField } from './validation/fields';
+import { Bool, Enum, Int, NestedArray, Str, UuidField } from './validation/fields';
 import { BuildNameField } from './http/fields';
 
 const B = SUBJECTS.builds;
 
+/** A build as the hosted service names its fields (`build_type`, `image_url`). */
 export class BuildView {
   @UuidField() build_id!: string;
   @Str() name!: string;
   @Int() version!: number;
   @Enum(['uploading', 'processing', 'ready', 'failed']) status!: 'uploading' | 'processing' | 'ready' | 'failed';
-  @Enum(['zip', 'image']) kind!: 'zip' | 'image';
-  @Str({ nullable: true }) image!: string | null;
+  @Enum(['zip', 'docker_image']) build_type!: 'zip' | 'docker_image';
+  @Str({ nullable: true, description: 'The container image (docker_image builds), else null' }) image_url!: string | null;
   @Str({ nullable: true }) executable_path!: string | null;
   @Int({ nullable: true }) size_bytes!: number | null;
   @Str({ nullable: true }) error!: string | null;
   @Str() created_at!: string;
   @Str() updated_at!: string;
 }
-export class BuildList { @NestedArray(() => BuildView) builds!: BuildView[] }
+export class BuildList {
+  @NestedArray(() => BuildView) builds!: BuildView[];
+  @Int({ min: 0, description: 'Builds matching the filter, over all pages' }) total!: number;
+  @Int() limit!: number;
+  @Int() offset!: number;
+  @Bool() has_more!: boolean;
+}
 export class BuildDeleted { @Enum(['build_deleted']) status!: 'build_deleted'; @UuidField() build_id!: string }
+export class BuildLogLineView {
+  @Str() timestamp!: string;
+  @Str() message!: string;
+  @Enum(['info', 'warn', 'error']) level!: 'info' | 'warn' | 'error';
+}
+export class BuildLogs { @UuidField() build_id!: string; @NestedArray(() => BuildLogLineView) logs!: BuildLogLineView[] }
 
 // HTTP inputs.
 export class UploadUrlQuery { @BuildNameField() name!: string; @Str({ min: 1, max: 1024, optional: true }) executable_path?: string }
@@ -30,11 +43,16 @@ export class UploadUrl {
 }
 export class DockerImageBody {
   @BuildNameField() name!: string;
-  @Str({ min: 1, max: 512, pattern: /^\S+$/, msg: 'must not contain whitespace' }) image!: string;
+  @Str({ min: 1, max: 512, pattern: /^\S+$/, msg: 'must not contain whitespace', description: 'Image reference the cluster pulls, e.g. ghcr.io/studio/game:1.4' }) image_url!: string;
 }
 export class BuildIdParams { @UuidField() id!: string }
 export class UploadParams { @Str({ min: 10, max: 200 }) token!: string }
-export class ListBuildsQuery { @BuildNameField({ optional: true }) name?: string }
+export const BUILDS_PAGE_DEFAULT = 50;
+export class ListBuildsQuery {
+  @BuildNameField({ optional: true }) name?: string;
+  @Int({ min: 1, max: 100, optional: true, coerce: true, description: `Builds per page, default ${BUILDS_PAGE_DEFAULT}` }) limit?: number;
+  @Int({ min: 0, optional: true, coerce: true, description: 'Builds to skip, default 0' }) offset?: number;
+}
 export class ArtifactQuery {
   @Str({ description: 'Unix time (seconds) after which the URL is refused' }) expires!: string;
   @Str({ description: 'hex HMAC-SHA256 of `{build_id}.{expires}` under SPAWNPOINT_ARTIFACT_SECRET' }) signature!: string;
@@ -57,7 +75,12 @@ export class RegisterImageRequest { @Str() projectId!: string; @Str() name!: str
 @BusRequest(B.get, B.delete)
 export class GetBuildRequest { @Str() projectId!: string; @Str() buildId!: string }
 @BusRequest(B.list)
-export class ListBuildsRequest { @Str() projectId!: string; @Str({ optional: true }) name?: string }
+export class ListBuildsRequest {
+  @Str() projectId!: string; @Str({ optional: true }) name?: string;
+  @Int({ min: 1, max: 100 }) limit!: number; @Int({ min: 0 }) offset!: number;
+}
+@BusRequest(B.logs)
+export class BuildLogsRequest { @Str() projectId!: string; @Str() buildId!: string }
 @BusRequest(B.resolve)
 export class ResolveBuildRequest { @Str() projectId!: string; @Str() name!: string; @Int({ optional: true, nullable: true }) version?: number | null }
 export class ResolvedBuild {

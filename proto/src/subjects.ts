@@ -19,6 +19,7 @@ export const SUBJECTS = {
     registerImage: 'builds.registerImage',
     get: 'builds.get',
     list: 'builds.list',
+    logs: 'builds.logs',
     delete: 'builds.delete',
     resolve: 'builds.resolve',
     artifactBlob: 'builds.artifactBlob',

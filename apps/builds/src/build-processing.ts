@@ -9,7 +9,7 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { buildDecider, buildStream } from '@spawnpoint/domain';
+import { buildDecider, BuildLogLine, buildStream } from '@spawnpoint/domain';
 import { BLOBS, BlobStore, execute, load, Platform, PLATFORM } from '@spawnpoint/platform';
 import { buildArtifactBlobKey } from '@spawnpoint/proto';
 import { tarGz } from './build-archive';
@@ -30,9 +30,12 @@ export class BuildProcessing {
     return path.join(this.platform.config.dataDir, 'builds', projectId, buildId);
   }
 
-  /** Processes the ZIP in blob `uploadKey`, and removes that blob when done (whatever the outcome). */
-  start(projectId: string, buildId: string, uploadKey: string, executablePath: string | null): void {
-    const job = this.process(projectId, buildId, uploadKey, executablePath).finally(() => this.jobs.delete(job));
+  /**
+   * Processes the ZIP in blob `uploadKey`, and removes that blob when done (whatever the outcome). What it
+   * does is written to the build's logs, on the ready or failed event (`resumed`: after a restart).
+   */
+  start(projectId: string, buildId: string, uploadKey: string, executablePath: string | null, resumed = false): void {
+    const job = this.process(projectId, buildId, uploadKey, executablePath, resumed).finally(() => this.jobs.delete(job));
     this.jobs.add(job);
   }
 
@@ -45,7 +48,7 @@ export class BuildProcessing {
       if (state.status !== 'processing') continue;
       // uploadPath holds the upload's blob key (a file path in builds received before blobs: gone).
       if (await this.blobs.head(state.uploadPath)) {
-        this.start(state.projectId, id, state.uploadPath, state.executablePath);
+        this.start(state.projectId, id, state.uploadPath, state.executablePath, true);
       } else {
         await execute(store, buildDecider, buildStream(id), { type: 'FailProcessing', error: UPLOAD_GONE, now: this.now() }, { projectId: state.projectId });
       }
@@ -61,9 +64,12 @@ export class BuildProcessing {
     return this.platform.clock().toISOString();
   }
 
-  private async process(projectId: string, buildId: string, uploadKey: string, executablePath: string | null): Promise<void> {
+  private async process(projectId: string, buildId: string, uploadKey: string, executablePath: string | null, resumed: boolean): Promise<void> {
     const stream = buildStream(buildId);
     const { store } = this.platform;
+    const lines: BuildLogLine[] = [];
+    const note = (message: string, level: BuildLogLine['level'] = 'info') => { lines.push({ at: this.now(), level, message }); };
+    if (resumed) note('processing resumed: the builds service restarted while this build was processing', 'warn');
     const staging = path.join(this.platform.config.dataDir, 'staging');
     const zipPath = path.join(staging, `${buildId}-${randomUUID()}.zip`);
     try {
@@ -74,15 +80,16 @@ export class BuildProcessing {
       const dir = this.artifactDir(projectId, buildId);
       // A processing resumed after a crash may find its own earlier unpack (nothing else uses the directory yet).
       await rm(dir, { recursive: true, force: true });
-      const result = await processZip(zipPath, dir, { executablePath: executablePath ?? undefined });
+      const result = await processZip(zipPath, dir, { executablePath: executablePath ?? undefined, log: note });
       await this.blobs.put(buildArtifactBlobKey(buildId), await tarGz(dir));
-      await execute(store, buildDecider, stream, { type: 'CompleteProcessing', executablePath: result.executablePath, sizeBytes: result.sizeBytes, now: this.now() }, { projectId });
+      note('stored the unpacked build (what servers start from)');
+      await execute(store, buildDecider, stream, { type: 'CompleteProcessing', executablePath: result.executablePath, sizeBytes: result.sizeBytes, log: lines, now: this.now() }, { projectId });
     } catch (err) {
       const message = err instanceof BuildRejected ? err.message : `processing failed: ${(err as Error).message}`;
       // A failed build keeps no artifact (the blob may be written when only the last step failed).
       await rm(this.artifactDir(projectId, buildId), { recursive: true, force: true });
       await this.blobs.delete(buildArtifactBlobKey(buildId)).catch(() => undefined);
-      await execute(store, buildDecider, stream, { type: 'FailProcessing', error: message, now: this.now() }, { projectId });
+      await execute(store, buildDecider, stream, { type: 'FailProcessing', error: message, log: lines, now: this.now() }, { projectId });
     } finally {
       await rm(zipPath, { force: true });
       await this.blobs.delete(uploadKey).catch((err) => log.error({ err, project_id: projectId, build_id: buildId }, `builds: could not remove upload ${uploadKey}; the upload sweep retries`));

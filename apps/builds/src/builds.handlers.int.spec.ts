@@ -8,7 +8,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { RemoteError } from '@spawnpoint/messaging';
 import { BLOBS, BlobStore } from '@spawnpoint/platform';
-import { ArtifactBlob, BuildView, ResolvedBuild, SUBJECTS, UploadTicket } from '@spawnpoint/proto';
+import { ArtifactBlob, BuildList, BuildLogs, BuildView, ResolvedBuild, SUBJECTS, UploadTicket } from '@spawnpoint/proto';
 import { ServiceBed, startServiceBed, uploadZip } from '../../../test/support/service-bed';
 import { BuildsModule } from './builds.module';
 import { rawZip } from './zip/testing/raw-zip';
@@ -57,7 +57,7 @@ describe('builds handlers (in-process bus, PostgreSQL)', () => {
 
   it('ReceiveUpload: a good ZIP becomes ready; the token cannot be used twice; a hostile ZIP fails the build', async () => {
     const ready = await upload('good');
-    expect(ready).toMatchObject({ status: 'ready', executable_path: 'game.sh', kind: 'zip' });
+    expect(ready).toMatchObject({ status: 'ready', executable_path: 'game.sh', build_type: 'zip', image_url: null });
     const evil = await upload('evil', [{ name: '../escape.sh', data: Buffer.from('x') }]);
     expect(evil.status).toBe('failed');
     expect(evil.error).toBeTruthy();
@@ -72,15 +72,41 @@ describe('builds handlers (in-process bus, PostgreSQL)', () => {
 
   it('RegisterImage: an image build is ready at once', async () => {
     const image = await bed.request<BuildView>(SUBJECTS.builds.registerImage, { projectId: P, name: 'img', image: 'registry.example/game:1' });
-    expect(image).toMatchObject({ kind: 'image', status: 'ready', image: 'registry.example/game:1', version: 1 });
+    expect(image).toMatchObject({ build_type: 'docker_image', status: 'ready', image_url: 'registry.example/game:1', version: 1, executable_path: null });
   });
 
-  it('GetBuild / ListBuilds: another project sees 404 and an empty list', async () => {
+  it('GetBuild / ListBuilds: pages newest first with the total; another project sees 404 and an empty list', async () => {
     const b = await upload('listed');
+    const b2 = await upload('listed');
     expect(await refusal(get(b.build_id, 'project-2'))).toMatchObject({ status: 404 });
-    const listed = await bed.request<{ builds: BuildView[] }>(SUBJECTS.builds.list, { projectId: P, name: 'listed' });
-    expect(listed.builds.map((x) => x.build_id)).toEqual([b.build_id]);
-    expect((await bed.request<{ builds: BuildView[] }>(SUBJECTS.builds.list, { projectId: 'project-2' })).builds).toEqual([]);
+    const page = (name: string | undefined, limit: number, offset: number, projectId = P) => bed.request<BuildList>(SUBJECTS.builds.list, { projectId, name, limit, offset });
+    const first = await page('listed', 1, 0);
+    expect(first).toMatchObject({ total: 2, limit: 1, offset: 0, has_more: true });
+    expect(first.builds.map((x) => x.build_id)).toEqual([b2.build_id]);
+    const second = await page('listed', 1, 1);
+    expect(second).toMatchObject({ total: 2, limit: 1, offset: 1, has_more: false });
+    expect(second.builds.map((x) => x.build_id)).toEqual([b.build_id]);
+    expect(await page('listed', 10, 5)).toEqual({ builds: [], total: 2, limit: 10, offset: 5, has_more: false });
+    expect(await page(undefined, 100, 0, 'project-2')).toEqual({ builds: [], total: 0, limit: 100, offset: 0, has_more: false });
+  });
+
+  it('GetBuildLogs: what processing did, oldest first; the reason of a failure; 404 for another project', async () => {
+    const ready = await upload('logged');
+    const logs = await bed.request<BuildLogs>(SUBJECTS.builds.logs, { projectId: P, buildId: ready.build_id });
+    expect(logs.build_id).toBe(ready.build_id);
+    const messages = logs.logs.map((l) => l.message);
+    expect(messages[0]).toMatch(/^upload URL issued for version 1 of "logged"/);
+    expect(messages).toEqual(expect.arrayContaining([expect.stringMatching(/^ZIP received \(\d+ bytes\)/), expect.stringMatching(/^checks passed: 1 files/),
+      'executable: game.sh (the only file with the executable bit set)', expect.stringMatching(/^unpacked 1 files/)]));
+    expect(messages[messages.length - 1]).toMatch(/^ready: executable game.sh/);
+    expect(logs.logs.every((l) => l.level === 'info')).toBe(true);
+    const times = logs.logs.map((l) => l.timestamp);
+    expect([...times].sort()).toEqual(times);
+    const failed = await upload('logged', [{ name: 'README', data: Buffer.from('no executable here') }]);
+    const failedLogs = (await bed.request<BuildLogs>(SUBJECTS.builds.logs, { projectId: P, buildId: failed.build_id })).logs;
+    expect(failedLogs[failedLogs.length - 1]).toMatchObject({ level: 'error', message: `failed: ${failed.error}` });
+    expect(failed.error).toMatch(/no executable found/);
+    expect(await refusal(bed.request(SUBJECTS.builds.logs, { projectId: 'project-2', buildId: ready.build_id }))).toMatchObject({ status: 404 });
   });
 
   it('ResolveBuild: the latest ready version, or the pinned one; 404 for none', async () => {

@@ -6,6 +6,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { BLOBS, BlobStore, Platform, PLATFORM, ServiceHost } from '@spawnpoint/platform';
 import { BuildProcessing } from './build-processing';
 import { BuildsReadModel } from './builds-read-model';
+import { buildLogProjection } from './build-log.projection';
 import { buildsProjection } from './builds.projection';
 import { UploadSweeper } from './upload-sweeper';
 
@@ -27,7 +28,7 @@ export class BuildsHost extends ServiceHost {
   }
 
   protected readModels() {
-    return [buildsProjection];
+    return [buildsProjection, buildLogProjection];
   }
 
   protected override async starting(): Promise<void> {

@@ -6,6 +6,7 @@ import { ReceiveUpload, ReceiveUploadHandler } from './commands/receive-upload.h
 import { RegisterImage, RegisterImageHandler } from './commands/register-image.handler';
 import { RequestUpload, RequestUploadHandler } from './commands/request-upload.handler';
 import { GetArtifactBlob, GetArtifactBlobHandler } from './queries/artifact-blob.handler';
+import { GetBuildLogs, GetBuildLogsHandler } from './queries/build-logs.handler';
 import { GetBuild, GetBuildHandler } from './queries/get-build.handler';
 import { ListBuilds, ListBuildsHandler } from './queries/list-builds.handler';
 import { ResolveBuild, ResolveBuildHandler } from './queries/resolve-build.handler';
@@ -17,11 +18,12 @@ export const buildsRoutes = () => [
   route(SUBJECTS.builds.delete, DeleteBuild),
   route(SUBJECTS.builds.get, GetBuild),
   route(SUBJECTS.builds.list, ListBuilds),
+  route(SUBJECTS.builds.logs, GetBuildLogs),
   route(SUBJECTS.builds.resolve, ResolveBuild),
   route(SUBJECTS.builds.artifactBlob, GetArtifactBlob),
 ];
 
 export const BUILDS_HANDLERS = [
   RequestUploadHandler, ReceiveUploadHandler, RegisterImageHandler, DeleteBuildHandler,
-  GetBuildHandler, ListBuildsHandler, ResolveBuildHandler, GetArtifactBlobHandler,
+  GetBuildHandler, ListBuildsHandler, GetBuildLogsHandler, ResolveBuildHandler, GetArtifactBlobHandler,
 ];

@@ -14,6 +14,7 @@ import { ProjectsController } from './controllers/projects.controller';
 import { ServerLogsController } from './controllers/server-logs.controller';
 import { ServersController } from './controllers/servers.controller';
 import { V2Controller } from './controllers/v2.controller';
+import { V2BuildsController } from './controllers/v2-builds.controller';
 import { KeyAuthenticator } from './http/auth';
 import { ErrorFilter } from './http/error-filter';
 import { AccessGuard } from './http/guard';
@@ -22,7 +23,7 @@ import { LobbyStreams, ProjectLobbyStreams } from './lobby-streams';
 import { PlayerIdentity } from './players';
 
 @Module({
-  controllers: [HealthController, DocsController, AdminController, ProjectsController, BuildsController, ServersController, ServerLogsController, GameController, LobbiesController, LobbyMatchmakingController, ProjectLobbyEventsController, V2Controller, ParkedEventsController, ConsoleController],
+  controllers: [HealthController, DocsController, AdminController, ProjectsController, BuildsController, ServersController, ServerLogsController, GameController, LobbiesController, LobbyMatchmakingController, ProjectLobbyEventsController, V2Controller, V2BuildsController, ParkedEventsController, ConsoleController],
   providers: [KeyAuthenticator, RateLimits, AccessGuard, PlayerIdentity, LobbyStreams, ProjectLobbyStreams, { provide: APP_FILTER, useClass: ErrorFilter }],
 })
 export class GatewayModule {}

@@ -6,6 +6,8 @@ import type { FastifyInstance } from 'fastify';
 import { installRequestHooks, LISTENER_OPTIONS } from './http/request-hooks';
 import { recordRoute } from './http/route-table';
 import { installMetricsHook } from './http/metrics-hook';
+import { acceptEmptyJson } from './http/empty-json';
+import { installRawBodyRoutes, STREAMED_CONTENT_TYPES } from './http/raw-body';
 import { metricsEnabled, NestLogger } from '@spawnpoint/platform';
 
 const ALLOWED_HEADERS = 'api-key, content-type, x-player-id, x-player-token, client-auth-token, last-event-id, x-request-id, traceparent, idempotency-key';
@@ -20,8 +22,11 @@ export async function createHttpApp(root: Type<unknown>, options: { shutdownHook
   // First, so the time covers every other hook; only when metrics are on (the ops server runs).
   if (metricsEnabled()) installMetricsHook(fastify as unknown as FastifyInstance);
   installRequestHooks(fastify as unknown as FastifyInstance, { methods: 'GET, POST, PUT, PATCH, DELETE', allowedHeaders: ALLOWED_HEADERS, exposedHeaders: EXPOSED_HEADERS });
-  // Uploads arrive as raw streams; the upload handler counts and caps the bytes itself.
-  fastify.addContentTypeParser(['application/zip', 'application/octet-stream', 'application/x-zip-compressed'], (_req, payload, done) => done(null, payload));
+  // Uploads arrive as raw streams; the upload handlers count and cap the bytes themselves. A route marked
+  // @RawBody gets its body so whatever the client declared (raw-body.ts).
+  installRawBodyRoutes(fastify as unknown as FastifyInstance);
+  fastify.addContentTypeParser(STREAMED_CONTENT_TYPES, (_req, payload, done) => done(null, payload));
+  acceptEmptyJson(fastify as unknown as FastifyInstance);
   // bodyParser off: Fastify's own JSON parser stays, and Nest adds no form parser (a form is not JSON: 415).
   const app = await NestFactory.create<NestFastifyApplication>(root, adapter, { logger: new NestLogger(), bodyParser: false, abortOnError: false });
   if (options.shutdownHooks !== false) app.enableShutdownHooks();

@@ -6,8 +6,9 @@ import type { AuthConfig as AuthConfigShape } from '@spawnpoint/proto';
 export {
   StartServerBody, V2StartServerBody, RestartServerBody, UpdateServerBody, ServerIdParams, StopServerQuery, ListServersQuery,
   ServerPortOverride, NetworkPortView as NetworkPort, ServerView as Server, ServerList, V2ServerView as V2Server,
-  UploadUrlQuery, UploadUrl, DockerImageBody, BuildIdParams, UploadParams, ListBuildsQuery, BuildView as Build, BuildList, BuildDeleted,
+  UploadUrlQuery, UploadUrl, DockerImageBody, BuildIdParams, UploadParams, ListBuildsQuery, BuildView as Build, BuildList, BuildDeleted, BuildLogs,
   ArtifactQuery, ArtifactUrl,
+  V2BuildNameQuery, V2ListBuildsQuery, V2BuildIdParams, V2BuildView as V2Build, V2BuildList, V2BuildDetail, V2UploadUrl, V2BuildUpload, V2BuildDeleted, V2BuildUploadForm,
   PortConfigInput as PortConfig, PoolConfigInput as PoolConfigSchema, LobbyConfigInput as LobbyConfigSchema, LOBBY_CONFIG_NAME,
   SettingsPatch, SettingsAnswer as Settings,
   RateLimitsInput as RateLimits, CreateProjectBody, ProjectIdParams, PatchProjectBody, CreatedProject, RotatedKeys, ProjectAdminView as ProjectAdmin,

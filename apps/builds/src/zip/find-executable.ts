@@ -17,7 +17,12 @@ const LOOKED_FOR =
 
 /** Picks the file to run: the explicit path when given, else by convention. Returns its archive path. */
 export function findExecutable(files: readonly ArchiveFile[], explicitPath?: string): string {
-  if (explicitPath !== undefined) return findExplicit(files, explicitPath);
+  return chooseExecutable(files, explicitPath).path;
+}
+
+/** findExecutable, with why that file was chosen (in words, for the build's logs). */
+export function chooseExecutable(files: readonly ArchiveFile[], explicitPath?: string): { path: string; how: string } {
+  if (explicitPath !== undefined) return { path: findExplicit(files, explicitPath), how: 'named by executable_path' };
 
   const relevant = files.filter((f) => firstSegment(f.path) !== MAC_METADATA_FOLDER);
   const wrapper = singleTopLevelFolder(relevant);
@@ -27,11 +32,11 @@ export function findExecutable(files: readonly ArchiveFile[], explicitPath?: str
   );
 
   const wellKnown = WELL_KNOWN_NAMES.map((name) => here.find((f) => f.path === prefix + name)).find(Boolean);
-  if (wellKnown) return wellKnown.path;
+  if (wellKnown) return { path: wellKnown.path, how: `a file named "${wellKnown.path.slice(prefix.length)}"` };
   const unityPlayers = here.filter((f) => f.path.endsWith('.x86_64'));
-  if (unityPlayers.length === 1) return unityPlayers[0].path;
+  if (unityPlayers.length === 1) return { path: unityPlayers[0].path, how: 'the only "*.x86_64" file' };
   const executables = here.filter((f) => (f.mode & 0o111) !== 0);
-  if (executables.length === 1) return executables[0].path;
+  if (executables.length === 1) return { path: executables[0].path, how: 'the only file with the executable bit set' };
 
   const where = wrapper === undefined ? 'at the top level of the archive' : `in its only top-level folder "${wrapper}"`;
   const ambiguous = unityPlayers.length > 1 ? unityPlayers : executables;

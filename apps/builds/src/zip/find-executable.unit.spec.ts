@@ -1,5 +1,5 @@
 import { BuildRejected } from './build-rejected';
-import { findExecutable, type ArchiveFile } from './find-executable';
+import { chooseExecutable, findExecutable, type ArchiveFile } from './find-executable';
 
 const file = (path: string, mode = 0o644): ArchiveFile => ({ path, mode, isFile: true });
 const dir = (path: string): ArchiveFile => ({ path, mode: 0, isFile: false });
@@ -62,5 +62,14 @@ describe('findExecutable', () => {
     it.each(['bin/missing', 'bin', '../server', '/server', ''])('rejects %j, which is not a file in the archive', (p) => {
       expect(() => findExecutable(files, p)).toThrow(new BuildRejected(`executable_path ${JSON.stringify(p)} not found in archive`));
     });
+  });
+});
+
+describe('chooseExecutable', () => {
+  it('says why the file was chosen (for the build\'s logs)', () => {
+    expect(chooseExecutable([file('MyGame/server'), file('MyGame/x')])).toEqual({ path: 'MyGame/server', how: 'a file named "server"' });
+    expect(chooseExecutable([file('Game.x86_64'), file('tool', 0o755)])).toEqual({ path: 'Game.x86_64', how: 'the only "*.x86_64" file' });
+    expect(chooseExecutable([file('a.x86_64'), file('b.x86_64', 0o755)])).toEqual({ path: 'b.x86_64', how: 'the only file with the executable bit set' });
+    expect(chooseExecutable([file('bin/run.sh'), file('server')], 'bin/run.sh')).toEqual({ path: 'bin/run.sh', how: 'named by executable_path' });
   });
 });

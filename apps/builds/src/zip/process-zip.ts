@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import * as yauzl from 'yauzl';
 import { BuildRejected } from './build-rejected';
 import { ByteBudget, guardEntryData } from './entry-data-guard';
-import { findExecutable } from './find-executable';
+import { chooseExecutable } from './find-executable';
 import { DEFAULT_ZIP_LIMITS, type ZipLimits } from './zip-limits';
 import { planEntries, type EntryHeader, type PlannedEntry } from './zip-plan';
 
@@ -32,23 +32,28 @@ export interface ProcessedBuild {
 export async function processZip(
   zipPath: string,
   destDir: string,
-  options: { executablePath?: string; limits?: Partial<ZipLimits> } = {},
+  options: { executablePath?: string; limits?: Partial<ZipLimits>; log?: (message: string) => void } = {},
 ): Promise<ProcessedBuild> {
   const limits = { ...DEFAULT_ZIP_LIMITS, ...options.limits };
+  const log = options.log ?? (() => undefined);
   const zip = await openZip(zipPath);
   try {
+    log(`checking the archive: ${zip.entryCount} entries, ${zip.fileSize} bytes`);
     if (zip.entryCount > limits.maxEntries) {
       throw new BuildRejected(`archive has ${zip.entryCount} entries, more than the limit of ${limits.maxEntries}`);
     }
     const entries = await readEntries(zip);
     const plan = planEntries(entries.map(headerOf), zip.fileSize, limits);
-    const executablePath = findExecutable(
-      plan.map((p) => ({ path: p.path, mode: p.mode, isFile: p.kind === 'file' })),
-      options.executablePath,
-    );
+    const declared = plan.reduce((sum, e) => sum + e.size, 0);
+    const files = plan.filter((p) => p.kind === 'file').length;
+    log(`checks passed: ${files} files and ${plan.length - files} folders, ${declared} bytes uncompressed; no absolute paths, "..", links or special files`);
+    const archiveFiles = plan.map((p) => ({ path: p.path, mode: p.mode, isFile: p.kind === 'file' }));
+    const { path: executablePath, how } = chooseExecutable(archiveFiles, options.executablePath);
+    log(`executable: ${executablePath} (${how})`);
     const written = await extractAtomically(path.resolve(destDir), (root) =>
       extractAll(zip, entries, plan, root, executablePath, limits),
     );
+    log(`unpacked ${written.fileCount} files (${written.sizeBytes} bytes); ${executablePath} marked executable`);
     return { executablePath, ...written };
   } finally {
     // Closes the file once any read streams still draining are done.

@@ -1,20 +1,22 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Query, Req, StreamableFile, UseGuards, UseInterceptors } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { Bus, RemoteError } from '@spawnpoint/messaging';
 import { BLOBS, BlobStore, BUS, CONFIG, PlatformConfig } from '@spawnpoint/platform';
-import { ArtifactBlob, BuildView, signArtifactUrl, SUBJECTS, UPLOAD_BLOB_PREFIX, UploadTicket, verifyArtifact } from '@spawnpoint/proto';
+import {
+  ArtifactBlob, BuildLogsRequest, BUILDS_PAGE_DEFAULT, BuildView, ListBuildsRequest, RegisterImageRequest, signArtifactUrl, SUBJECTS, UploadTicket, verifyArtifact,
+} from '@spawnpoint/proto';
 import { Access, AccessGuard, AuthedRequest } from '../http/guard';
-import { InputLimitsGuard, RawBody } from '../http/input-limits.guard';
+import { InputLimitsGuard } from '../http/input-limits.guard';
+import { RawBody } from '../http/raw-body';
+import { storeUpload } from '../http/upload-blob';
 import { parse } from '../http/validation';
 import { Doc } from '../openapi/doc';
 import {
-  ArtifactArchive, ArtifactQuery, ArtifactUrl, Build, BuildDeleted, BuildIdParams, BuildList, DockerImageBody, ErrorBody, ListBuildsQuery, UploadParams, UploadUrl,
-  UploadUrlQuery,
+  ArtifactArchive, ArtifactQuery, ArtifactUrl, Build, BuildDeleted, BuildIdParams, BuildList, BuildLogs, DockerImageBody, ErrorBody, ListBuildsQuery, UploadParams,
+  UploadUrl, UploadUrlQuery,
 } from '../schemas';
 import { IdempotencyInterceptor } from '../http/idempotency';
 
-export const MAX_UPLOAD_BYTES = 2 * 1024 ** 3;
 const notFound = { 404: { description: 'No such build in this project', schema: ErrorBody } };
 
 @Controller('api/v3/builds')
@@ -45,35 +47,16 @@ export class BuildsController {
   @Put('uploads/:token')
   @Access({ auth: 'none' })
   @RawBody()
-  @Doc({ summary: 'Upload the ZIP to a URL from upload-url (the URL is the credential)', tags: ['builds'], auth: 'upload-token', params: UploadParams,
-    bodyContentType: 'application/zip',
+  @Doc({ summary: 'Upload the ZIP to a URL from upload-url (the URL is the credential); the body is the file, whatever its Content-Type (or none)', tags: ['builds'],
+    auth: 'upload-token', params: UploadParams, bodyContentType: 'application/octet-stream',
     responses: { 200: { description: 'Build, processing', schema: Build }, 403: { description: 'Expired, used or unknown URL', schema: ErrorBody }, 413: { description: 'Over 2 GiB', schema: ErrorBody } } })
   async upload(@Req() req: AuthedRequest, @Param() params: unknown) {
     const { token } = parse(UploadParams, params, 'path');
-    const source = req.body instanceof Readable ? req.body : req.body === undefined ? req.raw : null;
-    if (!source) throw new RemoteError({ error: 'Send the ZIP as the raw request body (application/zip or application/octet-stream)', status: 415 });
-    // Into a blob in PostgreSQL (ADR-0013), so the builds service needs no disk shared with this replica.
-    const blobKey = `${UPLOAD_BLOB_PREFIX}${randomUUID()}`;
-    let size = 0;
-    // A client that stops sending without closing would hold the connection and the partial blob for good.
-    const idleMs = this.config.uploadIdleMs;
-    const idle = setTimeout(() => source.destroy(new RemoteError({ error: `Upload stalled: no data for ${idleMs / 1000} s`, status: 408 })), idleMs);
-    async function* limited(): AsyncGenerator<Buffer> {
-      for await (const chunk of source as AsyncIterable<Buffer>) {
-        idle.refresh();
-        size += chunk.length;
-        if (size > MAX_UPLOAD_BYTES) throw new RemoteError({ error: 'Upload exceeds 2 GiB', status: 413 });
-        yield chunk;
-      }
-    }
-    try {
-      // A failed upload (client gone, stalled, too large) leaves no blob behind: put removes what it wrote.
-      await this.blobs.put(blobKey, limited());
-    } finally {
-      clearTimeout(idle);
-    }
+    // Every Content-Type reaches here as the request stream (raw-body.ts); an empty body without one was not parsed at all.
+    const source = req.body instanceof Readable ? req.body : req.raw;
+    const { blobKey, sizeBytes } = await storeUpload(this.blobs, source, this.config.uploadIdleMs);
     // The builds service takes ownership of the blob (and removes it) from here on.
-    return this.bus.request(SUBJECTS.builds.receiveUpload, { token, blobKey, sizeBytes: size }, { timeoutMs: 30_000 });
+    return this.bus.request(SUBJECTS.builds.receiveUpload, { token, blobKey, sizeBytes }, { timeoutMs: 30_000 });
   }
 
   @UseInterceptors(IdempotencyInterceptor)
@@ -86,7 +69,7 @@ export class BuildsController {
   async artifactUrl(@Req() req: AuthedRequest, @Param() params: unknown) {
     const { id } = parse(BuildIdParams, params, 'path');
     const b = await this.bus.request<BuildView>(SUBJECTS.builds.get, { projectId: req.principal!.projectId, buildId: id });
-    if (b.kind !== 'zip') throw new RemoteError({ error: 'Container image builds have no artifact to download', status: 409 });
+    if (b.build_type !== 'zip') throw new RemoteError({ error: 'Container image builds have no artifact to download', status: 409 });
     if (b.status !== 'ready') throw new RemoteError({ error: `Build is ${b.status}, not ready`, status: 409 });
     const signed = signArtifactUrl({ baseUrl: this.config.artifactBaseUrl, secret: this.config.artifactSecret, buildId: id, now: new Date() });
     return { build_id: id, url: signed.url, expires_at: signed.expiresAt };
@@ -120,19 +103,31 @@ export class BuildsController {
   @UseInterceptors(IdempotencyInterceptor)
   @Post('docker-image')
   @Access({ auth: 'server', bucket: 'write' })
-  @Doc({ summary: 'Register a container image as a new version of the named build (ready at once)', tags: ['builds'], auth: 'server', body: DockerImageBody,
-    responses: { 201: { description: 'Build', schema: Build } } })
+  @Doc({ summary: 'Register a container image as a new version of the named build (ready at once; the Kubernetes runtime runs it)', tags: ['builds'], auth: 'server',
+    body: DockerImageBody, responses: { 201: { description: 'Build (build_type docker_image, status ready)', schema: Build } } })
   image(@Req() req: AuthedRequest, @Body() body: unknown) {
     const b = parse(DockerImageBody, body, 'body');
-    return this.bus.request(SUBJECTS.builds.registerImage, { projectId: req.principal!.projectId, name: b.name, image: b.image });
+    return this.bus.request(SUBJECTS.builds.registerImage, { projectId: req.principal!.projectId, name: b.name, image: b.image_url } satisfies RegisterImageRequest);
   }
 
   @Get()
   @Access({ auth: 'client', bucket: 'read' })
-  @Doc({ summary: 'List builds, newest first', tags: ['builds'], auth: 'client', query: ListBuildsQuery, responses: { 200: { description: 'Builds', schema: BuildList } } })
+  @Doc({ summary: 'List builds, newest first, a page at a time (limit 1-100, default 50; offset)', tags: ['builds'], auth: 'client', query: ListBuildsQuery,
+    responses: { 200: { description: 'A page of builds', schema: BuildList } } })
   list(@Req() req: AuthedRequest, @Query() query: unknown) {
     const q = parse(ListBuildsQuery, query, 'query');
-    return this.bus.request(SUBJECTS.builds.list, { projectId: req.principal!.projectId, name: q.name });
+    return this.bus.request(SUBJECTS.builds.list, {
+      projectId: req.principal!.projectId, name: q.name, limit: q.limit ?? BUILDS_PAGE_DEFAULT, offset: q.offset ?? 0,
+    } satisfies ListBuildsRequest);
+  }
+
+  @Get(':id/logs')
+  @Access({ auth: 'client', bucket: 'read' })
+  @Doc({ summary: 'What processing did with a build (checks, unpacking, the executable found, the reason of a failure), oldest first', tags: ['builds'], auth: 'client',
+    params: BuildIdParams, responses: { 200: { description: 'Build logs', schema: BuildLogs }, ...notFound } })
+  logs(@Req() req: AuthedRequest, @Param() params: unknown) {
+    const { id } = parse(BuildIdParams, params, 'path');
+    return this.bus.request(SUBJECTS.builds.logs, { projectId: req.principal!.projectId, buildId: id } satisfies BuildLogsRequest);
   }
 
   @Get(':id')

@@ -1,18 +1,15 @@
 // Runs the input limits on every Nest route after its access guard (a request without a valid key is 401
 // before it is 422, as for schema errors) and before its handler. A raw body (the upload content types
-// arrive as a stream) is 415 on every route but the ones marked @RawBody().
+// arrive as a stream) is 415 on every route but the ones marked @RawBody() (raw-body.ts).
 // A guard, not a global interceptor: any global interceptor puts Nest's RxJS and AsyncResource wrapping
 // on every request, which cut GET /v3/servers/{id} to about a third (bench/gateway-get.js).
-import { CanActivate, ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
 import { RemoteError } from '@spawnpoint/messaging';
 import { checkRequestInputs } from './input-limits';
-
-const RAW_BODY = 'spawnpoint:raw-body';
-/** The route reads its body as a stream (uploads). */
-export const RawBody = () => SetMetadata(RAW_BODY, true);
+import { RAW_BODY } from './raw-body';
 
 @Injectable()
 export class InputLimitsGuard implements CanActivate {

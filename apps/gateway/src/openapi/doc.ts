@@ -13,7 +13,10 @@ export interface DocSpec {
   query?: ContractClass;
   headers?: Record<string, { required: boolean; description: string }>;
   body?: ContractClass;
+  /** A body that is not JSON (an upload): streamed, it takes no Idempotency-Key. */
   bodyContentType?: string;
+  /** Its schema when not a binary string (a multipart form). */
+  bodySchema?: JsonSchema;
   responses: Record<number, { description: string; schema?: DocSchema; contentType?: string }>;
 }
 

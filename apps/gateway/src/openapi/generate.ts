@@ -36,6 +36,7 @@ export function generateOpenApi(version: string): Record<string, unknown> {
     const headers = Object.entries(spec.headers ?? {}).map(([name, h]) => ({ name, in: 'header', required: h.required, description: h.description, schema: { type: 'string' } }));
     const security = spec.auth === 'client' || spec.auth === 'server' ? [{ apiKey: [] }] : spec.auth === 'admin' ? [{ adminToken: [] }]
       : spec.auth === 'server-token' ? [{ serverToken: [] }, { serverTokenHeader: [] }] : [];
+    const streamed = !spec.body && spec.bodyContentType !== undefined;
     paths[url] ??= {};
     paths[url][verb] = {
       summary: spec.summary,
@@ -43,12 +44,12 @@ export function generateOpenApi(version: string): Record<string, unknown> {
       operationId: `${(target as { name: string }).name.replace(/Controller$/, '')}_${method}`,
       ...(security.length ? { security } : { security: [] }),
       ...(spec.auth === 'server' ? { description: 'Requires the server key (pf_…); a client key gets 403.' } : {}),
-      parameters: [...parameters('path', spec.params), ...parameters('query', spec.query), ...headers, ...(IDEMPOTENT_VERBS.has(verb) ? [IDEMPOTENCY_KEY] : [])],
+      parameters: [...parameters('path', spec.params), ...parameters('query', spec.query), ...headers, ...(IDEMPOTENT_VERBS.has(verb) && !streamed ? [IDEMPOTENCY_KEY] : [])],
       ...(spec.body
         // A body whose fields are all optional may be left out (it reads as {}).
         ? { requestBody: { required: fieldsOf(spec.body).some(([, f]) => f.required), content: { [spec.bodyContentType ?? 'application/json']: { schema: jsonSchema(spec.body, true) } } } }
         : spec.bodyContentType
-          ? { requestBody: { required: true, content: { [spec.bodyContentType]: { schema: { type: 'string', format: 'binary' } } } } }
+          ? { requestBody: { required: true, content: { [spec.bodyContentType]: { schema: spec.bodySchema ?? { type: 'string', format: 'binary' } } } } }
           : {}),
       responses: Object.fromEntries(Object.entries(spec.responses).map(([status, r]) => [status, {
         description: r.description,

@@ -35,6 +35,16 @@ describe('Build', () => {
       .then([{ type: 'BuildFailed', data: { buildId: 'b1', error: 'not a valid ZIP archive', at: t1 } }]);
   });
 
+  it('carries what processing did onto the ready or failed event (an empty log adds nothing)', () => {
+    const log = [{ at: t0, level: 'info' as const, message: 'checks passed' }, { at: t1, level: 'info' as const, message: 'executable: server' }];
+    given(buildDecider, [requested, received]).when({ type: 'CompleteProcessing', executablePath: 'server', sizeBytes: 4000, log, now: t1 })
+      .then([{ type: 'BuildReady', data: { ...ready.data, log } }]);
+    const failLog = [{ at: t1, level: 'info' as const, message: 'checking the archive' }];
+    given(buildDecider, [requested, received]).when({ type: 'FailProcessing', error: 'not a valid ZIP archive', log: failLog, now: t1 })
+      .then([{ type: 'BuildFailed', data: { buildId: 'b1', error: 'not a valid ZIP archive', at: t1, log: failLog } }]);
+    given(buildDecider, [requested, received]).when({ type: 'CompleteProcessing', executablePath: 'server', sizeBytes: 4000, log: [], now: t1 }).then([ready]);
+  });
+
   it('fails an upload whose URL expired with no ZIP; before expiry, or once the ZIP arrived, nothing happens', () => {
     const s = given(buildDecider, [requested]).when({ type: 'ExpireUpload', now: late })
       .then([{ type: 'BuildFailed', data: { buildId: 'b1', error: UPLOAD_EXPIRED, at: late } }]);

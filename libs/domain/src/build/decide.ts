@@ -1,9 +1,12 @@
 import { conflict, DomainError, forbidden, notFound } from '../kit';
 import { BuildCommand } from './commands';
-import { BuildEvent } from './events';
+import { BuildEvent, BuildLogLine } from './events';
 import { BuildState } from './state';
 
 export const UPLOAD_EXPIRED = 'the upload URL expired before a ZIP was uploaded; request a new upload URL';
+
+/** Only a non-empty log goes onto the event. */
+const logOf = (log: BuildLogLine[] | undefined) => (log && log.length > 0 ? { log } : {});
 
 export function decide(command: BuildCommand, state: BuildState): BuildEvent[] {
   switch (command.type) {
@@ -26,10 +29,10 @@ export function decide(command: BuildCommand, state: BuildState): BuildEvent[] {
       return [{ type: 'BuildUploadReceived', data: { buildId: state.buildId, sizeBytes: command.sizeBytes, uploadPath: command.uploadPath, at: command.now } }];
     case 'CompleteProcessing':
       if (state.status !== 'processing') throw conflict(`build is ${state.status}, not processing`);
-      return [{ type: 'BuildReady', data: { buildId: state.buildId, executablePath: command.executablePath, sizeBytes: command.sizeBytes, at: command.now } }];
+      return [{ type: 'BuildReady', data: { buildId: state.buildId, executablePath: command.executablePath, sizeBytes: command.sizeBytes, at: command.now, ...logOf(command.log) } }];
     case 'FailProcessing':
       if (state.status !== 'processing') throw conflict(`build is ${state.status}, not processing`);
-      return [{ type: 'BuildFailed', data: { buildId: state.buildId, error: command.error, at: command.now } }];
+      return [{ type: 'BuildFailed', data: { buildId: state.buildId, error: command.error, at: command.now, ...logOf(command.log) } }];
     case 'ExpireUpload':
       // Idempotent: a build that moved on, or whose URL is still valid, is left alone.
       if (state.status !== 'uploading' || command.now <= state.expiresAt) return [];

@@ -19,8 +19,11 @@ export type BuildUploadRequested = DomainEvent<'BuildUploadRequested', BuildIden
  * blob (ADR-0013; builds received before blobs hold a file path there). The name stays for stored events.
  */
 export type BuildUploadReceived = DomainEvent<'BuildUploadReceived', { buildId: string; sizeBytes: number; uploadPath: string; at: string }>;
-export type BuildReady = DomainEvent<'BuildReady', { buildId: string; executablePath: string; sizeBytes: number; at: string }>;
-export type BuildFailed = DomainEvent<'BuildFailed', { buildId: string; error: string; at: string }>;
+/** One line of what processing did (the build's logs). */
+export interface BuildLogLine { at: string; level: 'info' | 'warn' | 'error'; message: string }
+/** `log`: what processing did, oldest first (absent on events stored before build logs, and on an expired upload's failure). */
+export type BuildReady = DomainEvent<'BuildReady', { buildId: string; executablePath: string; sizeBytes: number; at: string; log?: BuildLogLine[] }>;
+export type BuildFailed = DomainEvent<'BuildFailed', { buildId: string; error: string; at: string; log?: BuildLogLine[] }>;
 export type BuildImageRegistered = DomainEvent<'BuildImageRegistered', BuildIdentity & { image: string; at: string }>;
 export type BuildDeleted = DomainEvent<'BuildDeleted', { buildId: string; projectId: string; name: string; version: number; at: string }>;
 
