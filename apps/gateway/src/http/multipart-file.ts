@@ -53,7 +53,7 @@ export function multipartFile(body: Readable, contentType: string | undefined, f
       body.unpipe();
       body.resume();
       if (file) {
-        file.destroy(err);
+        if (!file.readableEnded) file.destroy(err);
         settleFinished(err);
       } else {
         reject(err);
@@ -67,6 +67,9 @@ export function multipartFile(body: Readable, contentType: string | undefined, f
         return;
       }
       file = stream;
+      // Its reader sees an error through its own iteration; one after that (busboy reports a broken part on
+      // the part's stream too) must not go unheard, which would end the process.
+      stream.on('error', () => undefined);
       stream.once('limit', () => fail(tooLarge()));
       // The reader gave up on the file (stalled, failed to store): stop parsing the rest.
       stream.once('close', () => { if (!stream.readableEnded) fail(malformed('upload abandoned')); });
