@@ -63,7 +63,11 @@ async function main() {
   let build;
   do { await sleep(200); build = await api('GET', `/v3/builds/${ticket.build_id}`); } while (build.status === 'processing');
   console.log(`2. build ${build.status}${build.error ? ': ' + build.error : ''} (executable ${build.executable_path})`);
-  if (build.status !== 'ready') process.exit(1);
+  if (build.status !== 'ready') {
+    // What processing did, up to the reason it failed.
+    for (const line of (await api('GET', `/v3/builds/${ticket.build_id}/logs`)).logs) console.log(`   ${line.level} ${line.message}`);
+    process.exit(1);
+  }
   const t0 = Date.now();
   const started = await api('POST', '/v3/servers/start', { name: 'demo', region: 'us-east' });
   console.log(`3. server ${started.instance_id} ${started.status}, ports ${started.network_ports.map((p) => `${p.protocol}:${p.host}:${p.external_port}`).join(' ')}`);

@@ -109,7 +109,7 @@ describe(`build artifacts (${mode})`, () => {
     const base = p.baseUrl.replace(/\/api$/, '');
     const sign = (id: string) => signArtifactUrl({ baseUrl: base, secret: SECRET, buildId: id, now: new Date() }).url;
     expect((await fetch(sign('00000000-0000-4000-8000-000000000000'))).status).toBe(404);
-    const image = await api.post('/v3/builds/docker-image', { name: 'img', image: 'example/game:1' });
+    const image = await api.post('/v3/builds/docker-image', { name: 'img', image_url: 'example/game:1' });
     expect(image.status).toBe(201);
     expect((await fetch(sign(image.body.build_id))).status).toBe(409);
     expect((await api.post(`/v3/builds/${image.body.build_id}/artifact-url`)).status).toBe(409);

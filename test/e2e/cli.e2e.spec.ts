@@ -45,7 +45,7 @@ describe('the spawnpoint CLI (standalone)', () => {
   it('walks the README: push a build, start a server, follow its log, stop it', async () => {
     const push = cli(['builds', 'push', GAME, '--name', 'default', '--json']);
     expect(push.code).toBe(0);
-    expect(push.json()).toMatchObject({ name: 'default', status: 'ready', kind: 'zip' });
+    expect(push.json()).toMatchObject({ name: 'default', status: 'ready', build_type: 'zip' });
     expect(push.stderr).toMatch(/upload: .* sent/);
 
     const start = cli(['servers', 'start', '--name', 'cli match', '--region', 'us-east', '--custom-data', '{"map":"dust"}', '--wait', '--json']);

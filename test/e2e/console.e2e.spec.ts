@@ -160,8 +160,8 @@ if (!haveChromium && !onCi) {
       await tab.getByRole('link', { name: 'Builds and pools' }).click();
       await waitFor('the builds table', () => !!document.querySelector('#builds-table tbody tr'));
       const cells = await tab.locator('#builds-table tbody tr').first().locator('> *').allTextContents();
-      expect(cells.slice(0, 3)).toEqual(['default', '1', 'ready']);
-      expect(cells[3]).toMatch(/KiB|MiB/);
+      expect(cells.slice(0, 4)).toEqual(['default', '1', 'ready', 'zip']);
+      expect(cells[4]).toMatch(/KiB|MiB/);
       await waitFor('the pool state', () => !!document.getElementById('pools')?.textContent?.includes('Pool disabled'));
     });
 

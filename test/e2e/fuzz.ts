@@ -30,14 +30,21 @@ async function snapshot(server: Api, legacy: Api, ids: { serverId: string; lobby
     servers.push(...page.body.servers.map((s: { instance_id: string }) => s.instance_id));
     token = page.body.next_token;
   } while (token);
-  const builds = await server.get('/v3/builds');
+  const builds: { build_id: string; status: string }[] = [];
+  for (let offset = 0, more = true; more; ) {
+    const page = await server.get(`/v3/builds?limit=100&offset=${offset}`);
+    expect(page.status).toBe(200);
+    builds.push(...page.body.builds);
+    offset += page.body.builds.length;
+    more = page.body.has_more;
+  }
   const lobbies = await legacy.get(`/lobbies?name=${CONFIG}`);
   const target = (await server.get(`/v3/servers/${ids.serverId}`)).body;
   const lobby = (await server.get(`/v3/lobbies/${CONFIG}/${ids.lobbyId}`)).body;
   const settings = (await server.get('/v3/projects/settings')).body;
   return {
     servers: servers.sort(),
-    builds: (builds.body.builds ?? builds.body).map((b: { build_id: string; status: string }) => `${b.build_id}:${b.status}`).sort(),
+    builds: builds.map((b) => `${b.build_id}:${b.status}`).sort(),
     lobbies: lobbies.body.map((l: { id: string }) => l.id).sort(),
     target: { name: target.name, custom_data: target.custom_data, match_id: target.match_id, ttl: target.ttl, startup_args: target.startup_args, stopped: target.status === 'stopped' },
     lobby: { name: lobby.name, maxPlayers: lobby.maxPlayers, settings: lobby.settings, players: lobby.players, host: lobby.host, status: lobby.status },
@@ -65,7 +72,7 @@ export function describeFuzz(mode: string, start: () => Promise<Platform>): void
       const builds = await server.get('/v3/builds');
       const other = await client(p.baseUrl).post('/admin/projects', { name: 'fuzz-other' }, { authorization: `Bearer ${ADMIN_TOKEN}` });
       expect(other.status).toBe(201);
-      ids = { serverId: started.body.instance_id, lobbyId: lobby.body.id, buildId: (builds.body.builds ?? builds.body)[0].build_id, projectId: other.body.project_id };
+      ids = { serverId: started.body.instance_id, lobbyId: lobby.body.id, buildId: builds.body.builds[0].build_id, projectId: other.body.project_id };
     });
     afterAll(async () => {
       await p?.stop();

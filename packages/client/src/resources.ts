@@ -2,7 +2,7 @@
 import { LobbyEventStream, type LobbyEventsOptions, type ProjectLobbyEventMap } from './lobby-events';
 import type { Query, Transport } from './transport';
 import type {
-  ArtifactUrl, BackfillOverrideBody, BackfillState, BrowseLobbiesQuery, Build, BuildDeleted, BuildList, CreatedProject, CreateLobbyBody,
+  ArtifactUrl, BackfillOverrideBody, BackfillState, BrowseLobbiesQuery, Build, BuildDeleted, BuildList, BuildLogs, CreatedProject, CreateLobbyBody,
   CreateProjectBody, DeletedLobby, DockerImageBody, Health, JoinLobbyBody, LeftLobby, ListBuildsQuery, ListServersQuery, Lobby, LobbyPage,
   LobbySettingsBody, LogHistogram, LogHistogramQuery, LogPage, LogsQuery, MatchmakingExplanation, ParkedEventList, PatchProjectBody,
   ProjectAdmin, ReplayedEvent, RestartServerBody, RotatedKeys, Server, ServerList, ServerMetrics, Settings, SettingsPatch, StartServerBody,
@@ -142,8 +142,19 @@ export class Builds {
   }
   /** Builds_image (server key): a build that runs a container image (Kubernetes runtime). */
   fromImage(body: DockerImageBody): Promise<Build> { return this.t.request('POST', '/v3/builds/docker-image', { json: body }); }
-  /** Builds_list */
+  /** Builds_list: one page, newest first (`limit` 1-100, default 50; `offset`), with `total` and `has_more`. */
   list(query?: ListBuildsQuery): Promise<BuildList> { return this.t.request('GET', '/v3/builds', { query: q(query) }); }
+  /** Every build (of `name`, when given), newest first, page after page. */
+  async *listAll(query: Omit<ListBuildsQuery, 'offset'> = {}): AsyncGenerator<Build> {
+    for (let offset = 0; ;) {
+      const page = await this.list({ ...query, limit: query.limit ?? 100, offset });
+      yield* page.builds;
+      offset += page.builds.length;
+      if (!page.has_more || page.builds.length === 0) return;
+    }
+  }
+  /** Builds_logs: what processing did (checks, unpacking, the executable found, the reason of a failure), oldest first. */
+  logs(id: string): Promise<BuildLogs> { return this.t.request('GET', `/v3/builds/${enc(id)}/logs`); }
   /** Builds_get */
   get(id: string): Promise<Build> { return this.t.request('GET', `/v3/builds/${enc(id)}`); }
   /** Builds_delete (server key) */

@@ -2,7 +2,7 @@
 // Type-only imports, module by module (a bundler of declarations cannot follow proto's `export *` barrel):
 // nothing of the validation classes reaches a bundle, and the published declarations inline them.
 export type { BackfillOverrideBody, BackfillState } from '@spawnpoint/proto/dist/backfill';
-export type { UploadUrl, DockerImageBody, ListBuildsQuery, BuildView as Build, BuildList, BuildDeleted, ArtifactUrl } from '@spawnpoint/proto/dist/builds';
+export type { UploadUrl, DockerImageBody, ListBuildsQuery, BuildView as Build, BuildList, BuildDeleted, BuildLogs, BuildLogLineView as BuildLogLine, ArtifactUrl } from '@spawnpoint/proto/dist/builds';
 export type { ErrorBody, Health } from '@spawnpoint/proto/dist/http/common';
 export type { SettingsPatch, SettingsAnswer as Settings } from '@spawnpoint/proto/dist/http/settings';
 export type { CreateLobbyBody, JoinLobbyBody, LobbyView as Lobby, LobbyPlayerView as LobbyPlayer, LeftLobby, DeletedLobby, LobbySettingsBody, BrowseLobbiesQuery, LobbyViewPage as LobbyPage, StartMatchmakingBody } from '@spawnpoint/proto/dist/lobbies';

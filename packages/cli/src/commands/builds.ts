@@ -1,3 +1,4 @@
+import type { Build } from '@spawnpoint/client';
 import { pushBuild } from '@spawnpoint/client/node';
 import type { Command } from '../command';
 import { print, progressBar, table } from '../output';
@@ -21,10 +22,22 @@ export const buildsPush: Command = {
 export const buildsList: Command = {
   words: ['builds', 'list'],
   args: [],
-  summary: 'List builds',
+  summary: 'List builds, newest first (every page)',
   options: { name: { type: 'string', short: 'n' } },
   async run(ctx, _args, v) {
-    const { builds } = await ctx.client().builds.list(v.name ? { name: v.name as string } : {});
-    print(ctx.output, builds, () => table(builds as unknown as Record<string, unknown>[], ['build_id', 'name', 'version', 'status']));
+    const builds: Build[] = [];
+    for await (const b of ctx.client().builds.listAll(v.name ? { name: v.name as string } : {})) builds.push(b);
+    print(ctx.output, builds, () => table(builds as unknown as Record<string, unknown>[], ['build_id', 'name', 'version', 'status', 'build_type']));
+  },
+};
+
+export const buildsLogs: Command = {
+  words: ['builds', 'logs'],
+  args: ['<BUILD_ID>'],
+  summary: 'What processing did with a build: checks, unpacking, the executable found, the reason of a failure',
+  options: {},
+  async run(ctx, [id]) {
+    const { logs } = await ctx.client().builds.logs(id);
+    print(ctx.output, logs, () => logs.map((l) => `${l.timestamp} ${l.level.padEnd(5)} ${l.message}`).join('\n'));
   },
 };

@@ -1,4 +1,4 @@
-// Builds (status, version, size) and the warm pool per region (settings' pool_config next to the pool
+// Builds (status, version, type, size; the newest page) and the warm pool per region (settings' pool_config next to the pool
 // servers: ready / claimed / launching, counted by the SDK's poolStatus as the CLI does), every 5 s.
 import { poolStatus, type Server } from '@spawnpoint/client';
 import { age, h, showError, table } from '../dom';
@@ -12,9 +12,11 @@ export const buildsPage: Page = (main, { sp }) => {
   main.append(h('h1', {}, 'Builds and pools'), h('h2', {}, 'Builds'), builds, h('h2', {}, 'Warm pools'), pools);
   return every(5000, async () => {
     const [list, settings] = await Promise.all([sp.builds.list(), sp.projects.getSettings()]);
-    builds.replaceChildren(list.builds.length
-      ? table('Builds', ['Name', 'Version', 'Status', 'Size', 'Age'], list.builds.map((b) => [b.name, b.version, b.status, size(b.size_bytes), age(b.created_at)]), { id: 'builds-table' })
-      : h('p', {}, 'No builds yet.'));
+    // The newest page (50): the rest is a click of the CLI or API away.
+    builds.replaceChildren(...(list.builds.length
+      ? [table('Builds', ['Name', 'Version', 'Status', 'Type', 'Size', 'Age'], list.builds.map((b) => [b.name, b.version, b.status, b.build_type, size(b.size_bytes), age(b.created_at)]), { id: 'builds-table' }),
+        ...(list.has_more ? [h('p', { id: 'builds-more' }, `The newest ${list.builds.length} of ${list.total} builds.`)] : [])]
+      : [h('p', {}, 'No builds yet.')]));
     const poolServers: Server[] = [];
     for await (const s of sp.servers.listAll({})) if (s.is_pool_server && s.status !== 'stopped') poolServers.push(s);
     const config = (settings as { pool_config?: { enabled?: boolean } | null }).pool_config;
