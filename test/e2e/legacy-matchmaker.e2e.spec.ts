@@ -1,6 +1,7 @@
 // The legacy matchmaker on the legacy listener, in both modes: tickets are lobbies' searches and matches are
 // matchmade game servers (one store with v3). Every response goes through client(), so it is also checked
 // against the hosted service's published description of these routes.
+import { SignJWT } from 'jose';
 import { client, eventually } from '../support/http';
 import { Platform, startDistributed, startStandalone } from '../support/processes';
 import { uploadSample } from './server-lifecycle';
@@ -9,6 +10,8 @@ type Api = ReturnType<typeof client>;
 const as = (playerId: string) => ({ 'x-player-id': playerId });
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const MM = 'duels';
+const SECRET = 'e2e-legacy-matchmaker-secret-0123456789abcdef';
+const jwtFor = (sub: string) => new SignJWT({ sub }).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime('10m').sign(new TextEncoder().encode(SECRET));
 
 function describeLegacyMatchmaker(mode: string, start: () => Promise<Platform>): void {
   describe(`legacy matchmaker (${mode})`, () => {
@@ -140,6 +143,38 @@ function describeLegacyMatchmaker(mode: string, start: () => Promise<Platform>):
       expect((await legacy.get(`/matchmaker/tickets?${q()}`)).body.map((t: { ticket_id: string }) => t.ticket_id)).not.toContain(c.body.ticket_id);
       expect((await legacy.get(`/matchmaker/tickets/lm-cid?${q()}&type=player`)).body).toMatchObject({ status: 'none' });
       expect((await legacy.delete(`/matchmaker/tickets/${c.body.ticket_id}?${q()}`)).status).toBe(404);
+    });
+
+    it('lets a matched player leave its match by DELETE of its ticket: removed, the match closes with the last', async () => {
+      const a = await legacy.post('/matchmaker/tickets', { matchmaker_name: MM, player_id: 'lm-dan', elo: 3000, regions: ['ap-north'] });
+      const b = await legacy.post('/matchmaker/tickets', { matchmaker_name: MM, player_id: 'lm-eve', elo: 3010, regions: ['ap-north'] });
+      expect([a.status, b.status]).toEqual([201, 201]);
+      const matched = await eventually(() => legacy.get(`/matchmaker/tickets/${b.body.ticket_id}?${q()}`), (r) => r.body.status === 'matched', 60_000, 'ticket matched');
+      await eventually(() => legacy.get(`/matchmaker/tickets/${a.body.ticket_id}?${q()}`), (r) => r.body.status === 'matched', 60_000, 'ticket matched');
+      const { match_id: matchId, server: { instance_id: serverId } } = matched.body.match;
+      const first = await legacy.delete(`/matchmaker/tickets/${a.body.ticket_id}?${q()}`);
+      expect(first.body).toEqual({ message: expect.any(String), status: 'removed', ticket_id: a.body.ticket_id, match_id: matchId, match_status: 'active' });
+      expect((await server.get(`/v3/servers/${serverId}`)).body.status).not.toBe('stopped');
+      const last = await legacy.delete(`/matchmaker/tickets/${b.body.ticket_id}?${q()}`);
+      expect(last.body).toMatchObject({ status: 'removed', match_id: matchId, match_status: 'closed' });
+      await eventually(() => server.get(`/v3/servers/${serverId}`), (r) => r.body.status === 'stopped', 30_000, 'match server stopped');
+    });
+
+    it('verifies client-auth-token as the ticket player when the project has a provider', async () => {
+      expect((await server.post('/v3/projects/settings', { auth_config: { provider: 'jwt', secret: SECRET } })).status).toBe(200);
+      try {
+        const missing = await legacy.post('/matchmaker/tickets', { matchmaker_name: MM, player_id: 'lm-jwt', elo: 50_000 });
+        expect(missing.status).toBe(401);
+        expect((await legacy.post('/matchmaker/tickets', { matchmaker_name: MM, player_id: 'lm-jwt', elo: 50_000 }, { 'client-auth-token': await jwtFor('lm-other') })).status).toBe(401);
+        const ok = await legacy.post('/matchmaker/tickets', { matchmaker_name: MM, player_id: 'lm-jwt', elo: 50_000 }, { 'client-auth-token': await jwtFor('lm-jwt') });
+        expect(ok.status).toBe(201);
+        // another player's token may not cancel it; reading needs none
+        expect((await legacy.delete(`/matchmaker/tickets/${ok.body.ticket_id}?${q()}`, { 'client-auth-token': await jwtFor('lm-other') })).status).toBe(401);
+        expect((await legacy.get(`/matchmaker/tickets/${ok.body.ticket_id}?${q()}`)).body.status).toBe('In Queue');
+        expect((await legacy.delete(`/matchmaker/tickets/${ok.body.ticket_id}?${q()}`, { 'client-auth-token': await jwtFor('lm-jwt') })).body.status).toBe('cancelled');
+      } finally {
+        expect((await server.post('/v3/projects/settings', { auth_config: { provider: 'none' } })).status).toBe(200);
+      }
     });
 
     it('gives an anonymous player id when none is sent, and finds the matchmaker by id alone', async () => {
