@@ -94,7 +94,10 @@ export function describeFuzz(mode: string, start: () => Promise<Platform>): void
               return ids.lobbyId;
             }
           }
-          if (param.in === 'query' && op.listener === 'legacy') return param.name === 'name' ? CONFIG : param.name === 'requesterId' ? HOST : undefined;
+          if (param.in === 'query' && op.listener === 'legacy') {
+            // The default configuration has no matchmaking modes: a well-formed matchmaker request is 404 and changes nothing.
+            return param.name === 'name' || param.name === 'matchmaker_name' ? CONFIG : param.name === 'requesterId' ? HOST : undefined;
+          }
           if (param.in === 'query' && op.path.endsWith('/upload-url') && param.name === 'name') return 'fuzzbuild';
           return undefined;
         },

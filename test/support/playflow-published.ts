@@ -39,7 +39,9 @@ function nullableToTypes(node: Json): Json {
   const out: { [k: string]: Json } = {};
   for (const [k, v] of Object.entries(node)) {
     if (k === 'nullable' || k === 'example') continue;
-    out[k] = nullableToTypes(v);
+    // The legacy GET /matchmaker/tickets/{id} answers one of two open shapes (a ticket, a player's status)
+    // whose status enums share "matched": a matched body fits both, which oneOf would refuse. Read as anyOf.
+    out[k === 'oneOf' ? 'anyOf' : k] = nullableToTypes(v);
   }
   if (node.nullable === true) {
     if (typeof node.type === 'string') out.type = [node.type, 'null'];

@@ -253,6 +253,7 @@ export function casesFor(op: Operation, fx: Fixtures, rng: Prng): FuzzCase[] {
   }
 
   if (op.body) cases.push(...bodyCases(op, base, jsonBody, baseBody, rng));
+  if (op.invalidStatus) for (const c of cases) if (c.expect) c.expect = { ...c.expect, status: c.expect.status.map((s) => (s === 422 ? op.invalidStatus! : s)) };
   return cases;
 }
 

@@ -14,6 +14,8 @@ export interface Operation {
   body?: { required: boolean; contentType: string; schema: JsonSchema };
   /** serverToken: the game API (a game machine's own token, ADR-0016). */
   auth: 'apiKey' | 'admin' | 'serverToken' | 'none';
+  /** The status of a validation refusal when it is not 422 (the legacy matchmaker documents 400). */
+  invalidStatus?: number;
 }
 
 interface OpenApiOperation {
@@ -69,4 +71,28 @@ export const LEGACY_OPERATIONS: Operation[] = [
     params: [{ name: 'id', in: 'path', required: true, schema: uuid }, { name: 'playerId', in: 'path', required: true, schema: playerId }, configName,
       { name: 'requesterId', in: 'query', required: true, schema: playerId }, { name: 'isKick', in: 'query', required: false, schema: { type: 'string', enum: ['true', 'false', '1', '0'] } }],
   },
+  ...matchmakerOperations(),
 ];
+
+/** The legacy matchmaker (docs/api.md "Legacy matchmaker"): bad input is 400, unknown fields are ignored. */
+function matchmakerOperations(): Operation[] {
+  const name: Param = { name: 'matchmaker_name', in: 'query', required: true, schema: { type: 'string', minLength: 1, maxLength: 128 } };
+  const id: Param = { name: 'matchmaker_id', in: 'query', required: false, schema: { type: 'string', minLength: 1, maxLength: 128 } };
+  const pathId: Param = { name: 'id', in: 'path', required: true, schema: { type: 'string', minLength: 1, maxLength: 128 } };
+  const strings: JsonSchema = { type: 'array', maxItems: 16, items: { type: 'string' } };
+  const ticket: JsonSchema = {
+    type: 'object', required: ['matchmaker_name'],
+    properties: { matchmaker_name: name.schema, player_id: playerId, matchmaker_id: id.schema, regions: strings, elo: { type: 'number' }, preferred_modes: strings, gameBuild: { type: 'string', maxLength: 128 } },
+  };
+  const op = (method: string, path: string, params: Param[], body?: JsonSchema): Operation => ({
+    listener: 'legacy', method, path, auth: 'apiKey', params, invalidStatus: 400, ...(body ? { body: json(body) } : {}),
+  });
+  return [
+    op('POST', '/matchmaker/tickets', [], ticket),
+    op('GET', '/matchmaker/tickets', [name, id]),
+    op('GET', '/matchmaker/tickets/{id}', [pathId, name, id, { name: 'type', in: 'query', required: false, schema: { type: 'string', enum: ['ticket', 'player'] } }]),
+    op('DELETE', '/matchmaker/tickets/{id}', [pathId, name, id]),
+    op('GET', '/matchmaker/matches', [name, id]),
+    op('DELETE', '/matchmaker/matches/{id}', [pathId, name, id]),
+  ];
+}

@@ -15,6 +15,7 @@ import { installRequestHooks, LISTENER_OPTIONS } from '../http/request-hooks';
 import { parse } from '../http/validation';
 import { PlayerIdentity } from '../players';
 import { LEGACY_TOKEN_HEADER, LegacyLobbies } from './legacy-lobbies';
+import { LEGACY_MATCHMAKER_PATHS, registerLegacyMatchmaker } from './legacy-matchmaker-routes';
 import {
   LegacyCodeParams, LegacyConfigQuery, LegacyCreateBody, LegacyJoinBody, LegacyKickQuery, LegacyListQuery, LegacyLobbyParams, LegacyPlayerParams,
   LegacyUpdateBody,
@@ -49,6 +50,7 @@ const PATHS: [RegExp, string[]][] = [
   [/^\/lobbies\/[^/]+$/, ['PUT']],
   [/^\/lobbies\/[^/]+\/players$/, ['POST']],
   [/^\/lobbies\/[^/]+\/players\/[^/]+$/, ['DELETE']],
+  ...LEGACY_MATCHMAKER_PATHS,
 ];
 
 function allowed(url: string): string[] {
@@ -127,6 +129,8 @@ export function buildLegacyLobbyApp(o: LegacyLobbyApiOptions): FastifyInstance {
     await h.player(req, reply, principal, q.requesterId);
     return h.remove({ projectId: principal.projectId, config: q.name }, id, playerId, q);
   });
+
+  registerLegacyMatchmaker(app, h);
 
   return app;
 }
