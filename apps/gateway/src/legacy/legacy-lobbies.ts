@@ -160,8 +160,8 @@ export class LegacyLobbies {
     try {
       return await this.legacy(ctx, await as400On409(joined));
     } catch (err) {
-      // The published join by code answers an invalid code with 400.
-      if ('code' in where && isNotFound(err)) throw new RemoteError({ ...(err as RemoteError).body, status: 400 });
+      // The published join by code answers an invalid code with 400 (an unknown configuration stays 404, as on every route).
+      if ('code' in where && isNotFound(err) && /invite code/.test((err as RemoteError).body.error)) throw new RemoteError({ ...(err as RemoteError).body, status: 400 });
       throw err;
     }
   }

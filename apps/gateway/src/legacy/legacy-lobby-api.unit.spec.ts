@@ -238,7 +238,10 @@ describe('legacy lobby API routes', () => {
     expect((await send('POST', '/lobbies/code/ABC234/players?name=default', { playerId: 'bob' })).statusCode).toBe(400);
     answers[SUBJECTS.lobbies.join] = () => { throw new RemoteError({ error: 'lobby not found', status: 404 }); };
     expect((await send('POST', `/lobbies/${ID}/players?name=default`, { playerId: 'bob' })).statusCode).toBe(404);
-    expect((await send('POST', '/lobbies/code/ZZZZZZ/players?name=default', { playerId: 'bob' })).json()).toEqual({ error: 'lobby not found', status: 400 });
+    answers[SUBJECTS.lobbies.join] = () => { throw new RemoteError({ error: 'lobby with this invite code not found', status: 404 }); };
+    expect((await send('POST', '/lobbies/code/ZZZZZZ/players?name=default', { playerId: 'bob' })).json()).toEqual({ error: 'lobby with this invite code not found', status: 400 });
+    answers[SUBJECTS.lobbies.join] = () => { throw new RemoteError({ error: 'lobby configuration nope not found', status: 404 }); };
+    expect((await send('POST', '/lobbies/code/ZZZZZZ/players?name=nope', { playerId: 'bob' })).statusCode).toBe(404);
   });
 
   it('DELETE kicks with isKick, lets a player leave itself (204 when the lobby went with it), and refuses removing another without isKick', async () => {
