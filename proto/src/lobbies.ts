@@ -104,7 +104,8 @@ export class StartMatchmakingRequest extends PlayerLobbyRequest { @Str() mode!: 
 @BusRequest(L.matchCommand)
 export class MatchLobbyCommandRequest { @Str() lobbyId!: string; @Json() command!: Record<string, unknown>; @Str() commandId!: string }
 @BusRequest(L.updateMyState)
-export class UpdatePlayerStateRequest extends PlayerLobbyRequest { @Json() state!: Record<string, unknown> }
+/** `targetId`: the host changes that member's state instead of its own (the legacy API's targetPlayerId). */
+export class UpdatePlayerStateRequest extends PlayerLobbyRequest { @Json() state!: Record<string, unknown>; @Str({ optional: true }) targetId?: string }
 @BusRequest(L.updateSettings)
 export class UpdateLobbySettingsRequest extends PlayerLobbyRequest { @Json() changes!: LobbySettingsBody }
 @BusRequest(L.kick, L.transferHost)

@@ -34,12 +34,15 @@ function describeLegacyLobbies(mode: string, start: () => Promise<Platform>): vo
       expect(created.status).toBe(201);
       expect(created.body).toEqual({
         id: expect.any(String), name: 'Legacy night', host: 'lg-alice', maxPlayers: 4, currentPlayers: 1, region: 'eu-west', status: 'waiting',
-        isPrivate: false, useInviteCode: false, inviteCode: null, allowLateJoin: false, settings: { map: 'dust' }, players: ['lg-alice'],
+        isPrivate: false, useInviteCode: expect.any(Boolean), inviteCode: created.body.inviteCode, allowLateJoin: false, settings: { map: 'dust' }, players: ['lg-alice'],
         lobbyStateRealTime: { 'lg-alice': {} }, gameServer: null, timeout: 300, createdAt: expect.any(String), updatedAt: expect.any(String),
+        matchmakingMode: null, matchmakingStartedAt: null,
       });
       const mine = await api.get('/v3/lobbies/default/me', as('lg-alice'));
       expect(mine.status).toBe(200);
-      expect(mine.body).toMatchObject({ id: created.body.id, name: 'Legacy night', host: 'lg-alice', maxPlayers: 4, code: null });
+      // the legacy inviteCode is the lobby's code, whatever its privacy; useInviteCode says there is one
+      expect(mine.body).toMatchObject({ id: created.body.id, name: 'Legacy night', host: 'lg-alice', maxPlayers: 4, code: created.body.inviteCode });
+      expect(created.body.useInviteCode).toBe(created.body.inviteCode !== null);
 
       const v3 = await api.post('/v3/lobbies/default', { isPrivate: true, name: 'From v3', state: { ready: true } }, as('lg-v3-host'));
       expect(v3.status).toBe(201);
@@ -48,14 +51,16 @@ function describeLegacyLobbies(mode: string, start: () => Promise<Platform>): vo
         name: 'From v3', host: 'lg-v3-host', isPrivate: true, useInviteCode: true, inviteCode: v3.body.code, lobbyStateRealTime: { 'lg-v3-host': { ready: true } },
       });
       expect(listed.body.map((l: { id: string }) => l.id)).toContain(created.body.id);
-      const publicOnly = await legacy.get('/lobbies?name=default&publicOnly=true');
-      expect(publicOnly.status).toBe(200);
-      expect(publicOnly.body.map((l: { id: string }) => l.id)).toContain(created.body.id);
-      expect(publicOnly.body.map((l: { id: string }) => l.id)).not.toContain(v3.body.id);
+      for (const flag of ['public=true', 'publicOnly=true']) {
+        const publicOnly = await legacy.get(`/lobbies?name=default&${flag}`);
+        expect(publicOnly.status).toBe(200);
+        expect(publicOnly.body.map((l: { id: string }) => l.id)).toContain(created.body.id);
+        expect(publicOnly.body.map((l: { id: string }) => l.id)).not.toContain(v3.body.id);
+      }
     });
 
     it('joins by id and code, merges player state, changes settings, kicks, hands over, leaves and finishes', async () => {
-      const created = await legacy.post('/lobbies?name=default', { host: 'lg-host', useInviteCode: true, maxPlayers: 3 });
+      const created = await legacy.post('/lobbies?name=default', { host: 'lg-host', isPrivate: true, useInviteCode: true, maxPlayers: 3 });
       expect(created.status).toBe(201);
       expect(created.body).toMatchObject({ isPrivate: true, useInviteCode: true, inviteCode: expect.stringMatching(/^[A-HJ-NP-Z2-9]{6}$/) });
       const id: string = created.body.id;
@@ -66,11 +71,13 @@ function describeLegacyLobbies(mode: string, start: () => Promise<Platform>): vo
       const carol = await legacy.post(`/lobbies/code/${created.body.inviteCode}/players?name=default`, { playerId: 'lg-carol', metadata: {} });
       expect(carol.status).toBe(200);
       expect(carol.body.players).toEqual(['lg-host', 'lg-bob', 'lg-carol']);
+      // statuses as published: full 400, unknown lobby 404, invalid code 400, already in a lobby 400
       expect((await legacy.post(`/lobbies/code/${created.body.inviteCode}/players?name=default`, { playerId: 'lg-dave' })).status).toBe(400);
       expect((await legacy.post(`/lobbies/${UNKNOWN}/players?name=default`, { playerId: 'lg-dave' })).status).toBe(404);
-      expect((await legacy.post('/lobbies/code/ZZZZZZ/players?name=default', { playerId: 'lg-dave' })).status).toBe(404);
+      expect((await legacy.post('/lobbies/code/ZZZZZZ/players?name=default', { playerId: 'lg-dave' })).status).toBe(400);
       const other = await legacy.post('/lobbies?name=default', { host: 'lg-erin' });
-      expect((await legacy.post(`/lobbies/${other.body.id}/players?name=default`, { playerId: 'lg-bob' })).status).toBe(409);
+      expect((await legacy.post(`/lobbies/${other.body.id}/players?name=default`, { playerId: 'lg-bob' })).status).toBe(400);
+      expect((await legacy.post('/lobbies?name=default', { host: 'lg-bob' })).status).toBe(400);
 
       // player state merges, and v3 sees it
       const state = await legacy.put(`/lobbies/${id}?name=default`, { requesterId: 'lg-bob', playerState: { ready: true } });
@@ -87,8 +94,8 @@ function describeLegacyLobbies(mode: string, start: () => Promise<Platform>): vo
       expect(changed.status).toBe(200);
       expect(changed.body).toMatchObject({ name: 'Renamed', maxPlayers: 5, settings: { map: 'nuke' }, isPrivate: true });
       const pub = await legacy.put(`/lobbies/${id}?name=default`, { requesterId: 'lg-host', settings: { isPrivate: false, useInviteCode: false } });
-      expect(pub.body).toMatchObject({ isPrivate: false, useInviteCode: false, inviteCode: null });
-      expect((await api.get('/v3/lobbies/default/me', as('lg-host'))).body).toMatchObject({ name: 'Renamed', maxPlayers: 5, isPrivate: false, code: null });
+      expect(pub.body).toMatchObject({ isPrivate: false });
+      expect((await api.get('/v3/lobbies/default/me', as('lg-host'))).body).toMatchObject({ name: 'Renamed', maxPlayers: 5, isPrivate: false, code: pub.body.inviteCode });
       expect((await legacy.put(`/lobbies/${id}?name=default`, { requesterId: 'lg-stranger', playerState: {} })).status).toBe(404);
 
       // kick: host only, with isKick
@@ -118,8 +125,8 @@ function describeLegacyLobbies(mode: string, start: () => Promise<Platform>): vo
 
       // the last player leaving ends the lobby too
       const solo = await legacy.delete(`/lobbies/${other.body.id}/players/lg-erin?name=default&requesterId=lg-erin`);
-      expect(solo.status).toBe(200);
-      expect(solo.body).toMatchObject({ id: other.body.id, status: 'finished', players: [], currentPlayers: 0 });
+      expect(solo.status).toBe(204);
+      expect((await server.get(`/v3/lobbies/default/${other.body.id}`)).status).toBe(404);
     });
 
     it('refuses a missing name (422), a missing api-key (401) and an unknown configuration (404)', async () => {
@@ -221,25 +228,23 @@ function describeLegacyLobbies(mode: string, start: () => Promise<Platform>): vo
       expect(lobby.players).toEqual(['lg-big']);
     });
 
-    it('creates {isPrivate: false, useInviteCode: true} as a private lobby with an invite code (v3 has no public lobby with a code)', async () => {
+    it('creates {isPrivate: false, useInviteCode: true} as a public lobby, listed; its invite code is the lobby\'s code (every lobby has one)', async () => {
       const created = await legacy.post('/lobbies?name=default', { host: 'lg-code-host', isPrivate: false, useInviteCode: true });
       expect(created.status).toBe(201);
-      expect(created.body).toMatchObject({ isPrivate: true, useInviteCode: true, inviteCode: expect.stringMatching(/^[A-HJ-NP-Z2-9]{6}$/) });
+      expect(created.body).toMatchObject({ isPrivate: false, useInviteCode: created.body.inviteCode !== null });
       const id: string = created.body.id;
-      expect((await api.get('/v3/lobbies/default/me', as('lg-code-host'))).body).toMatchObject({ id, isPrivate: true, code: created.body.inviteCode });
-      // listed in the full list, but not with publicOnly (and not in the v3 public browse)
-      await eventually(() => legacy.get('/lobbies?name=default'), (r) => r.status === 200 && r.body.some((l: Listed) => l.id === id));
-      const publicOnly = await legacy.get('/lobbies?name=default&publicOnly=true');
-      expect(publicOnly.status).toBe(200);
-      expect(publicOnly.body.map((l: Listed) => l.id)).not.toContain(id);
-      expect((await api.get('/v3/lobbies/default?limit=100', as('lg-browser'))).body.lobbies.map((l: Listed) => l.id)).not.toContain(id);
-      // the code works
-      const joined = await legacy.post(`/lobbies/code/${created.body.inviteCode}/players?name=default`, { playerId: 'lg-code-guest' });
+      expect((await api.get('/v3/lobbies/default/me', as('lg-code-host'))).body).toMatchObject({ id, isPrivate: false, code: created.body.inviteCode });
+      // listed, with public=true too, and in the v3 public browse
+      const publicOnly = await eventually(() => legacy.get('/lobbies?name=default&public=true'), (r) => r.status === 200 && r.body.some((l: Listed) => l.id === id));
+      expect(publicOnly.body.find((l: Listed) => l.id === id)).toMatchObject({ isPrivate: false });
+      expect((await api.get('/v3/lobbies/default?limit=100', as('lg-browser'))).body.lobbies.map((l: Listed) => l.id)).toContain(id);
+      // private on PUT settings: hidden from the public list, joinable by its code
+      const priv = await legacy.put(`/lobbies/${id}?name=default`, { requesterId: 'lg-code-host', settings: { isPrivate: true } });
+      expect(priv.body).toMatchObject({ isPrivate: true, useInviteCode: true, inviteCode: expect.stringMatching(/^[A-HJ-NP-Z2-9]{6}$/) });
+      expect((await legacy.get('/lobbies?name=default&public=true')).body.map((l: Listed) => l.id)).not.toContain(id);
+      const joined = await legacy.post(`/lobbies/code/${priv.body.inviteCode}/players?name=default`, { playerId: 'lg-code-guest' });
       expect(joined.status).toBe(200);
       expect(joined.body).toMatchObject({ id, players: ['lg-code-host', 'lg-code-guest'] });
-      // the same mapping on PUT settings: back to public drops the code
-      const pub = await legacy.put(`/lobbies/${id}?name=default`, { requesterId: 'lg-code-host', settings: { useInviteCode: false } });
-      expect(pub.body).toMatchObject({ isPrivate: false, useInviteCode: false, inviteCode: null });
     });
 
     it('verifies client-auth-token with the project jwt provider', async () => {

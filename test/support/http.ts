@@ -27,6 +27,8 @@ export function client(baseUrl: string, apiKey?: string) {
     put: <T = any>(p: string, b?: unknown, h?: Record<string, string>) => call<T>('PUT', p, b, h),
     patch: <T = any>(p: string, b?: unknown, h?: Record<string, string>) => call<T>('PATCH', p, b, h),
     delete: <T = any>(p: string, h?: Record<string, string>) => call<T>('DELETE', p, undefined, h),
+    /** Any method with any body (a DELETE with a JSON body, as the legacy lobby client sends). */
+    send: call,
   };
 }
 

@@ -45,31 +45,42 @@ const playerId: JsonSchema = { type: 'string', pattern: '^[A-Za-z0-9_.:@-]{1,128
 const configName: Param = { name: 'name', in: 'query', required: true, schema: { type: 'string', minLength: 1, maxLength: 128 } };
 const uuid: JsonSchema = { type: 'string', pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' };
 const bool: JsonSchema = { type: 'boolean' };
+const flag: JsonSchema = { type: 'string', enum: ['true', 'false', '1', '0'] };
 const object: JsonSchema = { type: 'object', additionalProperties: {} };
-const settings: Record<string, JsonSchema> = {
+const lobbyFields: Record<string, JsonSchema> = {
   name: { anyOf: [{ type: 'string', maxLength: 255 }, { type: 'null' }] },
   maxPlayers: { type: 'integer', minimum: 1, maximum: 100 },
   isPrivate: bool, useInviteCode: bool, allowLateJoin: bool,
   region: { type: 'string', enum: ['us-east', 'eu-west'] },
-  settings: object,
 };
-const strict = (properties: Record<string, JsonSchema>, required: string[]): JsonSchema => ({ type: 'object', properties, required, additionalProperties: false });
-const joinBody = strict({ playerId, metadata: object }, ['playerId']);
-const json = (schema: JsonSchema) => ({ required: true, contentType: 'application/json', schema });
+const settings: Record<string, JsonSchema> = { ...lobbyFields, settings: object };
+/** The legacy API ignores unknown body fields (as the hosted service does), so no "unknown field" cases. */
+const loose = (properties: Record<string, JsonSchema>, required: string[]): JsonSchema => ({ type: 'object', properties, required });
+const joinBody = loose({ playerId, metadata: object }, ['playerId']);
+const json = (schema: JsonSchema, required = true) => ({ required, contentType: 'application/json', schema });
+const lobbyId: Param = { name: 'id', in: 'path', required: true, schema: uuid };
 
 export const LEGACY_OPERATIONS: Operation[] = [
-  { listener: 'legacy', method: 'GET', path: '/lobbies', auth: 'apiKey', params: [configName, { name: 'publicOnly', in: 'query', required: false, schema: { type: 'string', enum: ['true', 'false', '1', '0'] } }] },
-  { listener: 'legacy', method: 'POST', path: '/lobbies', auth: 'apiKey', params: [configName], body: json(strict({ ...settings, host: playerId }, ['host'])) },
+  { listener: 'legacy', method: 'GET', path: '/lobbies', auth: 'apiKey', params: [configName, { name: 'public', in: 'query', required: false, schema: flag }, { name: 'publicOnly', in: 'query', required: false, schema: flag }] },
+  { listener: 'legacy', method: 'POST', path: '/lobbies', auth: 'apiKey', params: [configName], body: json(loose({ ...settings, host: playerId }, ['host'])) },
+  { listener: 'legacy', method: 'GET', path: '/lobbies/{id}', auth: 'apiKey', params: [{ name: 'id', in: 'path', required: true, schema: playerId }, configName] },
   {
-    listener: 'legacy', method: 'PUT', path: '/lobbies/{id}', auth: 'apiKey', params: [{ name: 'id', in: 'path', required: true, schema: uuid }, configName],
-    body: json(strict({ requesterId: playerId, host: playerId, status: { type: 'string', enum: ['waiting', 'in_game', 'finished'] }, settings: strict(settings, []), playerState: object }, ['requesterId'])),
+    listener: 'legacy', method: 'PUT', path: '/lobbies/{id}', auth: 'apiKey', params: [lobbyId, configName],
+    body: json(loose({
+      ...lobbyFields, requesterId: playerId, host: playerId, status: { type: 'string', enum: ['waiting', 'in_game', 'finished'] }, settings: loose(settings, []), playerState: object,
+      targetPlayerId: playerId, matchmaking: loose({ action: { type: 'string', enum: ['start', 'cancel'] }, mode: { type: 'string', minLength: 1, maxLength: 64 } }, ['action']),
+    }, ['requesterId'])),
   },
-  { listener: 'legacy', method: 'POST', path: '/lobbies/{id}/players', auth: 'apiKey', params: [{ name: 'id', in: 'path', required: true, schema: uuid }, configName], body: json(joinBody) },
+  // The fixtures' key is the server key, which may leave playerId out (an admin delete): only invalid bodies are sent.
+  { listener: 'legacy', method: 'DELETE', path: '/lobbies/{id}', auth: 'apiKey', params: [lobbyId, configName], body: json(loose({ playerId }, []), false) },
+  { listener: 'legacy', method: 'GET', path: '/lobbies/{id}/players', auth: 'apiKey', params: [lobbyId, configName] },
+  { listener: 'legacy', method: 'POST', path: '/lobbies/{id}/players', auth: 'apiKey', params: [lobbyId, configName], body: json(joinBody) },
+  { listener: 'legacy', method: 'POST', path: '/lobbies/{id}/heartbeat', auth: 'apiKey', params: [lobbyId, configName], body: json(loose({ playerId }, ['playerId'])) },
   { listener: 'legacy', method: 'POST', path: '/lobbies/code/{code}/players', auth: 'apiKey', params: [{ name: 'code', in: 'path', required: true, schema: { type: 'string', minLength: 1, maxLength: 64 } }, configName], body: json(joinBody) },
   {
     listener: 'legacy', method: 'DELETE', path: '/lobbies/{id}/players/{playerId}', auth: 'apiKey',
-    params: [{ name: 'id', in: 'path', required: true, schema: uuid }, { name: 'playerId', in: 'path', required: true, schema: playerId }, configName,
-      { name: 'requesterId', in: 'query', required: true, schema: playerId }, { name: 'isKick', in: 'query', required: false, schema: { type: 'string', enum: ['true', 'false', '1', '0'] } }],
+    params: [lobbyId, { name: 'playerId', in: 'path', required: true, schema: playerId }, configName,
+      { name: 'requesterId', in: 'query', required: true, schema: playerId }, { name: 'isKick', in: 'query', required: false, schema: flag }],
   },
   ...matchmakerOperations(),
 ];

@@ -30,3 +30,13 @@ function declared(contract: ContractClass, input: unknown): Record<string, unkno
   for (const [name] of fieldsOf(contract)) if (all[name] !== undefined) out[name] = all[name];
   return out;
 }
+
+/**
+ * Parse or throw the spec's 422, ignoring unknown fields (the v2 and legacy lobby APIs, as the hosted
+ * service does: its own clients send fields it never declared). Only the declared fields are returned.
+ */
+export function parseIgnoringUnknown<T extends object>(contract: ContractClass<T>, input: unknown, where: Where): T {
+  const checked = checkContract(contract, input ?? {}, [where], false);
+  if (!checked.ok) throw validationError(checked.issues);
+  return declared(contract, checked.value) as T;
+}

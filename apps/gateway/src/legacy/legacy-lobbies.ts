@@ -1,4 +1,4 @@
-// The legacy lobby API's route handlers (legacy-lobby-api.ts wires them to Fastify): authentication,
+// The legacy lobby API's route handlers (legacy-lobby-routes.ts wires them to Fastify): authentication,
 // limits and player verification as on the main listener, then the lobbies service over the bus.
 import { FastifyReply, FastifyRequest } from 'fastify';
 import type { LobbyView } from '@spawnpoint/domain';
@@ -8,20 +8,33 @@ import { checkRequestInputs } from '../http/input-limits';
 import { drawAll, Draw, Limiter, lobbyKeyLimit } from '../http/rate-limits';
 import { RateLimiter } from '../http/rate-limiter';
 import { PLAYER_TOKEN_HEADER, TtlCache } from '../players';
-import { configTimeout, DEFAULT_LEGACY_TIMEOUT, finishedLobby, LegacyLobby, legacyStatus, toLegacyLobby, v3Privacy } from './legacy-lobby';
+import { configTimeout, DEFAULT_LEGACY_TIMEOUT, LegacyLobby, toLegacyLobby } from './legacy-lobby';
 import type { LegacyLobbyApiOptions } from './legacy-lobby-api';
-import { LegacyCreateBody, LegacyJoinBody, LegacyKickQuery, LegacySettings, LegacyUpdateBody } from './schemas';
+import { LegacyCreateBody, LegacyJoinBody, LegacyKickQuery } from './schemas';
 
 export const LEGACY_TOKEN_HEADER = 'client-auth-token';
 /** GET /lobbies pages through browse and returns at most this many lobbies (newest first). */
 export const MAX_LEGACY_LIST = 1000;
 const BROWSE_PAGE = 100;
 const SETTINGS_TTL_MS = 5_000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const unauthorized = () => new RemoteError({ error: 'Invalid or missing API key', status: 401 });
 const forbidden = (error: string) => new RemoteError({ error, status: 403 });
 
 export type Ctx = { projectId: string; config: string };
+
+/** The published document answers 400 where v3 answers 409 (already in a lobby of the configuration, lobby closed to joins). */
+export async function as400On409<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (err) {
+    if (err instanceof RemoteError && err.body.status === 409) throw new RemoteError({ ...err.body, status: 400 });
+    throw err;
+  }
+}
+
+const isNotFound = (err: unknown) => err instanceof RemoteError && err.body.status === 404;
 
 /** The route handlers, over the bus. */
 export class LegacyLobbies {
@@ -32,9 +45,9 @@ export class LegacyLobbies {
     this.limiter = o.limiter ?? new RateLimiter();
   }
 
-  /** api-key → principal (401 when missing or unknown); then the input limits (422), as on the main listener. */
-  async authenticate(req: FastifyRequest): Promise<{ principal: Principal; keyHash: string }> {
-    const apiKey = req.headers['api-key'];
+  /** api-key (or `queryKey`, an event stream's api_key) → principal (401 when missing or unknown); then the input limits (422). */
+  async authenticate(req: FastifyRequest, queryKey?: string): Promise<{ principal: Principal; keyHash: string }> {
+    const apiKey = req.headers['api-key'] ?? queryKey;
     if (typeof apiKey !== 'string' || apiKey.length === 0 || apiKey.length > 200) throw unauthorized();
     const { principal, keyHash } = await this.o.keys.principal(apiKey);
     if (!principal) throw unauthorized();
@@ -52,14 +65,28 @@ export class LegacyLobbies {
     }
   }
 
-  /** A player write: rate limit per player, then client-auth-token verified as `playerId` when the project has a provider. */
-  async player(req: FastifyRequest, reply: FastifyReply, principal: Principal, playerId: string): Promise<void> {
-    // Per player, and all players of the key together (ADR-0008).
-    await this.limit(reply, { key: `${principal.projectId}:player:${playerId}`, limit: principal.rateLimits.player_per_second },
-      { key: `${principal.projectId}:${principal.kind}:lobby`, limit: lobbyKeyLimit(principal.rateLimits) });
-    const token = req.headers[LEGACY_TOKEN_HEADER];
+  /** A read: the key's read bucket. */
+  read(reply: FastifyReply, principal: Principal, keyHash: string): Promise<void> {
+    return this.limit(reply, { key: `${keyHash}:read`, limit: principal.rateLimits.read_per_second });
+  }
+
+  /**
+   * A player write: rate limit per player (and, unless `keyBucket` is false, all players of the key
+   * together, ADR-0008), then client-auth-token verified as `playerId` when the project has a provider.
+   */
+  async player(req: FastifyRequest, reply: FastifyReply, principal: Principal, playerId: string, keyBucket = true): Promise<void> {
+    const draws: Draw[] = [{ key: `${principal.projectId}:player:${playerId}`, limit: principal.rateLimits.player_per_second }];
+    if (keyBucket) draws.push({ key: `${principal.projectId}:${principal.kind}:lobby`, limit: lobbyKeyLimit(principal.rateLimits) });
+    await this.limit(reply, ...draws);
+    await this.verify(req, principal, playerId);
+  }
+
+  /** client-auth-token (or `queryToken`, an event stream's) verified as `playerId`, exactly as x-player-token on v3. */
+  async verify(req: FastifyRequest, principal: Principal, playerId: string, queryToken?: string): Promise<void> {
+    const header = req.headers[LEGACY_TOKEN_HEADER];
+    const token = typeof header === 'string' ? header : queryToken;
     try {
-      await this.o.identity.verify(principal.projectId, playerId, typeof token === 'string' ? token : undefined);
+      await this.o.identity.verify(principal.projectId, playerId, token);
     } catch (err) {
       if (err instanceof RemoteError && err.body.status === 401) {
         const error = err.body.error.replaceAll(PLAYER_TOKEN_HEADER, LEGACY_TOKEN_HEADER).replace('named by x-player-id', `${playerId} of this request`);
@@ -106,70 +133,68 @@ export class LegacyLobbies {
     return found.slice(0, MAX_LEGACY_LIST).map((l) => toLegacyLobby(l, timeout));
   }
 
-  async create(ctx: Ctx, b: LegacyCreateBody): Promise<LegacyLobby> {
-    const body = defined({
-      name: b.name, maxPlayers: b.maxPlayers, region: b.region, isPrivate: v3Privacy(b.isPrivate, b.useInviteCode), allowLateJoin: b.allowLateJoin,
-      settings: b.settings,
-    });
-    return this.legacy(ctx, await this.request(SUBJECTS.lobbies.create, { ...ctx, playerId: b.host, body }));
+  /** A lobby by id, or else the lobby of the player with that id (the Unity SDK finds a player's lobby so); 404 when neither. */
+  async lobbyOrPlayersLobby(ctx: Ctx, id: string): Promise<LegacyLobby> {
+    if (UUID.test(id)) {
+      try {
+        return await this.legacy(ctx, await this.request(SUBJECTS.lobbies.adminGet, { ...ctx, lobbyId: id.toLowerCase() }));
+      } catch (err) {
+        if (!isNotFound(err)) throw err; // player ids may be UUIDs too
+      }
+    }
+    return this.legacy(ctx, await this.request(SUBJECTS.lobbies.getMine, { ...ctx, playerId: id }));
   }
 
-  /**
-   * PUT: the requester must be a member of the lobby. Changes apply one after another (settings,
-   * playerState, status, host), each checked by the lobbies service as the v3 route would be.
-   */
-  async update(ctx: Ctx, lobbyId: string, b: LegacyUpdateBody): Promise<LegacyLobby> {
-    const who = { ...ctx, playerId: b.requesterId, lobbyId };
-    let lobby = await this.request(SUBJECTS.lobbies.getMine, who);
-    if (b.settings) {
-      const changes = settingsChanges(b.settings);
-      if (Object.keys(changes).length > 0) lobby = await this.request(SUBJECTS.lobbies.updateSettings, { ...who, changes });
-    }
-    if (b.playerState) lobby = await this.request(SUBJECTS.lobbies.updateMyState, { ...who, state: b.playerState });
-    if (b.status === 'finished') {
-      const last = await this.legacy(ctx, lobby);
-      await this.request(SUBJECTS.lobbies.close, who);
-      return finishedLobby(last, new Date().toISOString());
-    }
-    if (b.status === 'in_game' && lobby.status !== 'in_game' && lobby.status !== 'starting') {
-      lobby = await this.request(SUBJECTS.lobbies.start, who);
-    }
-    if (b.status === 'waiting' && legacyStatus(lobby.status) === 'in_game') lobby = await this.request(SUBJECTS.lobbies.endMatch, who);
-    if (b.host !== undefined && b.host !== lobby.host) lobby = await this.request(SUBJECTS.lobbies.transferHost, { ...who, targetId: b.host });
-    return this.legacy(ctx, lobby);
+  async players(ctx: Ctx, lobbyId: string): Promise<string[]> {
+    return (await this.request(SUBJECTS.lobbies.adminGet, { ...ctx, lobbyId })).players.map((p) => p.id);
+  }
+
+  async create(ctx: Ctx, b: LegacyCreateBody): Promise<LegacyLobby> {
+    // useInviteCode needs nothing of its own: every lobby has a code (decisions.md), whatever its privacy.
+    const body = defined({ name: b.name, maxPlayers: b.maxPlayers, region: b.region, isPrivate: b.isPrivate, allowLateJoin: b.allowLateJoin, settings: b.settings });
+    return this.legacy(ctx, await as400On409(this.request(SUBJECTS.lobbies.create, { ...ctx, playerId: b.host, body })));
   }
 
   async join(ctx: Ctx, where: { lobbyId: string } | { code: string }, b: LegacyJoinBody): Promise<LegacyLobby> {
-    return this.legacy(ctx, await this.request(SUBJECTS.lobbies.join, { ...ctx, playerId: b.playerId, ...where, ...(b.metadata ? { state: b.metadata } : {}) }));
+    const joined = this.request(SUBJECTS.lobbies.join, { ...ctx, playerId: b.playerId, ...where, ...(b.metadata ? { state: b.metadata } : {}) });
+    try {
+      return await this.legacy(ctx, await as400On409(joined));
+    } catch (err) {
+      // The published join by code answers an invalid code with 400 (an unknown configuration stays 404, as on every route).
+      if ('code' in where && isNotFound(err) && /invite code/.test((err as RemoteError).body.error)) throw new RemoteError({ ...(err as RemoteError).body, status: 400 });
+      throw err;
+    }
   }
 
-  /** isKick: the host removes playerId. Otherwise a player leaves (only itself). The lobby after the change. */
-  async remove(ctx: Ctx, lobbyId: string, playerId: string, q: LegacyKickQuery): Promise<LegacyLobby> {
+  /**
+   * isKick: the host removes playerId. Otherwise a player leaves (only itself). The lobby after the change,
+   * or null when it went with the player (the last one, or a host leaving a hostLeaveBehavior close lobby).
+   */
+  async remove(ctx: Ctx, lobbyId: string, playerId: string, q: LegacyKickQuery): Promise<LegacyLobby | null> {
     if (q.isKick) {
       return this.legacy(ctx, await this.request(SUBJECTS.lobbies.kick, { ...ctx, playerId: q.requesterId, lobbyId, targetId: playerId }));
     }
     if (q.requesterId !== playerId) throw forbidden('Only the player itself may leave; the host removes others with isKick=true');
-    const who = { ...ctx, playerId, lobbyId };
-    const before = await this.legacy(ctx, await this.request(SUBJECTS.lobbies.getMine, who));
-    await this.request(SUBJECTS.lobbies.leave, who);
+    await this.request(SUBJECTS.lobbies.leave, { ...ctx, playerId, lobbyId });
     try {
       return await this.legacy(ctx, await this.request(SUBJECTS.lobbies.adminGet, { ...ctx, lobbyId }));
     } catch (err) {
-      // The lobby went with the player (it was the last one, or the host left a hostLeaveBehavior close lobby).
-      if (err instanceof RemoteError && err.body.status === 404) return finishedLobby(before, new Date().toISOString(), playerId);
+      if (isNotFound(err)) return null;
       throw err;
     }
   }
+
+  /** DELETE /lobbies/{id}: the host (playerId) deletes its lobby; without a player, the server key deletes any (v3 admin delete). */
+  async deleteLobby(ctx: Ctx, lobbyId: string, playerId: string | undefined): Promise<void> {
+    if (playerId !== undefined) await this.request(SUBJECTS.lobbies.close, { ...ctx, playerId, lobbyId });
+    else await this.request(SUBJECTS.lobbies.adminDelete, { ...ctx, lobbyId });
+  }
+
+  async heartbeat(ctx: Ctx, lobbyId: string, playerId: string): Promise<void> {
+    await this.request(SUBJECTS.lobbies.heartbeat, { ...ctx, playerId, lobbyId });
+  }
 }
 
-function defined<T extends Record<string, unknown>>(o: T): Partial<T> {
+export function defined<T extends Record<string, unknown>>(o: T): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
-}
-
-/** Legacy settings → the v3 settings change (useInviteCode folds into isPrivate). */
-function settingsChanges(s: LegacySettings): Record<string, unknown> {
-  return defined({
-    name: s.name, maxPlayers: s.maxPlayers, isPrivate: v3Privacy(s.isPrivate, s.useInviteCode), allowLateJoin: s.allowLateJoin, region: s.region,
-    settings: s.settings,
-  });
 }

@@ -12,14 +12,12 @@ import { requestLogFields } from '../http/access-log';
 import { httpErrorBody } from '../http/error-filter';
 import { Limiter, RateLimits } from '../http/rate-limits';
 import { installRequestHooks, LISTENER_OPTIONS } from '../http/request-hooks';
-import { parse } from '../http/validation';
+import { LobbyStreams } from '../lobby-streams';
 import { PlayerIdentity } from '../players';
+import { registerLegacyEvents } from './legacy-events';
 import { LEGACY_TOKEN_HEADER, LegacyLobbies } from './legacy-lobbies';
-import { LEGACY_MATCHMAKER_PATHS, registerLegacyMatchmaker } from './legacy-matchmaker-routes';
-import {
-  LegacyCodeParams, LegacyConfigQuery, LegacyCreateBody, LegacyJoinBody, LegacyKickQuery, LegacyListQuery, LegacyLobbyParams, LegacyPlayerParams,
-  LegacyUpdateBody,
-} from './schemas';
+import { registerLegacyLobbyRoutes } from './legacy-lobby-routes';
+import { registerLegacyMatchmaker } from './legacy-matchmaker-routes';
 
 const log = logger('http');
 
@@ -32,6 +30,8 @@ export interface LegacyLobbyApiOptions {
   identity: PlayerIdentity;
   /** The gateway's counters (shared by replicas in distributed mode); this listener's keys are its own. Default: in memory. */
   limiter?: Limiter;
+  /** The gateway's lobby event streams (the legacy event stream is one of them); without, no event stream route. */
+  streams?: LobbyStreams;
   port: number;
   host: string;
 }
@@ -43,25 +43,29 @@ export interface LegacyLobbyApi {
   close(): Promise<void>;
 }
 
-/** The legacy routes and their allowed methods (405 with Allow for another method on a known path). */
-const PATHS: [RegExp, string[]][] = [
-  [/^\/lobbies$/, ['GET', 'POST']],
-  [/^\/lobbies\/code\/[^/]+\/players$/, ['POST']],
-  [/^\/lobbies\/[^/]+$/, ['PUT']],
-  [/^\/lobbies\/[^/]+\/players$/, ['POST']],
-  [/^\/lobbies\/[^/]+\/players\/[^/]+$/, ['DELETE']],
-  ...LEGACY_MATCHMAKER_PATHS,
-];
+/** Methods of the registered routes by path pattern, for 405 with Allow on a known path. */
+class RouteMethods {
+  private readonly routes: { re: RegExp; methods: Set<string> }[] = [];
 
-function allowed(url: string): string[] {
-  const path = url.split('?')[0].replace(/\/+$/, '');
-  return PATHS.find(([re]) => re.test(path))?.[1] ?? [];
+  add(url: string, method: string | string[]): void {
+    const re = new RegExp(`^${url.replace(/:[^/]+/g, '[^/]+')}$`);
+    let r = this.routes.find((x) => x.re.source === re.source);
+    if (!r) this.routes.push((r = { re, methods: new Set() }));
+    for (const m of [method].flat()) if (m !== 'HEAD' && m !== 'OPTIONS') r.methods.add(m);
+  }
+
+  of(url: string): string[] {
+    const path = url.split('?')[0].replace(/\/+$/, '');
+    return [...new Set(this.routes.filter((r) => r.re.test(path)).flatMap((r) => [...r.methods]))];
+  }
 }
 
 /** The Fastify instance with the legacy routes (not listening yet). */
 export function buildLegacyLobbyApp(o: LegacyLobbyApiOptions): FastifyInstance {
   const app = Fastify(LISTENER_OPTIONS);
   const h = new LegacyLobbies(o);
+  const methods = new RouteMethods();
+  app.addHook('onRoute', (r) => methods.add(r.url, r.method));
   // As on the main listener, with this API's methods and headers.
   installRequestHooks(app, { methods: 'GET, POST, PUT, DELETE', allowedHeaders: CORS_ALLOWED, exposedHeaders: CORS_EXPOSED });
   app.setErrorHandler((err, req, reply) => {
@@ -70,68 +74,18 @@ export function buildLegacyLobbyApp(o: LegacyLobbyApiOptions): FastifyInstance {
     void reply.status(body.status).type('application/json').send(body);
   });
   app.setNotFoundHandler((req, reply) => {
-    const methods = allowed(req.url);
-    if (methods.length > 0) {
-      void reply.status(405).header('allow', methods.join(', ')).send({ error: `Method ${req.method} not allowed; use ${methods.join(', ')}`, status: 405 });
+    const allowed = methods.of(req.url);
+    if (allowed.length > 0) {
+      void reply.status(405).header('allow', allowed.join(', ')).send({ error: `Method ${req.method} not allowed; use ${allowed.join(', ')}`, status: 405 });
       return;
     }
     void reply.status(404).send({ error: 'Not found', status: 404 });
   });
 
-  app.get('/lobbies', async (req, reply) => {
-    const { principal, keyHash } = await h.authenticate(req);
-    await h.limit(reply, { key: `${keyHash}:read`, limit: principal.rateLimits.read_per_second });
-    const q = parse(LegacyListQuery, req.query, 'query');
-    return h.list({ projectId: principal.projectId, config: q.name }, q.publicOnly ?? false);
-  });
-
-  app.post('/lobbies', async (req, reply) => {
-    const { principal } = await h.authenticate(req);
-    const q = parse(LegacyConfigQuery, req.query, 'query');
-    const b = parse(LegacyCreateBody, req.body, 'body');
-    await h.player(req, reply, principal, b.host);
-    const lobby = await h.create({ projectId: principal.projectId, config: q.name }, b);
-    void reply.status(201);
-    return lobby;
-  });
-
-  app.put('/lobbies/:id', async (req, reply) => {
-    const { principal } = await h.authenticate(req);
-    const { id } = parse(LegacyLobbyParams, req.params, 'path');
-    const q = parse(LegacyConfigQuery, req.query, 'query');
-    const b = parse(LegacyUpdateBody, req.body, 'body');
-    await h.player(req, reply, principal, b.requesterId);
-    return h.update({ projectId: principal.projectId, config: q.name }, id, b);
-  });
-
-  app.post('/lobbies/:id/players', async (req, reply) => {
-    const { principal } = await h.authenticate(req);
-    const { id } = parse(LegacyLobbyParams, req.params, 'path');
-    const q = parse(LegacyConfigQuery, req.query, 'query');
-    const b = parse(LegacyJoinBody, req.body, 'body');
-    await h.player(req, reply, principal, b.playerId);
-    return h.join({ projectId: principal.projectId, config: q.name }, { lobbyId: id }, b);
-  });
-
-  app.post('/lobbies/code/:code/players', async (req, reply) => {
-    const { principal } = await h.authenticate(req);
-    const { code } = parse(LegacyCodeParams, req.params, 'path');
-    const q = parse(LegacyConfigQuery, req.query, 'query');
-    const b = parse(LegacyJoinBody, req.body, 'body');
-    await h.player(req, reply, principal, b.playerId);
-    return h.join({ projectId: principal.projectId, config: q.name }, { code }, b);
-  });
-
-  app.delete('/lobbies/:id/players/:playerId', async (req, reply) => {
-    const { principal } = await h.authenticate(req);
-    const { id, playerId } = parse(LegacyPlayerParams, req.params, 'path');
-    const q = parse(LegacyKickQuery, req.query, 'query');
-    await h.player(req, reply, principal, q.requesterId);
-    return h.remove({ projectId: principal.projectId, config: q.name }, id, playerId, q);
-  });
-
+  // Each group of routes in its own file (the matchmaker's beside these).
+  registerLegacyLobbyRoutes(app, h);
   registerLegacyMatchmaker(app, h);
-
+  if (o.streams) registerLegacyEvents(app, h, o.streams);
   return app;
 }
 
@@ -160,7 +114,8 @@ export function legacyLobbyApiFor(app: NestFastifyApplication, listen: { port: n
   return {
     async start() {
       if (closed || !Number.isInteger(listen.port) || listen.port < 0) return null;
-      running ??= await startLegacyLobbyApi({ bus: app.get<Bus>(BUS), keys: app.get(KeyAuthenticator), identity: app.get(PlayerIdentity), limiter: app.get(RateLimits), ...listen });
+      running ??= await startLegacyLobbyApi({ bus: app.get<Bus>(BUS), keys: app.get(KeyAuthenticator), identity: app.get(PlayerIdentity), limiter: app.get(RateLimits),
+        streams: app.get(LobbyStreams), ...listen });
       return running;
     },
   };

@@ -7,10 +7,11 @@ import { RateLimiter } from '../http/rate-limiter';
 import { buildLegacyLobbyApp } from './legacy-lobby-api';
 
 const ID = '6f0c6f5e-0000-4000-8000-000000000001';
+const UUID_PLAYER = '6f0c6f5e-0000-4000-8000-0000000000ff';
 const principal = { projectId: 'p1', kind: 'client', plan: 'pro', rateLimits: { read_per_second: 100, write_per_second: 10, player_per_second: 10 }, clientKeyServerControl: true };
 const lobby = (over: Partial<LobbyView> = {}): LobbyView => ({
   id: ID, code: null, config: 'default', name: 'L', status: 'waiting', host: 'alice', maxPlayers: 8, currentPlayers: 1, region: 'us-east', isPrivate: false,
-  allowLateJoin: false, settings: {}, players: [{ id: 'alice', state: {}, isHost: true }], server: null, createdAt: 't0', updatedAt: 't1', ...over,
+  allowLateJoin: false, settings: {}, players: [{ id: 'alice', state: {}, isHost: true }], server: null, matchmaking: null, createdAt: 't0', updatedAt: 't1', ...over,
 });
 
 describe('legacy lobby API routes', () => {
@@ -33,7 +34,7 @@ describe('legacy lobby API routes', () => {
         return answer(payload);
       },
     };
-    const keys = { principal: async (k: string) => ({ principal: k === 'good' ? principal : null, keyHash: 'h' }) };
+    const keys = { principal: async (k: string) => ({ principal: k === 'good' ? principal : k === 'server' ? { ...principal, kind: 'server' } : null, keyHash: 'h' }) };
     const identity = {
       verify: async (_projectId: string, playerId: string, token: string | undefined) => {
         verified.push({ playerId, token });
@@ -44,7 +45,7 @@ describe('legacy lobby API routes', () => {
   });
   afterEach(() => app.close());
 
-  const send = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, body?: unknown, headers: Record<string, string> = {}) =>
+  const send = (method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH', url: string, body?: unknown, headers: Record<string, string> = {}) =>
     app.inject({ method, url, headers: { 'api-key': 'good', ...headers }, ...(body !== undefined ? { payload: body as object } : {}) });
   const subjects = () => calls.map((c) => c.subject).filter((s) => s !== SUBJECTS.projects.getSettings);
 
@@ -59,13 +60,15 @@ describe('legacy lobby API routes', () => {
     const notAllowed = await send('DELETE', '/lobbies?name=default');
     expect(notAllowed.statusCode).toBe(405);
     expect(notAllowed.headers.allow).toBe('GET, POST');
+    expect((await send('PATCH', `/lobbies/${ID}?name=default`)).headers.allow).toBe('GET, PUT, DELETE');
+    expect((await send('GET', `/lobbies/${ID}/heartbeat?name=default`)).headers.allow).toBe('POST');
     const preflight = await app.inject({ method: 'OPTIONS', url: '/lobbies?name=default', headers: { origin: 'https://game.example', 'access-control-request-method': 'PUT' } });
     expect(preflight.statusCode).toBe(204);
     expect(preflight.headers['access-control-allow-headers']).toContain('client-auth-token');
     expect(wrong.headers['access-control-allow-origin']).toBe('*');
   });
 
-  it('lists every page, private lobbies included unless publicOnly', async () => {
+  it('lists every page, private lobbies included unless public (or publicOnly)', async () => {
     answers[SUBJECTS.lobbies.browse] = (p) => (p.next_token ? { lobbies: [lobby({ id: 'b' })], next_token: null } : { lobbies: [lobby({ id: 'a' })], next_token: 'n1' });
     const res = await send('GET', '/lobbies?name=ranked');
     expect(res.statusCode).toBe(200);
@@ -74,23 +77,27 @@ describe('legacy lobby API routes', () => {
       { projectId: 'p1', config: 'ranked', limit: 100, includePrivate: true },
       { projectId: 'p1', config: 'ranked', limit: 100, includePrivate: true, next_token: 'n1' },
     ]);
-    calls = [];
-    await send('GET', '/lobbies?name=ranked&publicOnly=true');
-    expect(calls.find((c) => c.subject === SUBJECTS.lobbies.browse)!.payload.includePrivate).toBe(false);
+    for (const flag of ['public=true', 'publicOnly=true', 'public=1']) {
+      calls = [];
+      await send('GET', `/lobbies?name=ranked&${flag}&cacheBuster=1`);
+      expect(calls.find((c) => c.subject === SUBJECTS.lobbies.browse)!.payload.includePrivate).toBe(false);
+    }
   });
 
-  it('creates with the host as the player; useInviteCode makes it private', async () => {
-    answers[SUBJECTS.lobbies.create] = () => lobby({ isPrivate: true, code: 'ABC234' });
-    const res = await send('POST', '/lobbies?name=default', { host: 'alice', name: 'Friday', useInviteCode: true, maxPlayers: 4 }, { 'client-auth-token': 'tok' });
+  it('creates with the host as the player; privacy as asked (every lobby has a code); unknown fields ignored', async () => {
+    answers[SUBJECTS.lobbies.create] = () => lobby({ code: 'ABC234' });
+    const res = await send('POST', '/lobbies?name=default', { host: 'alice', name: 'Friday', isPrivate: false, useInviteCode: true, maxPlayers: 4, extra: 1 },
+      { 'client-auth-token': 'tok' });
     expect(res.statusCode).toBe(201);
-    expect(res.json()).toMatchObject({ useInviteCode: true, inviteCode: 'ABC234', players: ['alice'], timeout: 300 });
+    expect(res.json()).toMatchObject({ isPrivate: false, useInviteCode: true, inviteCode: 'ABC234', players: ['alice'], timeout: 300 });
     expect(calls.find((c) => c.subject === SUBJECTS.lobbies.create)!.payload).toEqual({
-      projectId: 'p1', config: 'default', playerId: 'alice', body: { name: 'Friday', maxPlayers: 4, isPrivate: true },
+      projectId: 'p1', config: 'default', playerId: 'alice', body: { name: 'Friday', maxPlayers: 4, isPrivate: false },
     });
     expect(verified).toEqual([{ playerId: 'alice', token: 'tok' }]);
     expect((await send('POST', '/lobbies?name=default', { name: 'x' })).json().detail[0].loc).toEqual(['body', 'host']);
     expect((await send('POST', '/lobbies?name=default', { host: 'a', maxPlayers: 101 })).statusCode).toBe(422);
-    expect((await send('POST', '/lobbies?name=default', { host: 'a', extra: 1 })).json().detail[0].type).toBe('extra_forbidden');
+    answers[SUBJECTS.lobbies.create] = () => { throw new RemoteError({ error: 'player a is already in a lobby of config default', status: 409 }); };
+    expect((await send('POST', '/lobbies?name=default', { host: 'a' })).json()).toEqual({ error: 'player a is already in a lobby of config default', status: 400 });
   });
 
   it('player writes of one key draw on a per-key bucket of 10 × player_per_second as well as the per-player one', async () => {
@@ -117,22 +124,95 @@ describe('legacy lobby API routes', () => {
     expect(subjects()).toEqual([]);
   });
 
-  it('PUT applies settings, player state, status and host in order, addressed to the lobby', async () => {
+  it('PUT applies settings, player state, matchmaking, status and host in order, addressed to the lobby', async () => {
     answers[SUBJECTS.lobbies.getMine] = () => lobby();
     answers[SUBJECTS.lobbies.updateSettings] = () => lobby({ maxPlayers: 4 });
     answers[SUBJECTS.lobbies.updateMyState] = () => lobby({ maxPlayers: 4, players: [{ id: 'alice', state: { ready: true }, isHost: true }] });
+    answers[SUBJECTS.lobbies.cancelMatchmaking] = () => lobby({ maxPlayers: 4 });
     answers[SUBJECTS.lobbies.start] = () => lobby({ status: 'starting' });
     answers[SUBJECTS.lobbies.transferHost] = () => lobby({ status: 'starting', host: 'bob' });
     const res = await send('PUT', `/lobbies/${ID}?name=default`, {
-      requesterId: 'alice', settings: { maxPlayers: 4, useInviteCode: false }, playerState: { ready: true }, status: 'in_game', host: 'bob',
+      requesterId: 'alice', settings: { maxPlayers: 4, useInviteCode: false, unknown: 1 }, playerState: { ready: true }, matchmaking: { action: 'cancel' },
+      status: 'in_game', host: 'bob', sdkField: 'ignored',
     });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ host: 'bob', status: 'waiting' });
-    expect(subjects()).toEqual([SUBJECTS.lobbies.getMine, SUBJECTS.lobbies.updateSettings, SUBJECTS.lobbies.updateMyState, SUBJECTS.lobbies.start, SUBJECTS.lobbies.transferHost]);
+    expect(subjects()).toEqual([
+      SUBJECTS.lobbies.getMine, SUBJECTS.lobbies.updateSettings, SUBJECTS.lobbies.updateMyState, SUBJECTS.lobbies.cancelMatchmaking, SUBJECTS.lobbies.start,
+      SUBJECTS.lobbies.transferHost,
+    ]);
     const who = { projectId: 'p1', config: 'default', playerId: 'alice', lobbyId: ID };
-    expect(calls.find((c) => c.subject === SUBJECTS.lobbies.updateSettings)!.payload).toEqual({ ...who, changes: { maxPlayers: 4, isPrivate: false } });
+    expect(calls.find((c) => c.subject === SUBJECTS.lobbies.updateSettings)!.payload).toEqual({ ...who, changes: { maxPlayers: 4 } });
+    expect(calls.find((c) => c.subject === SUBJECTS.lobbies.updateMyState)!.payload).toEqual({ ...who, state: { ready: true } });
     expect(calls.find((c) => c.subject === SUBJECTS.lobbies.transferHost)!.payload).toEqual({ ...who, targetId: 'bob' });
     expect((await send('PUT', '/lobbies/not-a-uuid?name=default', { requesterId: 'alice' })).json().detail[0].loc).toEqual(['path', 'id']);
+  });
+
+  it("PUT takes the Unity SDK's top-level settings fields and nested settings.settings (nested wins), matchmaking start, and targetPlayerId", async () => {
+    answers[SUBJECTS.lobbies.getMine] = () => lobby();
+    for (const s of [SUBJECTS.lobbies.updateSettings, SUBJECTS.lobbies.updateMyState, SUBJECTS.lobbies.startMatchmaking]) answers[s] = () => lobby();
+    const who = { projectId: 'p1', config: 'default', playerId: 'alice', lobbyId: ID };
+    await send('PUT', `/lobbies/${ID}?name=default`, { requesterId: 'alice', name: 'Top', maxPlayers: 6, isPrivate: true, settings: { settings: { map: 'nuke' }, maxPlayers: 5 } });
+    expect(calls.find((c) => c.subject === SUBJECTS.lobbies.updateSettings)!.payload).toEqual({ ...who, changes: { name: 'Top', maxPlayers: 5, isPrivate: true, settings: { map: 'nuke' } } });
+    await send('PUT', `/lobbies/${ID}?name=default`, { requesterId: 'alice', playerState: { team: 'red' }, targetPlayerId: 'bob' });
+    expect(calls.filter((c) => c.subject === SUBJECTS.lobbies.updateMyState).at(-1)!.payload).toEqual({ ...who, state: { team: 'red' }, targetId: 'bob' });
+    await send('PUT', `/lobbies/${ID}?name=default`, { requesterId: 'alice', playerState: { team: 'red' }, targetPlayerId: 'alice' });
+    expect(calls.filter((c) => c.subject === SUBJECTS.lobbies.updateMyState).at(-1)!.payload).toEqual({ ...who, state: { team: 'red' } });
+    expect((await send('PUT', `/lobbies/${ID}?name=default`, { requesterId: 'alice', matchmaking: { action: 'start', mode: 'duel' } })).statusCode).toBe(200);
+    expect(calls.find((c) => c.subject === SUBJECTS.lobbies.startMatchmaking)!.payload).toEqual({ ...who, mode: 'duel' });
+    const noMode = await send('PUT', `/lobbies/${ID}?name=default`, { requesterId: 'alice', matchmaking: { action: 'start' } });
+    expect(noMode.statusCode).toBe(422);
+    expect(noMode.json().detail[0].loc).toEqual(['body', 'matchmaking', 'mode']);
+    expect((await send('PUT', `/lobbies/${ID}?name=default`, { requesterId: 'alice', matchmaking: { action: 'pause' } })).json().detail[0].loc).toEqual(['body', 'matchmaking', 'action']);
+  });
+
+  it('GET /lobbies/{id} finds a lobby by id, else the lobby of the player with that id; GET players lists the ids', async () => {
+    answers[SUBJECTS.lobbies.adminGet] = (p) => {
+      if (p.lobbyId === ID) return lobby({ players: [{ id: 'alice', state: {}, isHost: true }, { id: 'bob', state: {}, isHost: false }] });
+      throw new RemoteError({ error: 'lobby not found', status: 404 });
+    };
+    answers[SUBJECTS.lobbies.getMine] = (p) => {
+      if (p.playerId === 'bob' || p.playerId === UUID_PLAYER) return lobby();
+      throw new RemoteError({ error: `player ${p.playerId} is not in a lobby of config default`, status: 404 });
+    };
+    expect((await send('GET', `/lobbies/${ID}?name=default`)).json()).toMatchObject({ id: ID, players: ['alice', 'bob'] });
+    expect((await send('GET', '/lobbies/bob?name=default')).json()).toMatchObject({ id: ID });
+    expect((await send('GET', `/lobbies/${UUID_PLAYER}?name=default`)).statusCode).toBe(200);
+    const none = await send('GET', '/lobbies/carol?name=default');
+    expect(none.statusCode).toBe(404);
+    expect(none.json()).toMatchObject({ status: 404 });
+    expect(calls.filter((c) => c.subject === SUBJECTS.lobbies.getMine).map((c) => c.payload)).toEqual([
+      { projectId: 'p1', config: 'default', playerId: 'bob' }, { projectId: 'p1', config: 'default', playerId: UUID_PLAYER },
+      { projectId: 'p1', config: 'default', playerId: 'carol' },
+    ]);
+    const players = await send('GET', `/lobbies/${ID}/players?name=default`);
+    expect(players.json()).toEqual(['alice', 'bob']);
+    expect((await send('GET', `/lobbies/${UUID_PLAYER}/players?name=default`)).statusCode).toBe(404);
+  });
+
+  it('DELETE /lobbies/{id}: the host (body playerId) closes it, 204; the server key may delete without a player; a client key must name one', async () => {
+    answers[SUBJECTS.lobbies.close] = (p) => {
+      if (p.playerId !== 'alice') throw new RemoteError({ error: 'only the host can finish the lobby', status: 403 });
+      return { status: 'lobby_deleted', id: ID };
+    };
+    answers[SUBJECTS.lobbies.adminDelete] = () => ({ status: 'lobby_deleted', id: ID });
+    const done = await send('DELETE', `/lobbies/${ID}?name=default`, { playerId: 'alice' });
+    expect(done.statusCode).toBe(204);
+    expect(done.body).toBe('');
+    expect(calls.find((c) => c.subject === SUBJECTS.lobbies.close)!.payload).toEqual({ projectId: 'p1', config: 'default', playerId: 'alice', lobbyId: ID });
+    expect((await send('DELETE', `/lobbies/${ID}?name=default`, { playerId: 'bob' })).statusCode).toBe(403);
+    expect((await send('DELETE', `/lobbies/${ID}?name=default`)).json().detail[0].loc).toEqual(['body', 'playerId']);
+    expect((await send('DELETE', `/lobbies/${ID}?name=default`, undefined, { 'api-key': 'server' })).statusCode).toBe(204);
+    expect(subjects().at(-1)).toBe(SUBJECTS.lobbies.adminDelete);
+  });
+
+  it("POST /lobbies/{id}/heartbeat {playerId} is the player's v3 heartbeat, 204", async () => {
+    answers[SUBJECTS.lobbies.heartbeat] = () => ({});
+    const res = await send('POST', `/lobbies/${ID}/heartbeat?name=default`, { playerId: 'bob' }, { 'client-auth-token': 'tok' });
+    expect(res.statusCode).toBe(204);
+    expect(calls.find((c) => c.subject === SUBJECTS.lobbies.heartbeat)!.payload).toEqual({ projectId: 'p1', config: 'default', playerId: 'bob', lobbyId: ID });
+    expect(verified).toEqual([{ playerId: 'bob', token: 'tok' }]);
+    expect((await send('POST', `/lobbies/${ID}/heartbeat?name=default`, {})).json().detail[0].loc).toEqual(['body', 'playerId']);
   });
 
   it('PUT status waiting ends an in_game match; finished closes and answers the last lobby as finished', async () => {
@@ -145,7 +225,7 @@ describe('legacy lobby API routes', () => {
     expect(subjects()).toEqual([SUBJECTS.lobbies.getMine, SUBJECTS.lobbies.endMatch, SUBJECTS.lobbies.getMine, SUBJECTS.lobbies.close]);
   });
 
-  it('joins by id and by code with metadata as the player state', async () => {
+  it('joins by id and by code with metadata as the player state; statuses as published (already in a lobby 400, invalid code 400)', async () => {
     answers[SUBJECTS.lobbies.join] = () => lobby();
     expect((await send('POST', `/lobbies/${ID}/players?name=default`, { playerId: 'bob', metadata: { team: 'red' } })).statusCode).toBe(200);
     expect((await send('POST', '/lobbies/code/ABC234/players?name=default', { playerId: 'bob' })).statusCode).toBe(200);
@@ -153,11 +233,19 @@ describe('legacy lobby API routes', () => {
       { projectId: 'p1', config: 'default', playerId: 'bob', lobbyId: ID, state: { team: 'red' } },
       { projectId: 'p1', config: 'default', playerId: 'bob', code: 'ABC234' },
     ]);
+    answers[SUBJECTS.lobbies.join] = () => { throw new RemoteError({ error: 'already in a lobby', status: 409 }); };
+    expect((await send('POST', `/lobbies/${ID}/players?name=default`, { playerId: 'bob' })).statusCode).toBe(400);
+    expect((await send('POST', '/lobbies/code/ABC234/players?name=default', { playerId: 'bob' })).statusCode).toBe(400);
+    answers[SUBJECTS.lobbies.join] = () => { throw new RemoteError({ error: 'lobby not found', status: 404 }); };
+    expect((await send('POST', `/lobbies/${ID}/players?name=default`, { playerId: 'bob' })).statusCode).toBe(404);
+    answers[SUBJECTS.lobbies.join] = () => { throw new RemoteError({ error: 'lobby with this invite code not found', status: 404 }); };
+    expect((await send('POST', '/lobbies/code/ZZZZZZ/players?name=default', { playerId: 'bob' })).json()).toEqual({ error: 'lobby with this invite code not found', status: 400 });
+    answers[SUBJECTS.lobbies.join] = () => { throw new RemoteError({ error: 'lobby configuration nope not found', status: 404 }); };
+    expect((await send('POST', '/lobbies/code/ZZZZZZ/players?name=nope', { playerId: 'bob' })).statusCode).toBe(404);
   });
 
-  it('DELETE kicks with isKick, lets a player leave itself, and refuses removing another without isKick', async () => {
+  it('DELETE kicks with isKick, lets a player leave itself (204 when the lobby went with it), and refuses removing another without isKick', async () => {
     answers[SUBJECTS.lobbies.kick] = () => lobby();
-    answers[SUBJECTS.lobbies.getMine] = () => lobby({ players: [{ id: 'alice', state: {}, isHost: true }, { id: 'bob', state: {}, isHost: false }] });
     answers[SUBJECTS.lobbies.leave] = () => ({ status: 'left', lobbyId: ID });
     answers[SUBJECTS.lobbies.adminGet] = () => { throw new RemoteError({ error: 'lobby not found', status: 404 }); };
     expect((await send('DELETE', `/lobbies/${ID}/players/bob?name=default&requesterId=alice&isKick=true`)).statusCode).toBe(200);
@@ -165,8 +253,12 @@ describe('legacy lobby API routes', () => {
     expect((await send('DELETE', `/lobbies/${ID}/players/bob?name=default&requesterId=alice`)).statusCode).toBe(403);
     const missing = await send('DELETE', `/lobbies/${ID}/players/bob?name=default`);
     expect(missing.json().detail[0].loc).toEqual(['query', 'requesterId']);
+    const gone = await send('DELETE', `/lobbies/${ID}/players/bob?name=default&requesterId=bob&isKick=false`);
+    expect(gone.statusCode).toBe(204);
+    expect(gone.body).toBe('');
+    answers[SUBJECTS.lobbies.adminGet] = () => lobby();
     const left = await send('DELETE', `/lobbies/${ID}/players/bob?name=default&requesterId=bob&isKick=false`);
     expect(left.statusCode).toBe(200);
-    expect(left.json()).toMatchObject({ status: 'finished', players: ['alice'], currentPlayers: 1 });
+    expect(left.json()).toMatchObject({ id: ID, players: ['alice'] });
   });
 });

@@ -7,7 +7,7 @@ export type LegacyStatus = 'waiting' | 'in_game' | 'finished';
 
 export interface LegacyLobby {
   id: string;
-  name: string | null;
+  name: string;
   host: string;
   maxPlayers: number;
   currentPlayers: number;
@@ -24,6 +24,9 @@ export interface LegacyLobby {
   timeout: number;
   createdAt: string;
   updatedAt: string;
+  /** Beside the published fields (the Unity SDK's Lobby reads them): the search's mode and start, null when not searching. */
+  matchmakingMode: string | null;
+  matchmakingStartedAt: string | null;
 }
 
 /** Lobby idle timeout (seconds) of the default configuration, reported when a configuration sets none. */
@@ -44,14 +47,15 @@ export function toLegacyLobby(lobby: LobbyView, timeout: number = DEFAULT_LEGACY
   for (const p of lobby.players) lobbyStateRealTime[p.id] = p.state;
   return {
     id: lobby.id,
-    name: lobby.name ?? null, // lobbies created before names were kept have none
+    // The published Lobby always has a name (a string): a lobby created without one shows "".
+    name: lobby.name ?? '',
     host: lobby.host,
     maxPlayers: lobby.maxPlayers,
     currentPlayers: lobby.currentPlayers,
     region: lobby.region,
     status: legacyStatus(lobby.status),
     isPrivate: lobby.isPrivate,
-    // v3 has an invite code exactly when the lobby is private.
+    // The lobby's invite code, whatever its privacy (null only when the configuration turns codes off).
     useInviteCode: lobby.code !== null,
     inviteCode: lobby.code,
     allowLateJoin: lobby.allowLateJoin,
@@ -62,23 +66,14 @@ export function toLegacyLobby(lobby: LobbyView, timeout: number = DEFAULT_LEGACY
     timeout,
     createdAt: lobby.createdAt,
     updatedAt: lobby.updatedAt,
+    matchmakingMode: lobby.matchmaking?.mode ?? null,
+    matchmakingStartedAt: lobby.matchmaking?.startedAt ?? null,
   };
 }
 
-/**
- * The last known lobby of one that no longer exists (the host finished it, or the last player left):
- * status finished, without `leaver` when one left, no game server.
- */
-export function finishedLobby(last: LegacyLobby, at: string, leaver?: string): LegacyLobby {
-  const players = leaver === undefined ? last.players : last.players.filter((p) => p !== leaver);
-  const lobbyStateRealTime = Object.fromEntries(Object.entries(last.lobbyStateRealTime).filter(([p]) => p !== leaver));
-  return { ...last, status: 'finished', players, currentPlayers: players.length, lobbyStateRealTime, gameServer: null, updatedAt: at };
-}
-
-/** Legacy `isPrivate` / `useInviteCode` → the v3 `isPrivate` (a v3 lobby has a code exactly when it is private). */
-export function v3Privacy(isPrivate: boolean | undefined, useInviteCode: boolean | undefined): boolean | undefined {
-  if (isPrivate === undefined && useInviteCode === undefined) return undefined;
-  return isPrivate === true || useInviteCode === true;
+/** The last known lobby of one that no longer exists (the host finished it): status finished, no game server. */
+export function finishedLobby(last: LegacyLobby, at: string): LegacyLobby {
+  return { ...last, status: 'finished', gameServer: null, matchmakingMode: null, matchmakingStartedAt: null, updatedAt: at };
 }
 
 /** The idle timeout of a lobby configuration, found by name or id in the project's lobby_configs (as the lobbies service finds it). */

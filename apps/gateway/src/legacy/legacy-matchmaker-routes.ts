@@ -9,14 +9,6 @@ import { httpErrorBody } from '../http/error-filter';
 import { LegacyLobbies } from './legacy-lobbies';
 import { LegacyMatchmaker } from './legacy-matchmaker';
 
-/** The matchmaker's paths and their methods (the listener's 405 table). */
-export const LEGACY_MATCHMAKER_PATHS: [RegExp, string[]][] = [
-  [/^\/matchmaker\/tickets$/, ['GET', 'POST']],
-  [/^\/matchmaker\/tickets\/[^/]+$/, ['GET', 'DELETE']],
-  [/^\/matchmaker\/matches$/, ['GET']],
-  [/^\/matchmaker\/matches\/[^/]+$/, ['DELETE']],
-];
-
 /** Checks input like `parse`, but unknown fields are ignored and a refusal is 400. */
 function input<T extends object>(contract: ContractClass<T>, value: unknown, where: 'body' | 'query' | 'path'): T {
   const checked = checkContract(contract, value ?? {}, [where], false);

@@ -1,6 +1,6 @@
 // Requests of the legacy lobby API (validated like every other route: 422 with loc/msg/type details):
 // contract classes of proto.
 export {
-  LegacyListQuery, LegacyConfigQuery, LegacyKickQuery, LegacyLobbyParams, LegacyCodeParams, LegacyPlayerParams,
-  LegacySettings, LegacyCreateBody, LegacyUpdateBody, LegacyJoinBody,
+  LegacyListQuery, LegacyConfigQuery, LegacyKickQuery, LegacyEventsQuery, LegacyLobbyParams, LegacyLobbyOrPlayerParams, LegacyCodeParams, LegacyPlayerParams,
+  LegacySettings, LegacyCreateBody, LegacyUpdateBody, LegacyJoinBody, LegacyPlayerBody, LegacyDeleteBody,
 } from '@spawnpoint/proto';

@@ -9,6 +9,8 @@ import { loadConfig, PlatformConfig } from '@spawnpoint/platform';
 import { LobbyUpdate, OpenedLobbyStream, QueueStatsBroadcast, SUBJECTS } from '@spawnpoint/proto';
 import { lobbyEvents } from '../../../../test/support/sse';
 import { installTracing, type TracingHarness } from '../../../../libs/messaging/src/testing/tracing-harness';
+import { legacyLobbyEvents } from '../../../../test/support/legacy-sse';
+import { legacyDialect } from '../legacy/legacy-events';
 import { LobbyStreams, MAX_STREAMS_PER_MEMBER } from './lobby-streams';
 
 const LOBBY = '11111111-1111-4111-8111-111111111111';
@@ -33,7 +35,11 @@ async function startStreams(timers: Partial<Pick<PlatformConfig, 'lobbyPresenceM
   await streams.onModuleInit();
   const server = http.createServer((req, res) => {
     const opened: OpenedLobbyStream = { replay: [], lobbyId: LOBBY, revision: Number(req.headers['x-revision'] ?? revision), lobby: lobby('waiting') };
-    streams.open(res, { projectId: 'p1', playerId: String(req.headers['x-player-id']) }, opened);
+    // The legacy event stream's path: its player in the query, its dialect.
+    const url = new URL(req.url ?? '/', 'http://x');
+    const legacy = url.pathname.startsWith('/lobbies-sse/');
+    const playerId = legacy ? String(url.searchParams.get('player-id')) : String(req.headers['x-player-id']);
+    streams.open(res, { projectId: 'p1', playerId }, opened, legacy ? legacyDialect(300) : null);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
@@ -236,6 +242,41 @@ describe('LobbyStreams in a trace', () => {
       await bed.update(3, lobby('waiting'));
       await Promise.all([alice.next('lobby_updated', (e) => e.id === `${LOBBY}:3`), bob.next('lobby_updated', (e) => e.id === `${LOBBY}:3`)]);
       expect(tracing.exporter.getFinishedSpans()).toEqual([]);
+    } finally {
+      alice.close();
+      bob.close();
+    }
+  });
+});
+
+describe('LobbyStreams with the legacy dialect beside v3 streams', () => {
+  let bed: StreamsBed;
+
+  beforeAll(async () => {
+    bed = await startStreams({ lobbyQueueStatsMs: 200, lobbyPingMs: 200, lobbyPresenceMs: 60_000 }, 5);
+  });
+  afterAll(() => bed?.close());
+
+  it('one update reaches each stream in its own dialect; the legacy one gets no match_found or queue_stats, and comments as pings', async () => {
+    const alice = lobbyEvents(bed.baseUrl, 'key', 'default', 'alice');
+    const bob = await legacyLobbyEvents(bed.baseUrl, 'key', LOBBY, 'bob', 'default');
+    try {
+      await alice.next('connected');
+      expect((await bob.next('connected')).data).toEqual({ message: expect.any(String), lobby: expect.objectContaining({ id: LOBBY, status: 'waiting', players: ['alice', 'bob'] }) });
+      await bed.update(6, lobby('in_queue', { config: 'default', region: 'eu-west', matchmaking: { mode: 'ranked', startedAt: 't6' } }));
+      expect((await alice.next('lobby_updated')).data.status).toBe('in_queue');
+      expect((await bob.next('lobby:updated')).data).toMatchObject({ status: 'waiting', matchmakingMode: 'ranked' });
+      await bed.update(7, lobby('match_found'));
+      await alice.next('match_found');
+      await bob.next('lobby:updated', (e) => e.data.status === 'waiting');
+      await new Promise((r) => setTimeout(r, 500));
+      expect(alice.events.some((e) => e.type === 'ping')).toBe(true);
+      expect(bob.text()).toMatch(/\n: ping\n\n/);
+      expect(bob.events.map((e) => e.event)).toEqual(['connected', 'lobby:updated', 'lobby:updated']);
+      await bed.update(8, null, { kind: 'deleted', reason: 'admin' });
+      expect((await bob.next('lobby:deleted')).data).toEqual({ lobbyId: LOBBY });
+      await bob.ended();
+      await alice.next('lobby_deleted');
     } finally {
       alice.close();
       bob.close();

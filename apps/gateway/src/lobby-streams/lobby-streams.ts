@@ -21,6 +21,20 @@ const MAX_BUFFERED_BYTES = 1024 * 1024;
  */
 export const MAX_STREAMS_PER_MEMBER = 4;
 
+/**
+ * How a stream writes its events. The v3 stream (the default) writes them as they are; another API (the
+ * legacy lobby API) gives its own dialect: the same updates, named and shaped for its clients. Each
+ * function returns the whole frame, or '' to send nothing.
+ */
+export interface StreamDialect {
+  connected(opened: OpenedLobbyStream & { lobbyId: string }): string;
+  replayed(e: LobbyStreamEvent): string;
+  update(u: LobbyUpdate): string;
+  ping(lobbyId: string, revision: number): string;
+  /** `match_found` and `queue_stats` events (v3 only). */
+  matchEvents: boolean;
+}
+
 type LobbyJson = { status?: string; config?: string; region?: string; players?: { id: string }[]; matchmaking?: { mode?: string } | null };
 
 interface Stream {
@@ -33,6 +47,8 @@ interface Stream {
   /** The queue of a searching lobby (its `queue_stats` are the matcher's live figures for it). */
   queue: { config: string; mode: string; region: string } | null;
   res: ServerResponse;
+  /** null: v3 events. */
+  dialect: StreamDialect | null;
 }
 
 @Injectable()
@@ -75,17 +91,17 @@ export class LobbyStreams implements OnModuleInit, BeforeApplicationShutdown {
   }
 
   /** Takes over `res` (already hijacked from the framework): replay, `connected`, then live updates. */
-  open(res: ServerResponse, who: { projectId: string; playerId: string }, opened: OpenedLobbyStream): void {
+  open(res: ServerResponse, who: { projectId: string; playerId: string }, opened: OpenedLobbyStream, dialect: StreamDialect | null = null): void {
     res.writeHead(200, SSE_HEADERS);
     res.socket?.setNoDelay(true);
-    for (const e of opened.replay) res.write(frame(e));
+    for (const e of opened.replay) res.write(dialect ? dialect.replayed(e) : frame(e));
     if (!opened.lobbyId) {
       res.end();
       return;
     }
     const lobby = opened.lobby as LobbyJson | null;
-    const stream: Stream = { ...who, lobbyId: opened.lobbyId, revision: opened.revision, status: lobby?.status, queue: queueOf(lobby), res };
-    res.write(sseFrame(eventId(opened.lobbyId, opened.revision), 'connected', opened.lobby));
+    const stream: Stream = { ...who, lobbyId: opened.lobbyId, revision: opened.revision, status: lobby?.status, queue: queueOf(lobby), res, dialect };
+    res.write(dialect ? dialect.connected({ ...opened, lobbyId: opened.lobbyId }) : sseFrame(eventId(opened.lobbyId, opened.revision), 'connected', opened.lobby));
     let set = this.byLobby.get(stream.lobbyId);
     if (!set) this.byLobby.set(stream.lobbyId, (set = new Set()));
     const mine = [...set].filter((s) => s.playerId === who.playerId);
@@ -94,7 +110,7 @@ export class LobbyStreams implements OnModuleInit, BeforeApplicationShutdown {
     this.wheel.add(stream);
     res.on('close', () => this.remove(stream));
     // Updates that arrived while the stream was being opened.
-    for (const u of this.recent.after(stream.lobbyId, stream.revision)) this.deliver(stream, u, framed(u));
+    for (const u of this.recent.after(stream.lobbyId, stream.revision)) this.deliver(stream, u, framed(u), new Map());
     void this.bus.broadcast(SUBJECTS.lobbies.presence, { entries: [{ projectId: who.projectId, lobbyId: stream.lobbyId, playerId: who.playerId }] } satisfies LobbyPresence);
   }
 
@@ -103,19 +119,27 @@ export class LobbyStreams implements OnModuleInit, BeforeApplicationShutdown {
     const set = this.byLobby.get(u.lobbyId);
     if (!set) return;
     const f = framed(u);
-    for (const s of set) this.deliver(s, u, f);
+    // Each dialect frames an update once for all its streams.
+    const dialects = new Map<StreamDialect, string>();
+    for (const s of set) this.deliver(s, u, f, dialects);
   }
 
-  private deliver(s: Stream, u: LobbyUpdate, f: Framed): void {
+  private deliver(s: Stream, u: LobbyUpdate, f: Framed, dialects: Map<StreamDialect, string>): void {
     if (u.revision <= s.revision || s.res.writableEnded) return;
     s.revision = u.revision;
     const wasMatchFound = s.status === 'match_found';
     const lobby = u.lobby as LobbyJson | null;
     s.status = lobby?.status;
     s.queue = queueOf(lobby);
-    writeInSpan(s, u.revision, f.event, f.text.length, () => s.res.write(f.text));
+    let text = f.text;
+    if (s.dialect) {
+      const d = s.dialect;
+      text = dialects.get(d) ?? d.update(u);
+      dialects.set(d, text);
+    }
+    if (text) writeInSpan(s, u.revision, f.event, text.length, () => s.res.write(text));
     // A match formed (kind match_found: also when no confirmation is needed and the lobby is matched at once).
-    if ((u.kind === 'match_found' || (u.kind === 'updated' && s.status === 'match_found')) && !wasMatchFound) {
+    if ((!s.dialect || s.dialect.matchEvents) && (u.kind === 'match_found' || (u.kind === 'updated' && s.status === 'match_found')) && !wasMatchFound) {
       s.res.write(sseFrame(eventId(u.lobbyId, u.revision), 'match_found', u.lobby));
     }
     // Not a member any more, whether this update removed the player or an earlier one that never arrived did.
@@ -139,9 +163,9 @@ export class LobbyStreams implements OnModuleInit, BeforeApplicationShutdown {
   /** One slot of streams: their presence in one message, and the pings and queue stats that are due. */
   private tick(): void {
     const due = this.wheel.tick(this.plan.every);
-    for (const s of due.ping) s.res.write(sseFrame(eventId(s.lobbyId, s.revision), 'ping', {}));
+    for (const s of due.ping) s.res.write(s.dialect ? s.dialect.ping(s.lobbyId, s.revision) : sseFrame(eventId(s.lobbyId, s.revision), 'ping', {}));
     for (const s of due.queueStats) {
-      if (s.status !== 'in_queue' || !s.queue) continue;
+      if (s.status !== 'in_queue' || !s.queue || (s.dialect && !s.dialect.matchEvents)) continue;
       const figures = this.queueFigures.of(s.projectId, s.queue.config, s.queue.mode, s.queue.region);
       s.res.write(sseFrame(eventId(s.lobbyId, s.revision), 'queue_stats', figures));
     }

@@ -11,7 +11,7 @@ import { Presence } from '../presence';
 
 export class UpdateMyState extends BusCommand<UpdatePlayerStateRequest, LobbyView> {}
 
-/** The caller's own player state, merged (ready flags and the like): many members at once, on the lobby's lane. */
+/** The caller's own player state (or, by the host, another member's), merged (ready flags and the like): many members at once, on the lobby's lane. */
 @Injectable()
 @CommandHandler(UpdateMyState)
 export class UpdateMyStateHandler implements ICommandHandler<UpdateMyState> {
@@ -19,10 +19,11 @@ export class UpdateMyStateHandler implements ICommandHandler<UpdateMyState> {
 
   async execute({ request: r }: UpdateMyState): Promise<LobbyView> {
     const { lobbyId } = await this.states.mine(r, false);
+    const target = r.targetId ?? r.playerId;
     const ran = await this.writes.run(r.projectId, lobbyId, (s) => {
-      const me = isLive(s) ? s.players.find((p) => p.id === r.playerId) : undefined;
-      if (me) checkState({ ...me.state, ...r.state });
-      return { type: 'UpdatePlayerState', playerId: r.playerId, state: r.state, now: this.writes.now() };
+      const whose = isLive(s) ? s.players.find((p) => p.id === target) : undefined;
+      if (whose) checkState({ ...whose.state, ...r.state });
+      return { type: 'UpdatePlayerState', playerId: target, ...(target !== r.playerId ? { by: r.playerId } : {}), state: r.state, now: this.writes.now() };
     });
     this.presence.touch(r.projectId, lobbyId, r.playerId);
     return viewAfter(ran);

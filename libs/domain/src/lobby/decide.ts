@@ -103,9 +103,11 @@ function decideLobby(command: Exclude<LobbyCommand, { type: Parameters<typeof de
     case 'RemoveStalePlayers':
       return departures(live(state), command.playerIds, 'timeout', command.hostLeaveBehavior, at);
     case 'UpdatePlayerState': {
+      if (command.by !== undefined && command.by !== command.playerId) host(state, command.by, "change another player's state");
       const lobby = member(state, command.playerId);
       if (!isObject(command.state)) throw invalid('state must be an object', ['body', 'state'], 'dict_type');
-      return [{ type: 'PlayerStateUpdated', data: { lobbyId: lobby.id, playerId: command.playerId, state: command.state, at } }];
+      const by = command.by !== undefined && command.by !== command.playerId ? { by: command.by } : {};
+      return [{ type: 'PlayerStateUpdated', data: { lobbyId: lobby.id, playerId: command.playerId, ...by, state: command.state, at } }];
     }
     case 'UpdateSettings': {
       const lobby = host(state, command.playerId, 'change the lobby settings');

@@ -23,7 +23,8 @@ export type PlayerKicked = DomainEvent<'PlayerKicked', { lobbyId: string; player
 /** `reason`: the host handed over ('transferred') or left and the oldest remaining player took over ('promoted'). */
 export type HostChanged = DomainEvent<'HostChanged', { lobbyId: string; from: string; to: string; reason: 'transferred' | 'promoted'; at: string }>;
 /** `state`: the patch, merged into the player's state (existing keys kept unless overwritten). */
-export type PlayerStateUpdated = DomainEvent<'PlayerStateUpdated', { lobbyId: string; playerId: string; state: Record<string, unknown>; at: string }>;
+/** `by`: the host, when it changed another member's state (absent: the player itself). */
+export type PlayerStateUpdated = DomainEvent<'PlayerStateUpdated', { lobbyId: string; playerId: string; by?: string; state: Record<string, unknown>; at: string }>;
 export interface LobbySettingsChanges {
   name?: string | null;
   maxPlayers?: number;

@@ -45,8 +45,9 @@ export function evolve(state: LobbyState, event: LobbyEvent): LobbyState {
     case 'HostChanged':
       return { ...s, ...changed, host: event.data.to };
     case 'PlayerStateUpdated': {
-      const { playerId, state: patch } = event.data;
-      const players = seen(s.players, playerId, at).map((p) => (p.id === playerId ? { ...p, state: { ...p.state, ...patch } } : p));
+      const { playerId, by, state: patch } = event.data;
+      // Who acted was seen (the host changing another member's state says nothing of that member).
+      const players = seen(s.players, by ?? playerId, at).map((p) => (p.id === playerId ? { ...p, state: { ...p.state, ...patch } } : p));
       return { ...s, ...changed, players };
     }
     case 'LobbySettingsUpdated':

@@ -169,6 +169,19 @@ describe('UpdatePlayerState', () => {
     given(lobbyDecider, [created]).when({ type: 'UpdatePlayerState', playerId: 'bob', state: { ready: true }, now: t1 }).thenError('not_found');
   });
 
+  it("lets the host change another member's state, which marks the host seen, not the member", () => {
+    const history = [created, joined('bob', t1, { team: 'red' })];
+    const s = given(lobbyDecider, history).when({ type: 'UpdatePlayerState', playerId: 'bob', by: 'alice', state: { team: 'blue' }, now: t2 })
+      .then([{ type: 'PlayerStateUpdated', data: { lobbyId: L, playerId: 'bob', by: 'alice', state: { team: 'blue' }, at: t2 } }]);
+    expect(s.status !== 'none' && s.players.map((p) => [p.id, p.state, p.lastSeenAt])).toEqual([['alice', { ready: false }, t2], ['bob', { team: 'blue' }, t1]]);
+  });
+
+  it("refuses a non-host changing another member's state (403), and the host changing a non-member's (404)", () => {
+    const history = [created, joined('bob', t1), joined('carol', t1)];
+    given(lobbyDecider, history).when({ type: 'UpdatePlayerState', playerId: 'carol', by: 'bob', state: { team: 'blue' }, now: t2 }).thenError('forbidden', /host/);
+    given(lobbyDecider, history).when({ type: 'UpdatePlayerState', playerId: 'dave', by: 'alice', state: { team: 'blue' }, now: t2 }).thenError('not_found');
+  });
+
   it('refuses a state that is not an object (422)', () => {
     given(lobbyDecider, [created]).when({ type: 'UpdatePlayerState', playerId: 'alice', state: [1] as any, now: t1 }).thenError('invalid', /object/);
   });
