@@ -18,7 +18,7 @@ import { storeUpload } from '../http/upload-blob';
 import { parse } from '../http/validation';
 import { Doc } from '../openapi/doc';
 import {
-  ErrorBody, V2Build, V2BuildDeleted, V2BuildDetail, V2BuildIdParams, V2BuildList, V2BuildNameQuery, V2BuildUpload, V2BuildUploadForm, V2ListBuildsQuery, V2UploadUrl,
+  ErrorBody, V2BuildDeleted, V2BuildDetail, V2BuildIdParams, V2BuildList, V2BuildNameQuery, V2BuildUpload, V2BuildUploadForm, V2ListBuildsQuery, V2UploadUrl,
 } from '../schemas';
 
 const notFound = { 404: { description: 'No such build in this project', schema: ErrorBody } };

@@ -204,11 +204,12 @@ export class LegacyMatchmaker {
     const tickets = lobbies.filter((l) => ticketInfo(l));
     // A ticket that went meanwhile (its player left) is counted as missing, not as an error.
     const cleaned = await Promise.all(tickets.map((l) => this.h.request(SUBJECTS.lobbies.adminDelete, { ...this.ctx(projectId, mm), lobbyId: l.id }).then(() => true, (err) => (isNotFound(err) ? false : Promise.reject(err)))));
-    const players = m.teams.flat().length;
+    const removed = cleaned.filter(Boolean).length;
+    // Missing: lobbies of the match gone before this request, and tickets that went while it ran.
+    const missing = m.lobbies.length - lobbies.length + (tickets.length - removed);
     return {
-      message: 'Match deleted', match_id: matchId, matchmaker_id: mm.id, player_count: players,
-      tickets_cleaned: cleaned.filter(Boolean).length, missing_ticket_count: m.lobbies.length - cleaned.filter(Boolean).length - (lobbies.length - tickets.length),
-      server_id: server.instance_id,
+      message: 'Match deleted', match_id: matchId, matchmaker_id: mm.id, player_count: m.teams.flat().length,
+      tickets_cleaned: removed, missing_ticket_count: missing, server_id: server.instance_id,
     };
   }
 
