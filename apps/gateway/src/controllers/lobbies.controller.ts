@@ -156,8 +156,8 @@ export class LobbiesController {
     params: LobbyPlayerParams, headers: playerHeaders,
     responses: { ...lobbyReply, ...hostErrors, 404: { description: 'Unknown configuration, the caller is in no lobby of it, or the player is not in the lobby', schema: ErrorBody } } })
   async kickPlayer(@Req() req: AuthedRequest, @Headers() headers: unknown, @Param() params: unknown) {
-    const who = await this.player(req, headers, params);
-    const { playerId } = parse(LobbyPlayerParams, params, 'path');
+    const { config, playerId } = parse(LobbyPlayerParams, params, 'path');
+    const who = await this.player(req, headers, { config });
     return this.bus.request(SUBJECTS.lobbies.kick, { ...who, targetId: playerId });
   }
 
