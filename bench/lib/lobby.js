@@ -76,16 +76,14 @@ async function setupLobbies(port, key, { lobbies, membersPerLobby = 1, maxPlayer
 /** Players in all public lobbies as the read model shows them (GET /v3/lobbies/default, every page). */
 async function readModelPlayers(agent, port, key) {
   let players = 0;
-  let token = null;
-  do {
-    const r = await request(agent, port, 'GET', `/api/v3/lobbies/default?limit=100${token ? `&next_token=${encodeURIComponent(token)}` : ''}`, {
-      headers: playerHeaders(key, 'bench-browser'),
-    });
+  let offset = 0;
+  for (;;) {
+    const r = await request(agent, port, 'GET', `/api/v3/lobbies/default?limit=100&offset=${offset}`, { headers: { 'api-key': key } });
     if (r.status !== 200) throw new Error(`browse: ${r.status} ${JSON.stringify(r.body)}`);
     for (const l of r.body.lobbies) players += l.players.length;
-    token = r.body.next_token;
-  } while (token);
-  return players;
+    if (!r.body.hasMore || r.body.lobbies.length === 0) return players;
+    offset += r.body.lobbies.length;
+  }
 }
 
 /**

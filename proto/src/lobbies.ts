@@ -9,6 +9,8 @@ const L = SUBJECTS.lobbies;
 
 export class PlayerIdHeader { @Str({ pattern: PLAYER_ID_PATTERN, msg: PLAYER_ID_MSG }) 'x-player-id'!: string }
 export class LobbyConfigParams { @Str({ min: 1, max: 128 }) config!: string }
+/** DELETE /v3/lobbies/{config}/me/players/{playerId}: the member the host kicks. */
+export class LobbyPlayerParams { @Str({ min: 1, max: 128 }) config!: string; @PlayerIdField() playerId!: string }
 export class LobbyIdParams { @Str({ min: 1, max: 128 }) config!: string; @UuidField() id!: string }
 
 export class CreateLobbyBody {
@@ -39,8 +41,8 @@ export class TargetPlayerBody { @PlayerIdField() playerId!: string }
 export class BrowseLobbiesQuery {
   @RegionField({ optional: true }) region?: string;
   @LobbyStatusField({ optional: true }) status?: string;
-  @Int({ min: 1, max: 100, optional: true, coerce: true, description: 'Lobbies per page, default 20' }) limit?: number;
-  @Str({ max: 512, optional: true }) next_token?: string;
+  @Int({ min: 1, max: 100, optional: true, coerce: true, description: 'Lobbies per page, default 50' }) limit?: number;
+  @Int({ min: 0, optional: true, coerce: true, description: 'Lobbies to skip (newest first), default 0' }) offset?: number;
 }
 /** A browser's EventSource cannot send headers: the event stream also takes them as query parameters. */
 export class LobbyEventsQuery {
@@ -81,7 +83,7 @@ export class StartMatchmakingBody { @Str({ min: 1, max: 128 }) mode!: string }
  * A player's request on one lobby configuration of a project. `lobbyId` (legacy API, which addresses
  * lobbies by id): the lobby the player must be a member of; without it, the player's lobby of the config.
  */
-@BusRequest(L.getMine, L.leave, L.start, L.heartbeat, L.endMatch, L.close, L.cancelMatchmaking, L.confirmMatch)
+@BusRequest(L.getMine, L.leave, L.start, L.heartbeat, L.endMatch, L.close, L.cancelMatchmaking, L.confirmMatch, L.declineMatch)
 export class PlayerLobbyRequest {
   @Str() projectId!: string;
   @Str() config!: string;
@@ -120,17 +122,29 @@ export class BrowseLobbiesRequest {
   @Str({ optional: true }) region?: string;
   @Str({ optional: true }) status?: string;
   @Int({ optional: true }) limit?: number;
-  @Str({ optional: true }) next_token?: string;
+  @Int({ optional: true }) offset?: number;
   @Bool({ optional: true }) includePrivate?: boolean;
 }
+/** A page of lobbies, newest first: `total` matching lobbies, this page from `offset`, `hasMore` after it. */
 export class LobbyPage<L = unknown> {
   @List({ type: 'object' }) lobbies!: L[];
-  @Str({ nullable: true }) next_token!: string | null;
+  @Int() total!: number;
+  @Int() limit!: number;
+  @Int() offset!: number;
+  @Bool() hasMore!: boolean;
+  /**
+   * Always null: only the legacy listener's list (apps/gateway/src/legacy, owned apart) still reads it, until
+   * it pages by offset/hasMore; then this field goes. Not part of the HTTP page (LobbyViewPage).
+   */
+  @Str({ nullable: true }) next_token!: null;
 }
 /** GET /v3/lobbies/{config}: the documented page. */
 export class LobbyViewPage {
   @NestedArray(() => LobbyView) lobbies!: LobbyView[];
-  @Str({ nullable: true }) next_token!: string | null;
+  @Int({ description: 'Public lobbies matching the filters' }) total!: number;
+  @Int() limit!: number;
+  @Int() offset!: number;
+  @Bool({ description: 'More lobbies after this page (offset + limit < total)' }) hasMore!: boolean;
 }
 
 export class LeftLobby { @Enum(['left']) status!: 'left'; @Str() lobbyId!: string }

@@ -59,6 +59,7 @@ export const SUBJECTS = {
     startMatchmaking: 'lobbies.startMatchmaking',
     cancelMatchmaking: 'lobbies.cancelMatchmaking',
     confirmMatch: 'lobbies.confirmMatch',
+    declineMatch: 'lobbies.declineMatch',
     /** Internal (matchmaking service): a command of a match's workflow on one lobby. */
     matchCommand: 'lobbies.matchCommand',
     /** Legacy API: the host deletes its lobby (status finished). */

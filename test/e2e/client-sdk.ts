@@ -169,7 +169,10 @@ export function describeClientSdk(mode: string, start: () => Promise<Platform>, 
       expect((await joined).data).toMatchObject({ currentPlayers: 2 });
       expect((await ben.updateState('sdk', { ready: true })).players.find((x) => x.id === `ben-${mode}`)!.state).toEqual({ ready: true });
       expect((await ana.updateSettings('sdk', { name: 'renamed' })).name).toBe('renamed');
-      expect((await ana.browse('sdk')).lobbies.map((l) => l.id)).toContain(lobby.id);
+      expect((await player.lobbies.browse('sdk')).lobbies.map((l) => l.id)).toContain(lobby.id);
+      const browsed: string[] = [];
+      for await (const l of player.lobbies.browseAll('sdk', { limit: 1 })) browsed.push(l.id);
+      expect(browsed).toContain(lobby.id);
       expect((await ben.mine('sdk')).id).toBe(lobby.id);
       await ben.heartbeat('sdk');
       expect((await ana.transferHost('sdk', `ben-${mode}`)).host).toBe(`ben-${mode}`);
@@ -187,6 +190,7 @@ export function describeClientSdk(mode: string, start: () => Promise<Platform>, 
       expect((await cara.explainMatchmaking('sdk-ranked')).mode).toBe('duel');
       expect((await cara.cancelMatchmaking('sdk-ranked')).status).toBe('waiting');
       expect(await cara.confirmMatch('sdk-ranked').catch((e: unknown) => e)).toBeInstanceOf(ConflictError);
+      expect(await cara.declineMatch('sdk-ranked').catch((e: unknown) => e)).toBeInstanceOf(ConflictError);
       await cara.start('sdk-ranked');
       await eventually(() => cara.mine('sdk-ranked'), (l) => l.status === 'in_game', 30_000, 'lobby in game');
       expect((await cara.endMatch('sdk-ranked')).status).toBe('waiting');

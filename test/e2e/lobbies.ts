@@ -45,7 +45,7 @@ export function describeLobbies(mode: string, start: () => Promise<Platform>): v
     it('creates, joins by id and code, merges state, promotes on host leave, and is administered with the server key', async () => {
       const created = await api.post('/v3/lobbies/default', { name: 'Friday', settings: { map: 'dust' }, state: { ready: false } }, as('alice'));
       expect(created.status).toBe(201);
-      expect(created.body).toMatchObject({ config: 'default', status: 'waiting', host: 'alice', code: null, isPrivate: false, maxPlayers: 8, currentPlayers: 1, matchmaking: null, server: null });
+      expect(created.body).toMatchObject({ config: 'default', status: 'waiting', host: 'alice', code: expect.stringMatching(/^[A-HJ-NP-Z2-9]{6}$/), isPrivate: false, maxPlayers: 8, currentPlayers: 1, matchmaking: null, server: null });
       expect(created.body.players).toEqual([{ id: 'alice', state: { ready: false }, isHost: true }]);
       const lobbyId: string = created.body.id;
       expect((await api.get('/v3/lobbies/default/me', as('alice'))).body.id).toBe(lobbyId);
@@ -131,27 +131,27 @@ export function describeLobbies(mode: string, start: () => Promise<Platform>): v
       const hidden = await api.post('/v3/lobbies/default', { region: 'eu-west', isPrivate: true }, as('b-host-3'));
       expect([a.status, b.status, hidden.status]).toEqual([201, 201, 201]);
       const page1 = await eventually(() => api.get('/v3/lobbies/default?region=eu-west&limit=1', as('browser')), (r) => r.body.lobbies?.length === 1);
+      expect(page1.body).toMatchObject({ total: 2, limit: 1, offset: 0, hasMore: true });
       expect(page1.body.lobbies[0].id).toBe(b.body.id);
-      expect(page1.body.next_token).toEqual(expect.any(String));
-      const page2 = await api.get(`/v3/lobbies/default?region=eu-west&limit=1&next_token=${page1.body.next_token}`, as('browser'));
+      const page2 = await api.get('/v3/lobbies/default?region=eu-west&limit=1&offset=1', as('browser'));
       expect(page2.body.lobbies.map((l: { id: string }) => l.id)).toEqual([a.body.id]);
-      expect(page2.body.next_token).toBeNull();
-      expect((await api.get('/v3/lobbies/default?region=eu-west&status=in_game', as('browser'))).body.lobbies).toEqual([]);
+      expect(page2.body).toMatchObject({ total: 2, limit: 1, offset: 1, hasMore: false });
+      expect((await api.get('/v3/lobbies/default?region=eu-west&status=in_game', as('browser'))).body).toMatchObject({ lobbies: [], total: 0, hasMore: false });
       expect((await api.get('/v3/lobbies/default?region=mars', as('browser'))).status).toBe(422);
-      expect((await api.get('/v3/lobbies/default?next_token=nonsense', as('browser'))).status).toBe(422);
+      expect((await api.get('/v3/lobbies/default?offset=-1', as('browser'))).status).toBe(422);
 
-      // settings: host only; going private gets a code, public again drops it
+      // settings: host only; privacy only hides the lobby from browse, its invite code stays
       expect((await api.post('/v3/lobbies/default/join', { lobbyId: a.body.id }, as('b-guest'))).status).toBe(200);
       expect((await api.patch('/v3/lobbies/default/me/settings', { name: 'nope' }, as('b-guest'))).status).toBe(403);
       const priv = await api.patch('/v3/lobbies/default/me/settings', { isPrivate: true, maxPlayers: 4, settings: { map: 'nuke' } }, as('b-host-1'));
       expect(priv.status).toBe(200);
       expect(priv.body).toMatchObject({ isPrivate: true, maxPlayers: 4, settings: { map: 'nuke' } });
-      expect(priv.body.code).toMatch(/^[A-HJ-NP-Z2-9]{6}$/);
+      expect(priv.body.code).toBe(a.body.code);
       const tooFew = await api.patch('/v3/lobbies/default/me/settings', { maxPlayers: 1 }, as('b-host-1'));
       expect(tooFew.status).toBe(422);
       expect(tooFew.body.detail[0].loc).toEqual(['body', 'maxPlayers']);
       const pub = await api.patch('/v3/lobbies/default/me/settings', { isPrivate: false }, as('b-host-1'));
-      expect(pub.body).toMatchObject({ isPrivate: false, code: null });
+      expect(pub.body).toMatchObject({ isPrivate: false, code: a.body.code });
 
       // transfer host, then the new host kicks the old one
       expect((await api.post('/v3/lobbies/default/me/transfer-host', { playerId: 'stranger' }, as('b-host-1'))).status).toBe(404);

@@ -48,12 +48,12 @@ export function describeMatchmaking(mode: string, start: () => Promise<Platform>
       await p?.stop();
     });
 
-    it('refuses what it cannot do: unknown mode 422 at body.mode, non-host 403, cancel when not searching 409', async () => {
+    it('refuses what it cannot do: unknown mode 400 naming it, no mode 422, non-host 403, cancel or decline when not searching 409', async () => {
       await api.post('/v3/lobbies/ranked', { region: 'eu-west' }, as('mm-rita'));
       await api.post('/v3/lobbies/ranked/join', { lobbyId: (await api.get('/v3/lobbies/ranked/me', as('mm-rita'))).body.id }, as('mm-rolf'));
       const unknown = await api.post('/v3/lobbies/ranked/me/matchmaking', { mode: 'nope' }, as('mm-rita'));
-      expect(unknown.status).toBe(422);
-      expect(unknown.body.detail[0].loc).toEqual(['body', 'mode']);
+      expect(unknown.status).toBe(400);
+      expect(unknown.body).toEqual({ error: expect.stringContaining("'nope'"), status: 400 });
       expect((await api.post('/v3/lobbies/ranked/me/matchmaking', {}, as('mm-rita'))).status).toBe(422);
       expect((await api.post('/v3/lobbies/ranked/me/matchmaking', { mode: 'duel' }, as('mm-rolf'))).status).toBe(403);
       // a party of two in a mode of one player per team
@@ -62,6 +62,7 @@ export function describeMatchmaking(mode: string, start: () => Promise<Platform>
       expect(party.body.detail[0]).toMatchObject({ loc: ['body', 'mode'], type: 'party_too_large' });
       expect((await api.delete('/v3/lobbies/ranked/me/matchmaking', as('mm-rita'))).status).toBe(409);
       expect((await api.post('/v3/lobbies/ranked/me/confirm-match', undefined, as('mm-rita'))).status).toBe(409);
+      expect((await api.delete('/v3/lobbies/ranked/me/confirm-match', as('mm-rolf'))).status).toBe(409);
       expect((await api.get('/v3/lobbies/ranked/me', as('mm-rita'))).body).toMatchObject({ status: 'waiting', matchmaking: null });
     });
 

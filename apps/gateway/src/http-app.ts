@@ -6,7 +6,6 @@ import type { FastifyInstance } from 'fastify';
 import { installRequestHooks, LISTENER_OPTIONS } from './http/request-hooks';
 import { recordRoute } from './http/route-table';
 import { installMetricsHook } from './http/metrics-hook';
-import { acceptEmptyJson } from './http/empty-json';
 import { installRawBodyRoutes, STREAMED_CONTENT_TYPES } from './http/raw-body';
 import { metricsEnabled, NestLogger } from '@spawnpoint/platform';
 
@@ -26,7 +25,6 @@ export async function createHttpApp(root: Type<unknown>, options: { shutdownHook
   // @RawBody gets its body so whatever the client declared (raw-body.ts).
   installRawBodyRoutes(fastify as unknown as FastifyInstance);
   fastify.addContentTypeParser(STREAMED_CONTENT_TYPES, (_req, payload, done) => done(null, payload));
-  acceptEmptyJson(fastify as unknown as FastifyInstance);
   // bodyParser off: Fastify's own JSON parser stays, and Nest adds no form parser (a form is not JSON: 415).
   const app = await NestFactory.create<NestFastifyApplication>(root, adapter, { logger: new NestLogger(), bodyParser: false, abortOnError: false });
   if (options.shutdownHooks !== false) app.enableShutdownHooks();

@@ -50,6 +50,13 @@ describe('lobbies handlers (in-process bus, PostgreSQL)', () => {
     expect(await refusal(bed.request(L.create, { ...as('cr-other', { body: {} }), config: 'no-such-config' }))).toMatchObject({ body: { status: 404 } });
   });
 
+  it('CreateLobby: a public lobby has an invite code too, unique among live lobbies, that joins it', async () => {
+    const made = await Promise.all(['pc-1', 'pc-2', 'pc-3', 'pc-4'].map((h) => create(h)));
+    for (const m of made) expect(m).toMatchObject({ isPrivate: false, code: expect.stringMatching(/^[0-9A-Z]{6}$/) });
+    expect(new Set(made.map((m) => m.code)).size).toBe(made.length);
+    expect(players(await join('pc-guest', { code: made[0].code! }))).toEqual(['pc-1', 'pc-guest']);
+  });
+
   it('JoinLobby: by id or invite code, one lobby per config; a join re-sent with its command id is not applied twice', async () => {
     const made = await create('jn-host', { isPrivate: true });
     const commandId = randomUUID();
@@ -87,10 +94,12 @@ describe('lobbies handlers (in-process bus, PostgreSQL)', () => {
     expect(await refusal(bed.request(L.updateMyState, as('st-host', { state: { blob: 'x'.repeat(17 * 1024) } })))).toMatchObject({ body: { status: 413 } });
   });
 
-  it('UpdateLobbySettings: the host only; going private claims an invite code others can join with', async () => {
+  it('UpdateLobbySettings: the host only; going private keeps the invite code others can join with', async () => {
     await lobbyOf('set-host', 'set-a');
+    const before = await mine('set-host');
     const changed = await bed.request<LobbyView>(L.updateSettings, as('set-host', { changes: { name: 'renamed', isPrivate: true, settings: { map: 'dust' } } }));
-    expect(changed).toMatchObject({ name: 'renamed', isPrivate: true, settings: { map: 'dust' }, code: expect.any(String) });
+    expect(changed).toMatchObject({ name: 'renamed', isPrivate: true, settings: { map: 'dust' }, code: before.code });
+    expect(before.code).toMatch(/^[0-9A-Z]{6}$/);
     expect(players(await join('set-b', { code: changed.code! }))).toContain('set-b');
     expect(await refusal(bed.request(L.updateSettings, as('set-a', { changes: { name: 'mine' } })))).toMatchObject({ body: { status: 403 } });
   });
@@ -148,16 +157,21 @@ describe('lobbies handlers (in-process bus, PostgreSQL)', () => {
     expect(await refusal(mine('gm-nobody'))).toMatchObject({ body: { status: 404 } });
   });
 
-  it('BrowseLobbies: public lobbies of the config, newest first, in pages', async () => {
+  it('BrowseLobbies: public lobbies of the config, newest first, in limit/offset pages with the total', async () => {
     const first = await lobbyOf('br-1');
     const second = await lobbyOf('br-2');
     await create('br-private', { isPrivate: true });
-    const page = await bed.request<LobbyPage<LobbyView>>(L.browse, { projectId, config: 'default', limit: 1 });
-    expect(page.lobbies.map((l) => l.id)).toEqual([second]);
-    const next = await bed.request<LobbyPage<LobbyView>>(L.browse, { projectId, config: 'default', limit: 1, next_token: page.next_token });
-    expect(next.lobbies.map((l) => l.id)).toEqual([first]);
     const all = await bed.request<LobbyPage<LobbyView>>(L.browse, { projectId, config: 'default', limit: 100 });
     expect(all.lobbies.every((l) => !l.isPrivate)).toBe(true);
+    expect(all).toMatchObject({ total: all.lobbies.length, limit: 100, offset: 0, hasMore: false });
+    const page = await bed.request<LobbyPage<LobbyView>>(L.browse, { projectId, config: 'default', limit: 1 });
+    expect(page.lobbies.map((l) => l.id)).toEqual([second]);
+    expect(page).toMatchObject({ total: all.total, limit: 1, offset: 0, hasMore: true });
+    const next = await bed.request<LobbyPage<LobbyView>>(L.browse, { projectId, config: 'default', limit: 1, offset: 1 });
+    expect(next.lobbies.map((l) => l.id)).toEqual([first]);
+    expect(next.offset).toBe(1);
+    const past = await bed.request<LobbyPage<LobbyView>>(L.browse, { projectId, config: 'default', offset: all.total });
+    expect(past).toMatchObject({ lobbies: [], total: all.total, limit: 50, hasMore: false });
   });
 
   it('OpenLobbyStream: what was missed since Last-Event-ID, then the lobby now; every change is broadcast', async () => {

@@ -2,7 +2,7 @@
 // own (claim.ts in the domain), so any number of replicas stay exact. A claim whose holder is gone (the
 // lobby deleted, the player not in it past a grace period) is taken over at the revision read.
 import { Inject, Injectable } from '@nestjs/common';
-import { ClaimCommand, ClaimState, DomainError, LobbyConfig, lobbyCodeStream, lobbyMemberStream, lobbySearchStream, SEARCHING } from '@spawnpoint/domain';
+import { ClaimCommand, ClaimState, DomainError, InviteCodeConfig, lobbyCodeStream, lobbyMemberStream, lobbySearchStream, SEARCHING } from '@spawnpoint/domain';
 import { Platform, PLATFORM } from '@spawnpoint/platform';
 import { inviteCode } from './invite-code';
 import { isLive, LobbyStates } from './lobby-states';
@@ -45,9 +45,10 @@ export class LobbyClaims {
     return (await this.states.claims.load(lobbySearchStream(projectId, playerId))).state.holder === lobbyId;
   }
 
-  async freeCode(projectId: string, config: LobbyConfig, lobbyId: string): Promise<string> {
+  /** A code of `codes` no live lobby of the project holds, claimed for `lobbyId`. */
+  async freeCode(projectId: string, codes: InviteCodeConfig, lobbyId: string): Promise<string> {
     for (let i = 0; i < 20; i++) {
-      const code = inviteCode(config.inviteCodeConfig);
+      const code = inviteCode(codes);
       const taken = await this.claim(lobbyCodeStream(projectId, code), lobbyId, async (holder, since) => {
         const { state } = await this.states.load(holder);
         if (state.status === 'deleted') return true;

@@ -1,31 +1,25 @@
-// Browse: public lobbies of a config, newest first, from the read model.
-import { invalid, LobbyView } from '@spawnpoint/domain';
-import { decodeTimeCursor, encodeTimeCursor } from '@spawnpoint/platform';
+// Browse: public lobbies of a config, newest first, from the read model (one pagination style: limit/offset).
+import { LobbyView } from '@spawnpoint/domain';
 import { BrowseLobbiesRequest, LobbyPage } from '@spawnpoint/proto';
 import type { ReadModels } from '@spawnpoint/read-models';
 import { lobbyPage } from './lobby-views';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-export const DEFAULT_BROWSE_LIMIT = 20;
+export const DEFAULT_BROWSE_LIMIT = 50;
 export const MAX_BROWSE_LIMIT = 100;
 
 export async function browseLobbies(db: ReadModels, r: BrowseLobbiesRequest): Promise<LobbyPage<LobbyView>> {
   const limit = r.limit ?? DEFAULT_BROWSE_LIMIT;
-  const cursor = r.next_token ? decodeTimeCursor(r.next_token, UUID) : null;
-  if (r.next_token && !cursor) throw invalid('next_token is not a token this service issued', ['query', 'next_token']);
-  const rows = await db.lobby.findMany({
-    where: {
-      projectId: r.projectId, config: r.config,
-      ...(r.includePrivate ? {} : { isPrivate: false }),
-      ...(r.region ? { region: r.region } : {}),
-      ...(r.status ? { status: r.status } : {}),
-      ...(cursor ? { OR: [{ createdAt: { lt: cursor.at } }, { createdAt: cursor.at, id: { lt: cursor.id } }] } : {}),
-    },
-    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-    take: limit + 1,
-    select: { id: true, state: true, createdAt: true },
-  });
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
-  return lobbyPage(page.map((row) => row.state), rows.length > limit && last ? encodeTimeCursor({ at: last.createdAt, id: last.id }) : null);
+  const offset = r.offset ?? 0;
+  const where = {
+    projectId: r.projectId, config: r.config,
+    ...(r.includePrivate ? {} : { isPrivate: false }),
+    ...(r.region ? { region: r.region } : {}),
+    ...(r.status ? { status: r.status } : {}),
+  };
+  // Offset paging, as the hosted service's clients page; a lobby created between two pages shifts the next one.
+  const [total, rows] = await Promise.all([
+    db.lobby.count({ where }),
+    db.lobby.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: offset, take: limit, select: { state: true } }),
+  ]);
+  return lobbyPage(rows.map((row) => row.state), { total, limit, offset });
 }

@@ -20,8 +20,8 @@ export function lobbyView(state: LobbyState): LobbyView {
 export const viewAfter = (ran: { view: LobbyView | null; state: LobbyState }): LobbyView => ran.view ?? lobbyView(ran.state);
 
 /** A browse page: the lobbies' stored states (read model rows) as Lobby JSON. */
-export function lobbyPage(states: unknown[], nextToken: string | null): LobbyPage<LobbyView> {
-  return { lobbies: states.map((s) => lobbyView(s as LobbyState)), next_token: nextToken };
+export function lobbyPage(states: unknown[], page: { total: number; limit: number; offset: number }): LobbyPage<LobbyView> {
+  return { lobbies: states.map((s) => lobbyView(s as LobbyState)), ...page, hasMore: page.offset + states.length < page.total, next_token: null };
 }
 
 export const leftLobby = (lobbyId: string): LeftLobby => ({ status: 'left', lobbyId });

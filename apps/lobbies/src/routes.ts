@@ -15,6 +15,7 @@ import { UpdateMyState, UpdateMyStateHandler } from './commands/update-my-state.
 import { UpdateLobbySettings, UpdateLobbySettingsHandler } from './commands/update-settings.handler';
 import { CancelMatchmaking, CancelMatchmakingHandler } from './commands/cancel-matchmaking.handler';
 import { ConfirmMatch, ConfirmMatchHandler } from './commands/confirm-match.handler';
+import { DeclineMatch, DeclineMatchHandler } from './commands/decline-match.handler';
 import { RunMatchCommand, RunMatchCommandHandler } from './commands/match-command.handler';
 import { StartMatchmaking, StartMatchmakingHandler } from './commands/start-matchmaking.handler';
 import { AdminGetLobby, AdminGetLobbyHandler } from './queries/admin-get.handler';
@@ -44,6 +45,7 @@ export const lobbiesRoutes = () => [
   route(L.startMatchmaking, StartMatchmaking),
   route(L.cancelMatchmaking, CancelMatchmaking),
   route(L.confirmMatch, ConfirmMatch),
+  route(L.declineMatch, DeclineMatch),
   route(L.matchCommand, RunMatchCommand),
 ];
 
@@ -51,5 +53,5 @@ export const LOBBIES_HANDLERS = [
   CreateLobbyHandler, JoinLobbyHandler, LeaveLobbyHandler, UpdateMyStateHandler, UpdateLobbySettingsHandler, KickPlayerHandler,
   TransferHostHandler, StartLobbyHandler, HeartbeatHandler, EndMatchHandler, CloseLobbyHandler, AdminDeleteLobbyHandler,
   GetMyLobbyHandler, AdminGetLobbyHandler, BrowseLobbiesHandler, OpenLobbyStreamHandler,
-  StartMatchmakingHandler, CancelMatchmakingHandler, ConfirmMatchHandler, RunMatchCommandHandler,
+  StartMatchmakingHandler, CancelMatchmakingHandler, ConfirmMatchHandler, DeclineMatchHandler, RunMatchCommandHandler,
 ];

@@ -194,8 +194,6 @@ export class PlayerLobbies {
   }
   /** Lobbies_create */
   create(config: string, body: CreateLobbyBody = {}): Promise<Lobby> { return this.call('POST', config, '', body); }
-  /** Lobbies_browse: public lobbies. */
-  browse(config: string, query?: BrowseLobbiesQuery): Promise<LobbyPage> { return this.call('GET', config, '', undefined, q(query)); }
   /** Lobbies_join: by lobbyId or invite code. */
   join(config: string, body: JoinLobbyBody): Promise<Lobby> { return this.call('POST', config, '/join', body); }
   /** Lobbies_getMine */
@@ -206,8 +204,8 @@ export class PlayerLobbies {
   leave(config: string): Promise<LeftLobby> { return this.call('DELETE', config, '/me'); }
   /** Lobbies_updateSettings (host) */
   updateSettings(config: string, body: LobbySettingsBody): Promise<Lobby> { return this.call('PATCH', config, '/me/settings', body); }
-  /** Lobbies_kick (host) */
-  kick(config: string, playerId: string): Promise<Lobby> { return this.call('POST', config, '/me/kick', { playerId }); }
+  /** Lobbies_kickPlayer (host): the lobby without the player, whose event stream ends. */
+  kick(config: string, playerId: string): Promise<Lobby> { return this.call('DELETE', config, `/me/players/${enc(playerId)}`); }
   /** Lobbies_transferHost (host) */
   transferHost(config: string, playerId: string): Promise<Lobby> { return this.call('POST', config, '/me/transfer-host', { playerId }); }
   /** Lobbies_start (host): launches the lobby's game server. */
@@ -224,6 +222,8 @@ export class PlayerLobbies {
   cancelMatchmaking(config: string): Promise<Lobby> { return this.call('DELETE', config, '/me/matchmaking'); }
   /** LobbyMatchmaking_confirmMatch */
   confirmMatch(config: string): Promise<Lobby> { return this.call('POST', config, '/me/confirm-match'); }
+  /** LobbyMatchmaking_declineMatch: the match dissolves; the lobby is waiting with matchmakingError declined. */
+  declineMatch(config: string): Promise<Lobby> { return this.call('DELETE', config, '/me/confirm-match'); }
   /** Lobbies_events: the lobby's live events, reconnecting and resuming by Last-Event-ID. */
   events(config: string, options?: LobbyEventsOptions): LobbyEventStream {
     return new LobbyEventStream(this.t, `/v3/lobbies/${enc(config)}/me/events`, this.headers, options);
@@ -234,6 +234,18 @@ export class Lobbies {
   constructor(private readonly t: Transport) {}
   /** The lobby calls of one player. */
   asPlayer(playerId: string, playerToken?: string): PlayerLobbies { return new PlayerLobbies(this.t, playerId, playerToken); }
+  /** Lobbies_browse: one page of public lobbies, newest first (no player needed). */
+  browse(config: string, query?: BrowseLobbiesQuery): Promise<LobbyPage> { return this.t.request('GET', `/v3/lobbies/${enc(config)}`, { query: q(query) }); }
+  /** Every public lobby matching `query`, page after page (by offset; `limit` sets the page size). */
+  async *browseAll(config: string, query: Omit<BrowseLobbiesQuery, 'offset'> = {}): AsyncGenerator<Lobby> {
+    let offset = 0;
+    for (;;) {
+      const page = await this.browse(config, { ...query, offset });
+      yield* page.lobbies;
+      if (!page.hasMore || page.lobbies.length === 0) return;
+      offset += page.lobbies.length;
+    }
+  }
   /** Lobbies_adminGet (server key) */
   get(config: string, id: string): Promise<Lobby> { return this.t.request('GET', `/v3/lobbies/${enc(config)}/${enc(id)}`); }
   /** Lobbies_adminDelete (server key) */

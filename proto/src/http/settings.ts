@@ -108,7 +108,7 @@ export class LobbyConfigInput {
   @Num({ min: 5, max: 3600, optional: true, description: 'Seconds a member may be silent (no heartbeat, no open stream) when heartbeat is on (default 30)' }) heartbeatTimeout?: number;
   @Enum(['promote', 'close'], { optional: true }) hostLeaveBehavior?: string;
   @Json({ optional: true }) customProperties?: Record<string, unknown>;
-  @Nested(() => InviteCodeConfigInput, { optional: true }) inviteCodeConfig?: InviteCodeConfigInput;
+  @Nested(() => InviteCodeConfigInput, { optional: true, nullable: true }) inviteCodeConfig?: InviteCodeConfigInput | null;
   @Nested(() => LobbyServerSettingsInput, { optional: true }) serverSettings?: LobbyServerSettingsInput;
   @Json({ optional: true }) @Rule('matchmakingModes', (v) => !isObject(v) || v.modes === undefined || isObject(v.modes), 'modes must be an object')
   matchmaking?: Record<string, unknown>;

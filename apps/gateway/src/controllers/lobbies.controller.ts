@@ -5,7 +5,7 @@ import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Patch,
 import type { FastifyReply } from 'fastify';
 import { Bus } from '@spawnpoint/messaging';
 import { BUS } from '@spawnpoint/platform';
-import { DeletedLobby as DeletedLobbyReply, LeftLobby as LeftLobbyReply, OpenedLobbyStream, SUBJECTS } from '@spawnpoint/proto';
+import { DeletedLobby as DeletedLobbyReply, LeftLobby as LeftLobbyReply, LobbyPage as LobbyPageReply, OpenedLobbyStream, SUBJECTS } from '@spawnpoint/proto';
 import { Access, AccessGuard, AuthedRequest } from '../http/guard';
 import { parse, validationError } from '../http/validation';
 import { LobbyStreams } from '../lobby-streams';
@@ -13,7 +13,7 @@ import { Doc } from '../openapi/doc';
 import { PlayerIdentity, PLAYER_TOKEN_HEADER } from '../players';
 import {
   BrowseLobbiesQuery, CreateLobbyBody, DeletedLobby, ErrorBody, JoinLobbyBody, LeftLobby, Lobby, LobbyConfigParams, LobbyEventsQuery, LobbyEventStream,
-  LobbyIdParams, LobbyPage, LobbySettingsBody, PlayerStateBody, TargetPlayerBody,
+  LobbyIdParams, LobbyPage, LobbyPlayerParams, LobbySettingsBody, PlayerStateBody, TargetPlayerBody,
 } from '../schemas';
 import { InputLimitsGuard } from '../http/input-limits.guard';
 import { IdempotencyInterceptor } from '../http/idempotency';
@@ -49,12 +49,14 @@ export class LobbiesController {
 
   @Get(':config')
   @Access({ auth: 'client', bucket: 'read' })
-  @Doc({ summary: 'Browse public lobbies of a configuration (newest first)', tags: ['lobbies'], auth: 'client', params: LobbyConfigParams, query: BrowseLobbiesQuery,
-    headers: playerHeaders, responses: { 200: { description: 'A page of lobbies', schema: LobbyPage }, ...errors } })
-  async browse(@Req() req: AuthedRequest, @Headers() headers: unknown, @Param() params: unknown, @Query() query: unknown) {
-    const who = await this.player(req, headers, params);
+  @Doc({ summary: 'Browse public lobbies of a configuration (newest first; limit/offset pages; x-player-id not needed)', tags: ['lobbies'], auth: 'client',
+    params: LobbyConfigParams, query: BrowseLobbiesQuery, responses: { 200: { description: 'A page of lobbies', schema: LobbyPage }, ...errors } })
+  async browse(@Req() req: AuthedRequest, @Param() params: unknown, @Query() query: unknown) {
+    // decisions.md "Lobbies (v3)": x-player-id is optional here (a menu lists lobbies before a player is known).
+    const { config } = parse(LobbyConfigParams, params, 'path');
     const q = parse(BrowseLobbiesQuery, query, 'query');
-    return this.bus.request(SUBJECTS.lobbies.browse, { projectId: who.projectId, config: who.config, ...q });
+    const { lobbies, total, limit, offset, hasMore } = await this.bus.request<LobbyPageReply>(SUBJECTS.lobbies.browse, { projectId: req.principal!.projectId, config, ...q });
+    return { lobbies, total, limit, offset, hasMore };
   }
 
   @Get(':config/me')
@@ -139,11 +141,23 @@ export class LobbiesController {
   @Post(':config/me/kick')
   @HttpCode(200)
   @Access({ auth: 'client', bucket: 'player' })
-  @Doc({ summary: 'Remove a player from the lobby (host); their event stream gets lobby_updated and ends', tags: ['lobbies'], auth: 'client', params: LobbyConfigParams,
+  @Doc({ summary: 'Kick a player (host), the player in the body: the same as DELETE me/players/{playerId}', tags: ['lobbies'], auth: 'client', params: LobbyConfigParams,
     headers: playerHeaders, body: TargetPlayerBody, responses: { ...lobbyReply, ...hostErrors } })
   async kick(@Req() req: AuthedRequest, @Headers() headers: unknown, @Param() params: unknown, @Body() body: unknown) {
     const who = await this.player(req, headers, params);
     const { playerId } = parse(TargetPlayerBody, body ?? {}, 'body');
+    return this.bus.request(SUBJECTS.lobbies.kick, { ...who, targetId: playerId });
+  }
+
+  @UseInterceptors(IdempotencyInterceptor)
+  @Delete(':config/me/players/:playerId')
+  @Access({ auth: 'client', bucket: 'player' })
+  @Doc({ summary: 'Kick a player (host): the Lobby without them; their event stream gets lobby_updated and ends', tags: ['lobbies'], auth: 'client',
+    params: LobbyPlayerParams, headers: playerHeaders,
+    responses: { ...lobbyReply, ...hostErrors, 404: { description: 'Unknown configuration, the caller is in no lobby of it, or the player is not in the lobby', schema: ErrorBody } } })
+  async kickPlayer(@Req() req: AuthedRequest, @Headers() headers: unknown, @Param() params: unknown) {
+    const { config, playerId } = parse(LobbyPlayerParams, params, 'path');
+    const who = await this.player(req, headers, { config });
     return this.bus.request(SUBJECTS.lobbies.kick, { ...who, targetId: playerId });
   }
 

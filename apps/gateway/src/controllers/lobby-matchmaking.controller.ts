@@ -1,4 +1,4 @@
-// Matchmaking routes of a lobby (v3): start, explain, cancel, confirm. Same player rules and per-player
+// Matchmaking routes of a lobby (v3): start, explain, cancel, confirm, decline. Same player rules and per-player
 // rate limit as the other lobby player routes (lobbies.controller.ts).
 import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Post, Req, UseGuards, UseInterceptors } from '@nestjs/common';
 import { Bus } from '@spawnpoint/messaging';
@@ -28,8 +28,9 @@ export class LobbyMatchmakingController {
   @Access({ auth: 'client', bucket: 'player' })
   @Doc({ summary: "Put the lobby in the matchmaking queue of a mode of its configuration (host): in_queue, matchmaking set", tags: ['matchmaking'], auth: 'client',
     params: LobbyConfigParams, headers: playerHeaders, body: StartMatchmakingBody,
-    responses: { ...lobbyReply, 409: { description: 'The lobby is not waiting, or a player is searching in another lobby', schema: ErrorBody }, ...hostErrors,
-      422: { description: "No such mode in the configuration's matchmaking.modes (loc body.mode), or the party is larger than the mode's maxPartySize", schema: ErrorBody } } })
+    responses: { ...lobbyReply, 400: { description: "The configuration has no matchmaking modes, or not this one (the error names the mode)", schema: ErrorBody },
+      409: { description: 'The lobby is not waiting, or a player is searching in another lobby', schema: ErrorBody }, ...hostErrors,
+      422: { description: "Invalid body (mode missing), or the party is larger than the mode's maxPartySize", schema: ErrorBody } } })
   async startMatchmaking(@Req() req: AuthedRequest, @Headers() headers: unknown, @Param() params: unknown, @Body() body: unknown) {
     const who = await this.player(req, headers, params);
     const { mode } = parse(StartMatchmakingBody, body ?? {}, 'body');
@@ -62,5 +63,15 @@ export class LobbyMatchmakingController {
     headers: playerHeaders, responses: { ...lobbyReply, 409: { description: 'No match waiting for confirmation, or the deadline has passed', schema: ErrorBody }, ...errors } })
   async confirmMatch(@Req() req: AuthedRequest, @Headers() headers: unknown, @Param() params: unknown) {
     return this.bus.request(SUBJECTS.lobbies.confirmMatch, await this.player(req, headers, params));
+  }
+
+  @UseInterceptors(IdempotencyInterceptor)
+  @Delete(':config/me/confirm-match')
+  @Access({ auth: 'client', bucket: 'player' })
+  @Doc({ summary: 'Decline the match found for the lobby (any member): the match dissolves, this lobby is waiting with matchmakingError declined, '
+    + 'confirmed lobbies go back in the queue', tags: ['matchmaking'], auth: 'client', params: LobbyConfigParams, headers: playerHeaders,
+    responses: { ...lobbyReply, 409: { description: 'No match pending (the lobby is not match_found)', schema: ErrorBody }, ...errors } })
+  async declineMatch(@Req() req: AuthedRequest, @Headers() headers: unknown, @Param() params: unknown) {
+    return this.bus.request(SUBJECTS.lobbies.declineMatch, await this.player(req, headers, params));
   }
 }

@@ -1,11 +1,12 @@
 // What every HTTP listener of the gateway does around a request (the API and the legacy lobby API):
-// its options, the request id, CORS with answered preflights, the request's trace span, its access log line, and a close that waits for no idle connection.
+// its options, the request id, empty JSON bodies, CORS with answered preflights, the request's trace span, its access log line, and a close that waits for no idle connection.
 import type { FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { accessLogEnabled, installAccessLog } from './access-log';
 import { checkUrl, clientErrorHandler, frameworkErrors, lingerAfterTooLarge, MAX_URL_BYTES } from './framework-errors';
 import { endRequestSpan, enterRequestContext, startRequestSpan } from './tracing-hooks';
 import { drainOnClose } from './drain-on-close';
+import { acceptEmptyJson } from './empty-json';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -30,6 +31,8 @@ export function installRequestHooks(fastify: FastifyInstance, cors: CorsPolicy):
   drainOnClose(fastify);
   // JSON is the only text the API reads: a text/plain body is 415, not a string for the schemas to refuse.
   fastify.removeContentTypeParser('text/plain');
+  // An empty JSON body is no body, on every route of both listeners (decisions.md "Conventions").
+  acceptEmptyJson(fastify);
   fastify.addHook('onRequest', (req, reply, done) => {
     void reply.header('x-request-id', req.id);
     // CORS: browser game clients (WebGL builds, web lobbies) call the API from their own origin. The

@@ -13,7 +13,7 @@ import { Presence } from '../presence';
 
 export class CreateLobby extends BusCommand<CreateLobbyRequest, LobbyView> {}
 
-/** A new lobby with the caller as its host (and a fresh invite code when private). */
+/** A new lobby with the caller as its host and a fresh invite code, public or private (none when the config's codes are off). */
 @Injectable()
 @CommandHandler(CreateLobby)
 export class CreateLobbyHandler implements ICommandHandler<CreateLobby> {
@@ -40,7 +40,7 @@ export class CreateLobbyHandler implements ICommandHandler<CreateLobby> {
     await this.claims.membership(r.projectId, config.name, r.playerId, lobbyId);
     let code: string | null = null;
     try {
-      if (isPrivate) code = await this.claims.freeCode(r.projectId, config, lobbyId);
+      if (config.inviteCodeConfig) code = await this.claims.freeCode(r.projectId, config.inviteCodeConfig, lobbyId);
       const ran = await this.writes.run(r.projectId, lobbyId, {
         type: 'CreateLobby', lobbyId, projectId: r.projectId, config: config.name, hostId: r.playerId, name: b.name ?? null,
         maxPlayers: b.maxPlayers ?? config.maxPlayers, region: b.region ?? 'us-east', isPrivate, allowLateJoin: b.allowLateJoin ?? false,

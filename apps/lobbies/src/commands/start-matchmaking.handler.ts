@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { DomainError, invalid, lobbySearchStream, LobbyView } from '@spawnpoint/domain';
+import { DomainError, lobbySearchStream, LobbyView } from '@spawnpoint/domain';
 import { BusCommand, LobbyConfigs } from '@spawnpoint/platform';
 import { StartMatchmakingRequest } from '@spawnpoint/proto';
 import { LobbyClaims } from '../lobby-claims';
@@ -22,7 +22,8 @@ export class StartMatchmakingHandler implements ICommandHandler<StartMatchmaking
     const mode = config.modes[r.mode];
     if (!mode) {
       const known = Object.keys(config.modes);
-      throw invalid(`lobby configuration ${config.name} has no matchmaking mode ${r.mode}${known.length ? ` (modes: ${known.join(', ')})` : ' (it has no matchmaking modes)'}`, ['body', 'mode']);
+      // 400, as the hosted service answers (decisions.md "Matchmaking"); the message names the mode.
+      throw new DomainError('bad_request', `unknown matchmaking mode '${r.mode}': lobby configuration ${config.name} ${known.length ? `has the modes ${known.join(', ')}` : 'has no matchmaking modes'}`);
     }
     // One active search per player per project (decisions.md): every member's search claimed first. With
     // one config of the project that matches, one lobby per player per config already holds it.

@@ -26,7 +26,8 @@ export interface LobbyConfig {
   /** Seconds a member may go without a heartbeat or an open stream when `heartbeat` is on. */
   heartbeatTimeout: number;
   hostLeaveBehavior: HostLeaveBehavior;
-  inviteCodeConfig: InviteCodeConfig;
+  /** null: invite codes off (every lobby's code is null). */
+  inviteCodeConfig: InviteCodeConfig | null;
   serverSettings: LobbyServerSettings;
   /** `matchmaking.modes`, each with its defaults filled in (none: the config has no matchmaking). */
   modes: Record<string, MatchmakingMode>;
@@ -54,6 +55,7 @@ export function resolveLobbyConfig(lobbyConfigs: Raw[] | undefined, nameOrId: st
   if (raw.enabled === false) throw notFound(`lobby configuration ${nameOrId} (disabled)`);
   const d = DEFAULT_LOBBY_CONFIG;
   const code = (raw.inviteCodeConfig ?? {}) as Raw;
+  const defaultCode = d.inviteCodeConfig!;
   const server = (raw.serverSettings ?? {}) as Raw;
   return {
     name: typeof raw.name === 'string' ? raw.name : nameOrId,
@@ -62,9 +64,9 @@ export function resolveLobbyConfig(lobbyConfigs: Raw[] | undefined, nameOrId: st
     heartbeat: raw.heartbeat === true,
     heartbeatTimeout: num(raw.heartbeatTimeout, d.heartbeatTimeout),
     hostLeaveBehavior: raw.hostLeaveBehavior === 'close' ? 'close' : 'promote',
-    inviteCodeConfig: {
+    inviteCodeConfig: raw.inviteCodeConfig === null ? null : {
       type: code.type === 'numeric' ? 'numeric' : 'alphanumeric',
-      length: num(code.length, d.inviteCodeConfig.length),
+      length: num(code.length, defaultCode.length),
       prefix: typeof code.prefix === 'string' ? code.prefix : '',
     },
     serverSettings: { ...d.serverSettings, ...(server as Partial<LobbyServerSettings>) },

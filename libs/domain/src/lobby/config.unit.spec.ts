@@ -14,6 +14,13 @@ describe('resolveLobbyConfig', () => {
     expect(resolveLobbyConfig(configs, 'cfg-1').name).toBe('ranked');
   });
 
+  it('invite codes: the default when not given, the given shape, none when inviteCodeConfig is null', () => {
+    expect(resolveLobbyConfig([{ name: 'a' }], 'a').inviteCodeConfig).toEqual({ type: 'alphanumeric', length: 6, prefix: '' });
+    expect(resolveLobbyConfig([{ name: 'a', inviteCodeConfig: { type: 'numeric', length: 4, prefix: 'D-' } }], 'a').inviteCodeConfig)
+      .toEqual({ type: 'numeric', length: 4, prefix: 'D-' });
+    expect(resolveLobbyConfig([{ name: 'a', inviteCodeConfig: null }], 'a').inviteCodeConfig).toBeNull();
+  });
+
   it('does not know unknown or disabled configurations (404)', () => {
     expect(() => resolveLobbyConfig([], 'ranked')).toThrow(DomainError);
     expect(() => resolveLobbyConfig([{ name: 'ranked', enabled: false }], 'ranked')).toThrow(/not found/);

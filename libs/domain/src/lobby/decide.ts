@@ -66,14 +66,13 @@ function decideLobby(command: Exclude<LobbyCommand, { type: Parameters<typeof de
     case 'CreateLobby': {
       if (state.status !== 'none') throw conflict('lobby already exists');
       validMaxPlayers(command.maxPlayers);
-      if (command.isPrivate && !command.code) throw invalid('a private lobby needs an invite code', ['body', 'isPrivate']);
       return [{
         type: 'LobbyCreated',
         data: {
           lobbyId: command.lobbyId,
           projectId: command.projectId,
           config: command.config,
-          code: command.isPrivate ? command.code : null,
+          code: command.code,
           hostId: command.hostId,
           name: command.name ?? null,
           maxPlayers: command.maxPlayers,
@@ -120,15 +119,8 @@ function decideLobby(command: Exclude<LobbyCommand, { type: Parameters<typeof de
         }
         changes.maxPlayers = command.maxPlayers;
       }
-      if (command.isPrivate !== undefined && command.isPrivate !== lobby.isPrivate) {
-        if (command.isPrivate) {
-          if (!command.code) throw invalid('a private lobby needs an invite code', ['body', 'isPrivate']);
-          changes.code = command.code;
-        } else {
-          changes.code = null;
-        }
-        changes.isPrivate = command.isPrivate;
-      }
+      // Privacy only hides the lobby from browse: its invite code stays what it is.
+      if (command.isPrivate !== undefined && command.isPrivate !== lobby.isPrivate) changes.isPrivate = command.isPrivate;
       if (command.allowLateJoin !== undefined && command.allowLateJoin !== lobby.allowLateJoin) changes.allowLateJoin = command.allowLateJoin;
       if (command.region !== undefined && command.region !== lobby.region) {
         if (SEARCHING.has(lobby.status)) throw conflict(`the region cannot change while the lobby is ${lobby.status}`);

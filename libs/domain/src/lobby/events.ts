@@ -32,6 +32,7 @@ export interface LobbySettingsChanges {
   allowLateJoin?: boolean;
   region?: string;
   settings?: Record<string, unknown>;
+  /** Only in events stored when privacy still set and cleared the code; no longer decided. */
   code?: string | null;
 }
 /** Only the fields that change; `settings` replaces the whole settings object. */

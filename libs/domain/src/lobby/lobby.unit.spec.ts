@@ -49,9 +49,15 @@ describe('CreateLobby', () => {
     expect(s).toMatchObject({ isPrivate: true, code: 'ABC234' });
   });
 
-  it('keeps no code for a public lobby even when one is passed', () => {
-    const s = given(lobbyDecider).when({ ...createCommand, code: 'ZZZ999' }).then([created]);
-    expect(s).toMatchObject({ code: null });
+  it('gives a public lobby the invite code from the command too (isPrivate only hides it from browse)', () => {
+    const s = given(lobbyDecider).when({ ...createCommand, code: 'ZZZ999' }).then([{ type: 'LobbyCreated', data: { ...(created.data as any), code: 'ZZZ999' } }]);
+    expect(s).toMatchObject({ isPrivate: false, code: 'ZZZ999' });
+  });
+
+  it('creates a lobby without a code when the config has invite codes off (code null), private or not', () => {
+    const s = given(lobbyDecider).when({ ...createCommand, isPrivate: true, code: null })
+      .then([{ type: 'LobbyCreated', data: { ...(created.data as any), isPrivate: true, code: null } }]);
+    expect(s).toMatchObject({ isPrivate: true, code: null });
   });
 
   it('defaults the name to null', () => {
@@ -69,10 +75,6 @@ describe('CreateLobby', () => {
   it('accepts the limits 1 and 100', () => {
     given(lobbyDecider).when({ ...createCommand, maxPlayers: 1 }).then([{ type: 'LobbyCreated', data: { ...(created.data as any), maxPlayers: 1 } }]);
     given(lobbyDecider).when({ ...createCommand, maxPlayers: 100 }).then([{ type: 'LobbyCreated', data: { ...(created.data as any), maxPlayers: 100 } }]);
-  });
-
-  it('refuses a private lobby without a code (422)', () => {
-    given(lobbyDecider).when({ ...createCommand, isPrivate: true, code: null }).thenError('invalid', /invite code/);
   });
 
   it('refuses to create a lobby twice (409)', () => {
@@ -216,19 +218,21 @@ describe('UpdateSettings', () => {
     given(lobbyDecider, [created]).when({ type: 'UpdateSettings', playerId: 'alice', maxPlayers: 101, now: t2 }).thenError('invalid', /maxPlayers/);
   });
 
-  it('making the lobby private sets the code from the command', () => {
-    const s = given(lobbyDecider, [created]).when({ type: 'UpdateSettings', playerId: 'alice', isPrivate: true, code: 'QWE789', now: t1 })
-      .then([{ type: 'LobbySettingsUpdated', data: { lobbyId: L, by: 'alice', changes: { isPrivate: true, code: 'QWE789' }, at: t1 } }]);
+  it('making the lobby private keeps its invite code', () => {
+    const withCode: LobbyEvent = { type: 'LobbyCreated', data: { ...(created.data as any), code: 'QWE789' } };
+    const s = given(lobbyDecider, [withCode]).when({ type: 'UpdateSettings', playerId: 'alice', isPrivate: true, now: t1 })
+      .then([{ type: 'LobbySettingsUpdated', data: { lobbyId: L, by: 'alice', changes: { isPrivate: true }, at: t1 } }]);
     expect(s).toMatchObject({ isPrivate: true, code: 'QWE789' });
   });
 
-  it('refuses to make the lobby private without a code (422)', () => {
-    given(lobbyDecider, [created]).when({ type: 'UpdateSettings', playerId: 'alice', isPrivate: true, now: t1 }).thenError('invalid', /invite code/);
+  it('making the lobby public keeps its invite code', () => {
+    const s = given(lobbyDecider, [createdPrivate]).when({ type: 'UpdateSettings', playerId: 'alice', isPrivate: false, now: t1 })
+      .then([{ type: 'LobbySettingsUpdated', data: { lobbyId: L, by: 'alice', changes: { isPrivate: false }, at: t1 } }]);
+    expect(s).toMatchObject({ isPrivate: false, code: 'ABC234' });
   });
 
-  it('making the lobby public clears the code', () => {
-    const s = given(lobbyDecider, [createdPrivate]).when({ type: 'UpdateSettings', playerId: 'alice', isPrivate: false, now: t1 })
-      .then([{ type: 'LobbySettingsUpdated', data: { lobbyId: L, by: 'alice', changes: { isPrivate: false, code: null }, at: t1 } }]);
+  it('still folds a stored settings change that cleared the code (events of earlier versions)', () => {
+    const s = fold(lobbyDecider, [createdPrivate, { type: 'LobbySettingsUpdated', data: { lobbyId: L, by: 'alice', changes: { isPrivate: false, code: null }, at: t1 } }]);
     expect(s).toMatchObject({ isPrivate: false, code: null });
   });
 

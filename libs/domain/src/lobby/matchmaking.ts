@@ -10,10 +10,10 @@ import { evolve } from './evolve';
 import { LiveLobbyState, LobbyMatchmaking, LobbyState, LobbyStatus, QueueTicket } from './state';
 
 export type MatchmakingCommand = Extract<LobbyCommand, {
-  type: 'StartMatchmaking' | 'CancelMatchmaking' | 'ReserveForMatch' | 'MatchFound' | 'MatchReady' | 'ConfirmMatch' | 'ReleaseFromMatch' | 'QueueTimeout';
+  type: 'StartMatchmaking' | 'CancelMatchmaking' | 'ReserveForMatch' | 'MatchFound' | 'MatchReady' | 'ConfirmMatch' | 'DeclineMatch' | 'ReleaseFromMatch' | 'QueueTimeout';
 }>;
 
-const MATCHMAKING_COMMANDS = new Set<string>(['StartMatchmaking', 'CancelMatchmaking', 'ReserveForMatch', 'MatchFound', 'MatchReady', 'ConfirmMatch', 'ReleaseFromMatch', 'QueueTimeout']);
+const MATCHMAKING_COMMANDS = new Set<string>(['StartMatchmaking', 'CancelMatchmaking', 'ReserveForMatch', 'MatchFound', 'MatchReady', 'ConfirmMatch', 'DeclineMatch', 'ReleaseFromMatch', 'QueueTimeout']);
 export const isMatchmakingCommand = (c: LobbyCommand): c is MatchmakingCommand => MATCHMAKING_COMMANDS.has(c.type);
 
 /** Statuses of a lobby searching or holding a match found (the roster frozen from match_found on). */
@@ -83,6 +83,13 @@ export function decideMatchmaking(
       if (confirmation.confirmed) return [];
       if (lobby.status !== 'match_found' || at > confirmation.deadline) throw conflict('the confirmation deadline has passed');
       return [{ type: 'LobbyMatchConfirmed', data: { lobbyId: lobby.id, matchId: lobby.matchmaking!.matchId!, by: command.playerId, at } }];
+    }
+    case 'DeclineMatch': {
+      // Any member; the match hears of it from the event (a lobby's cancel while confirming: it dissolves,
+      // confirmed lobbies queued again) and this lobby is waiting with the error the others get too.
+      const lobby = member(state, command.playerId);
+      if (lobby.status !== 'match_found') throw conflict(`lobby is ${lobby.status}; there is no match pending to decline`);
+      return [ended(lobby, 'cancelled', 'declined', at)];
     }
     case 'ReleaseFromMatch': {
       const lobby = live(state);

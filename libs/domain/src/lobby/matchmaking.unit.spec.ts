@@ -138,6 +138,34 @@ describe('MatchFound', () => {
   });
 });
 
+describe('DeclineMatch', () => {
+  const deadline = '2026-11-21T10:00:17.000Z';
+  const confirmed: LobbyEvent = { type: 'LobbyMatchConfirmed', data: { lobbyId: L, matchId: M, by: 'alice', at: t2 } };
+
+  it('any member declines a match found: waiting with matchmakingError declined, the match named (it dissolves)', () => {
+    const s = given(lobbyDecider, [...queued, reserved, found(deadline)]).when({ type: 'DeclineMatch', playerId: 'bob', now: t2 }).then([
+      { type: 'MatchmakingEnded', data: { lobbyId: L, matchId: M, reason: 'cancelled', error: 'declined', at: t2 } },
+    ]);
+    expect(lobbyView(s)).toMatchObject({ status: 'waiting', matchmaking: null, matchmakingError: 'declined' });
+  });
+
+  it('declines after the lobby confirmed too, while the match still waits for others', () => {
+    given(lobbyDecider, [...queued, reserved, found(deadline), confirmed]).when({ type: 'DeclineMatch', playerId: 'alice', now: t2 }).then([
+      { type: 'MatchmakingEnded', data: { lobbyId: L, matchId: M, reason: 'cancelled', error: 'declined', at: t2 } },
+    ]);
+  });
+
+  it('without a pending match is 409: waiting, queued, or matched already', () => {
+    given(lobbyDecider, [created, bobJoined]).when({ type: 'DeclineMatch', playerId: 'bob', now: t2 }).thenError('conflict', /no match pending/);
+    given(lobbyDecider, [...queued, reserved]).when({ type: 'DeclineMatch', playerId: 'bob', now: t2 }).thenError('conflict', /in_queue/);
+    given(lobbyDecider, [...queued, reserved, found(null), matched]).when({ type: 'DeclineMatch', playerId: 'bob', now: t2 }).thenError('conflict', /matched/);
+  });
+
+  it('a non-member is 404', () => {
+    given(lobbyDecider, [...queued, reserved, found(deadline)]).when({ type: 'DeclineMatch', playerId: 'zed', now: t2 }).thenError('not_found');
+  });
+});
+
 describe('ReleaseFromMatch', () => {
   const held = [...queued, reserved, found(null), matched];
   it('requeues at the first queue time with a new ticket', () => {

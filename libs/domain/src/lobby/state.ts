@@ -21,7 +21,7 @@ export interface LobbyInfo {
   projectId: string;
   /** Lobby configuration name. */
   config: string;
-  /** Invite code: set for private lobbies, null for public ones. */
+  /** Invite code (public lobbies too); null when the config's invite codes are off. */
   code: string | null;
   host: string;
   name: string | null;

@@ -5,9 +5,6 @@ import type { Lobby } from '@spawnpoint/client';
 import { announce, clearError, h, row, showError, table } from '../dom';
 import type { Page } from './page';
 
-/** The x-player-id the console browses as (browse is a player route). */
-const CONSOLE_PLAYER = 'spawnpoint-console';
-
 export const lobbiesPage: Page = (main, { sp, kind }) => {
   const config = h('input', { id: 'lobby-config', name: 'config', value: 'default', required: true, maxlength: 128 });
   const form = h('form', { class: 'inline-form' }, h('label', { for: 'lobby-config' }, 'Lobby configuration'), config, h('button', { type: 'submit' }, 'Watch'));
@@ -40,8 +37,10 @@ export const lobbiesPage: Page = (main, { sp, kind }) => {
     stream.on('connected', async () => {
       state.textContent = `Live: lobbies of ${name}`;
       try {
-        const page = await sp.lobbies.asPlayer(CONSOLE_PLAYER).browse(name, { limit: 100 } as never);
-        for (const l of [...page.lobbies].reverse()) if (!body.querySelector(`tr[data-lobby="${CSS.escape(l.id)}"]`)) upsert(l);
+        // Every public lobby, oldest appended last: a row the stream already put there is newer and stays.
+        for await (const l of sp.lobbies.browseAll(name, { limit: 100 })) {
+          if (!body.querySelector(`tr[data-lobby="${CSS.escape(l.id)}"]`)) body.append(rowOf(l));
+        }
       } catch (err) {
         showError(err);
       }

@@ -1,0 +1,23 @@
+import { Injectable } from '@nestjs/common';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { LobbyView } from '@spawnpoint/domain';
+import { BusCommand } from '@spawnpoint/platform';
+import { PlayerLobbyRequest } from '@spawnpoint/proto';
+import { LobbyStates } from '../lobby-states';
+import { viewAfter } from '../lobby-views';
+import { LobbyWrites } from '../lobby-writes';
+
+export class DeclineMatch extends BusCommand<PlayerLobbyRequest, LobbyView> {}
+
+/** Any member declines the match found for the lobby (match_found only, else 409): the match dissolves (decisions.md "Matchmaking"). */
+@Injectable()
+@CommandHandler(DeclineMatch)
+export class DeclineMatchHandler implements ICommandHandler<DeclineMatch> {
+  constructor(private readonly states: LobbyStates, private readonly writes: LobbyWrites) {}
+
+  async execute({ request: r }: DeclineMatch): Promise<LobbyView> {
+    const { lobbyId } = await this.states.mine(r, false);
+    const ran = await this.writes.run(r.projectId, lobbyId, { type: 'DeclineMatch', playerId: r.playerId, now: this.writes.now() });
+    return viewAfter(ran);
+  }
+}
