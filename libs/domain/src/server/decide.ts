@@ -39,6 +39,11 @@ export function decide(command: ServerCommand, state: ServerState): ServerEvent[
       // Ready again while running (a repeated call) changes nothing.
       if (state.status === 'running') return [];
       return [{ type: 'ServerRunning', data: { serverId, at: command.now } }];
+    case 'ReportState':
+      if (command.state === 'running') return decide({ type: 'ReportReady', now: command.now }, state);
+      // A stop reported again (or of a server already stopped) is not an error: a stop is idempotent.
+      if (command.state === 'stopped') return state.status === 'stopped' ? [] : decide({ type: 'StopServer', reason: 'SHUTDOWN_SIGNAL', now: command.now }, state);
+      return [];
     case 'ReportGameStatus': {
       if (state.status === 'stopped') throw conflict('server is stopped');
       const last = state.gameStatus;
