@@ -17,6 +17,7 @@ export * from './integration-events';
 export * from './http/fields';
 export * from './http/settings';
 export * from './http/legacy-lobbies';
+export * from './http/v2-servers';
 export * from './http/common';
 export { checkContract, type Checked } from './validation/check';
 export { fieldsOf, schemaOf, type FieldSpec, type JsonSchema } from './validation/fields';

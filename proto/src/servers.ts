@@ -1,5 +1,6 @@
 // Servers: the HTTP inputs (bodies, params, queries), the bus requests to the servers service and the
 // Server resource exactly as the interface names it.
+import { REPORTED_STATES, type ReportedState } from '@spawnpoint/domain';
 import type { Plan } from './shared';
 import { SUBJECTS } from './subjects';
 import { BusRequest } from './contracts';
@@ -54,18 +55,6 @@ export class ServerView {
   @Nested(() => GameStatusView, { nullable: true }) game!: GameStatusView | null;
 }
 
-/** The v2 API's Server: a subset of the v3 one. */
-export class V2ServerView {
-  @UuidField() instance_id!: string;
-  @Str() name!: string;
-  @ServerStatusField() status!: 'launching' | 'running' | 'stopped';
-  @Str() region!: string;
-  @NestedArray(() => NetworkPortView) network_ports!: NetworkPortView[];
-  @Str() compute_size!: string;
-  @Str() version_tag!: string;
-  @Str({ nullable: true }) started_at!: string | null;
-}
-
 export class ServerPortOverride {
   @PortNameField() name!: string;
   @PortNumberField() internal_port!: number;
@@ -90,16 +79,6 @@ export class StartServerBody {
   @Bool({ optional: true }) use_pool?: boolean;
   /** sdk: stays launching until the game reports ready with its server token (the startup timeout still applies). */
   @Enum(['ports', 'sdk'], { optional: true }) readiness?: 'ports' | 'sdk';
-}
-
-export class V2StartServerBody {
-  @Str({ min: 1, max: 128 }) name!: string;
-  @RegionField() region!: string;
-  @Str({ max: 4096, optional: true, nullable: true }) startup_args?: string | null;
-  @ComputeSizeField({ optional: true }) compute_size?: string;
-  @BuildNameField({ optional: true }) version_tag?: string;
-  @Int({ min: 1, optional: true, nullable: true }) ttl?: number | null;
-  @CustomDataField({ optional: true, nullable: true }) custom_data?: Record<string, unknown> | null;
 }
 
 export class RestartServerBody {
@@ -167,3 +146,5 @@ export class UsesBuildRequest { @Str() projectId!: string; @Str() buildId!: stri
 export class RestartServerRequest { @Str() projectId!: string; @Str() serverId!: string; @Json() body!: RestartServerBody }
 @BusRequest(S.update)
 export class UpdateServerRequest { @Str() projectId!: string; @Str() serverId!: string; @Json() customData!: Record<string, unknown> }
+@BusRequest(S.reportState)
+export class ReportServerStateRequest { @Str() projectId!: string; @Str() serverId!: string; @Enum(REPORTED_STATES) state!: ReportedState }
