@@ -8,6 +8,7 @@ export {
   ServerPortOverride, NetworkPortView as NetworkPort, ServerView as Server, ServerList, V2ServerView as V2Server,
   UploadUrlQuery, UploadUrl, DockerImageBody, BuildIdParams, UploadParams, ListBuildsQuery, BuildView as Build, BuildList, BuildDeleted,
   ArtifactQuery, ArtifactUrl,
+  V2InstanceView as V2Instance, V2ListServersQuery, V2ServerIdParams, V2ServerList, V2ServerStatusHeaders, V2ServerStopped, V2ProjectView as V2Project,
   PortConfigInput as PortConfig, PoolConfigInput as PoolConfigSchema, LobbyConfigInput as LobbyConfigSchema, LOBBY_CONFIG_NAME,
   SettingsPatch, SettingsAnswer as Settings,
   RateLimitsInput as RateLimits, CreateProjectBody, ProjectIdParams, PatchProjectBody, CreatedProject, RotatedKeys, ProjectAdminView as ProjectAdmin,

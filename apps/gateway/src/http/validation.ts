@@ -23,6 +23,12 @@ export function parse<T extends object>(contract: ContractClass<T>, input: unkno
   throw validationError(checked.issues);
 }
 
+/** As `parse`, but fields the contract does not name are dropped, not refused (the v2 API ignores them, as the hosted service does). */
+export function parseKnown<T extends object>(contract: ContractClass<T>, input: unknown, where: Where): T {
+  const given = input === null || typeof input !== 'object' || Array.isArray(input) ? input : declared(contract, input);
+  return parse(contract, given, where);
+}
+
 /** Only the headers the contract names (a request carries many others). */
 function declared(contract: ContractClass, input: unknown): Record<string, unknown> {
   const all = (input ?? {}) as Record<string, unknown>;
