@@ -6,7 +6,7 @@ import type {
   CreateProjectBody, DeletedLobby, DockerImageBody, Health, JoinLobbyBody, LeftLobby, ListBuildsQuery, ListServersQuery, Lobby, LobbyPage,
   LobbySettingsBody, LogHistogram, LogHistogramQuery, LogPage, LogsQuery, MatchmakingExplanation, ParkedEventList, PatchProjectBody,
   ProjectAdmin, ReplayedEvent, RestartServerBody, RotatedKeys, Server, ServerList, ServerMetrics, Settings, SettingsPatch, StartServerBody,
-  StopServerQuery, UpdateServerBody, UploadUrl, V2Server, V2StartServerBody,
+  StopServerQuery, UpdateServerBody, UploadUrl, V2Instance, V2Project, V2Server, V2ServerList, V2ServerStopped, V2StartServerBody,
 } from './types';
 
 const enc = encodeURIComponent;
@@ -58,8 +58,18 @@ export class Servers {
   backfill(id: string): Promise<BackfillState> { return this.t.request('GET', `/v3/servers/${enc(id)}/backfill`); }
   /** Servers_overrideBackfill (server key) */
   overrideBackfill(id: string, body: BackfillOverrideBody): Promise<BackfillState> { return this.t.request('PATCH', `/v3/servers/${enc(id)}/backfill`, { json: body }); }
-  /** V2_start: the v2 API's start. */
+  /** V2Servers_start: the v2 API's start. */
   startV2(body: V2StartServerBody): Promise<V2Server> { return this.t.request('POST', '/v2/servers/start', { json: body }); }
+  /** V2Servers_list: the v2 API's list (running servers; with includeLaunching launching ones too), all of them. */
+  listV2(includeLaunching = false): Promise<V2ServerList> { return this.t.request('GET', '/v2/servers', { query: { include_launching: includeLaunching } }); }
+  /** V2Servers_get */
+  getV2(id: string): Promise<V2Instance> { return this.t.request('GET', `/v2/servers/${enc(id)}`); }
+  /** V2Servers_stop: `{status: "stopped"}`, also for a server already stopped. */
+  stopV2(id: string): Promise<V2ServerStopped> { return this.t.request('DELETE', `/v2/servers/${enc(id)}`); }
+  /** V2Servers_update: a server reports its state (X-Server-Status): running runs a launching server, stopped stops it. */
+  reportStateV2(id: string, state: V2Instance['status']): Promise<V2Instance> {
+    return this.t.request('PUT', `/v2/servers/${enc(id)}/update`, { headers: { 'X-Server-Status': state } });
+  }
   /** Polls until the server is `status` (default running); a stopped server while waiting for running fails. */
   async waitFor(id: string, status: Server['status'] = 'running', { timeoutMs = 60_000, intervalMs = 250 }: WaitOptions = {}): Promise<Server> {
     return pollUntil(() => this.get(id), (s) => {
@@ -170,6 +180,8 @@ export class Projects {
   getSettings(): Promise<Settings> { return this.t.request('GET', '/v3/projects/settings'); }
   /** Projects_update (server key): a partial update; validation errors name the field. */
   updateSettings(patch: SettingsPatch): Promise<Settings> { return this.t.request('POST', '/v3/projects/settings', { json: patch }); }
+  /** V2Project_get: the key's project id (the v2 API). */
+  idV2(): Promise<V2Project> { return this.t.request('GET', '/v2/project'); }
 }
 
 /** A player's view of the lobbies: every call carries x-player-id (and x-player-token when set). */
