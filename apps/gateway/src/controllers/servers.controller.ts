@@ -28,7 +28,8 @@ export class ServersController {
 
   @Get()
   @Access({ auth: 'client', bucket: 'read' })
-  @Doc({ summary: 'List servers, newest first', tags: ['servers'], auth: 'client', query: ListServersQuery, responses: { 200: { description: 'A page of servers', schema: ServerList }, 422: errors[422] } })
+  @Doc({ summary: 'List servers, newest first: running ones (launching too with include_launching; unclaimed pool servers with include_pool), paged by offset and limit', tags: ['servers'], auth: 'client', query: ListServersQuery,
+    responses: { 200: { description: 'A page of servers with the total matching', schema: ServerList }, 422: errors[422] } })
   list(@Req() req: AuthedRequest, @Query() query: unknown) {
     const q = parse(ListServersQuery, query, 'query');
     return this.bus.request(SUBJECTS.servers.list, { projectId: req.principal!.projectId, ...q });

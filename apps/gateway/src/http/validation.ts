@@ -14,16 +14,18 @@ export function validationError(detail: ValidationIssue[]): RemoteError {
 /**
  * Parse or throw the spec's 422. A request without a body reads as `{}`, so a body whose fields are all
  * optional may be left out (the OpenAPI document says so); a JSON `null` body never gets here (input limits).
- * Unknown fields are refused everywhere but in headers (a request carries many).
+ * Unknown fields are refused in bodies and paths; headers and query parameters the contract does not name
+ * are left out (a request carries many headers, and unknown query parameters are ignored, as the hosted
+ * service ignores them).
  */
 export function parse<T extends object>(contract: ContractClass<T>, input: unknown, where: Where): T {
-  const given = where === 'header' ? declared(contract, input) : input ?? {};
-  const checked = checkContract(contract, given, [where], where !== 'header');
+  const given = where === 'header' || where === 'query' ? declared(contract, input) : input ?? {};
+  const checked = checkContract(contract, given, [where]);
   if (checked.ok) return checked.value;
   throw validationError(checked.issues);
 }
 
-/** Only the headers the contract names (a request carries many others). */
+/** Only the fields the contract names (headers, query parameters). */
 function declared(contract: ContractClass, input: unknown): Record<string, unknown> {
   const all = (input ?? {}) as Record<string, unknown>;
   const out: Record<string, unknown> = {};
