@@ -46,8 +46,8 @@ export class ServersController {
   @UseInterceptors(IdempotencyInterceptor)
   @Delete(':instance_id')
   @Access({ auth: 'client', bucket: 'write', serverControl: true })
-  @Doc({ summary: 'Stop a server; network_ports becomes empty', tags: ['servers'], auth: 'client', params: ServerIdParams, query: StopServerQuery,
-    responses: { 200: { description: 'Stopped server', schema: Server }, 409: { description: 'Already stopped', schema: ErrorBody }, ...errors } })
+  @Doc({ summary: 'Stop a server; network_ports becomes empty. Idempotent: a stopped server answers 200 as it stopped', tags: ['servers'], auth: 'client', params: ServerIdParams, query: StopServerQuery,
+    responses: { 200: { description: 'Stopped server (stopped_at set)', schema: Server }, ...errors } })
   stop(@Req() req: AuthedRequest, @Param() params: unknown, @Query() query: unknown) {
     const { instance_id } = parse(ServerIdParams, params, 'path');
     const q = parse(StopServerQuery, query, 'query');

@@ -17,7 +17,8 @@ export function decide(command: ServerCommand, state: ServerState): ServerEvent[
       if (state.status !== 'launching' || state.readiness === 'sdk') return [];
       return [{ type: 'ServerRunning', data: { serverId, at: command.now } }];
     case 'StopServer':
-      if (state.status === 'stopped') throw conflict('server is already stopped');
+      // DELETE is idempotent: stopping a stopped server records nothing and answers it as it stopped.
+      if (state.status === 'stopped') return [];
       return [{ type: 'ServerStopped', data: { serverId, reason: command.reason, exitCode: null, at: command.now } }];
     case 'RecordExit': {
       // The exit that follows our own stop is expected: the server is already stopped.
