@@ -79,7 +79,7 @@ export function describeClientSdk(mode: string, start: () => Promise<Platform>, 
       expect(running.network_ports.length).toBeGreaterThan(0);
       expect((await sp.servers.list({ status: 'running' })).servers.map((s) => s.instance_id)).toContain(started.instance_id);
       const all: string[] = [];
-      for await (const s of sp.servers.listAll({ limit: 1 })) all.push(s.instance_id);
+      for await (const s of sp.servers.listAll({ limit: 1, include_launching: true })) all.push(s.instance_id);
       expect(all).toContain(started.instance_id);
       expect((await sp.servers.update(started.instance_id, { custom_data: { map: 'b' } })).custom_data).toEqual({ map: 'b' });
       const line = await eventually(() => sp.servers.logs(started.instance_id), (page) => page.logs.some((l) => /listening/.test(l.message)), 20_000, 'game log');

@@ -5,7 +5,7 @@ import type {
   ArtifactUrl, BackfillOverrideBody, BackfillState, BrowseLobbiesQuery, Build, BuildDeleted, BuildList, CreatedProject, CreateLobbyBody,
   CreateProjectBody, DeletedLobby, DockerImageBody, Health, JoinLobbyBody, LeftLobby, ListBuildsQuery, ListServersQuery, Lobby, LobbyPage,
   LobbySettingsBody, LogHistogram, LogHistogramQuery, LogPage, LogsQuery, MatchmakingExplanation, ParkedEventList, PatchProjectBody,
-  ProjectAdmin, ReplayedEvent, RestartServerBody, RotatedKeys, Server, ServerList, ServerMetrics, Settings, SettingsPatch, StartServerBody,
+  ProjectAdmin, ProjectLogPage, ProjectLogsQuery, ReplayedEvent, RestartServerBody, RotatedKeys, Server, ServerList, ServerMetrics, Settings, SettingsPatch, StartServerBody,
   StopServerQuery, UpdateServerBody, UploadUrl, V2Instance, V2Project, V2Server, V2ServerList, V2ServerStopped, V2StartServerBody,
 } from './types';
 
@@ -29,16 +29,16 @@ export class Servers {
   constructor(private readonly t: Transport) {}
   /** Servers_start */
   start(body: StartServerBody): Promise<Server> { return this.t.request('POST', '/v3/servers/start', { json: body }); }
-  /** Servers_list: one page. */
+  /** Servers_list: one page (running servers unless include_launching or status says otherwise). */
   list(query?: ListServersQuery): Promise<ServerList> { return this.t.request('GET', '/v3/servers', { query: q(query) }); }
-  /** Every server matching `query`, page after page. */
-  async *listAll(query: Omit<ListServersQuery, 'next_token'> = {}): AsyncGenerator<Server> {
-    let next: string | null | undefined;
-    do {
-      const page = await this.list({ ...query, ...(next ? { next_token: next } : {}) } as ListServersQuery);
+  /** Every server matching `query`, page after page (offset by offset, until has_more is false). */
+  async *listAll(query: Omit<ListServersQuery, 'offset'> = {}): AsyncGenerator<Server> {
+    for (let offset = 0; ;) {
+      const page = await this.list({ ...query, offset });
       yield* page.servers;
-      next = page.next_token;
-    } while (next);
+      if (!page.has_more || page.servers.length === 0) return;
+      offset += page.servers.length;
+    }
   }
   /** Servers_get */
   get(id: string): Promise<Server> { return this.t.request('GET', `/v3/servers/${enc(id)}`); }
@@ -180,6 +180,8 @@ export class Projects {
   getSettings(): Promise<Settings> { return this.t.request('GET', '/v3/projects/settings'); }
   /** Projects_update (server key): a partial update; validation errors name the field. */
   updateSettings(patch: SettingsPatch): Promise<Settings> { return this.t.request('POST', '/v3/projects/settings', { json: patch }); }
+  /** ServerLogs_projectLogs: one page of every server's log lines, oldest first (start_time required). */
+  logs(query: ProjectLogsQuery): Promise<ProjectLogPage> { return this.t.request('GET', '/v3/projects/logs', { query: q(query) }); }
   /** V2Project_get: the key's project id (the v2 API). */
   idV2(): Promise<V2Project> { return this.t.request('GET', '/v2/project'); }
 }

@@ -2,7 +2,7 @@
 // use it: the same servers as v3 (one store, the same bus subjects and rules), in v2's shapes. Unknown
 // body and query fields are ignored (v2 does); an id that is not one of this project's servers is 404.
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Query, Req, UseGuards, UseInterceptors } from '@nestjs/common';
-import { Bus, RemoteError } from '@spawnpoint/messaging';
+import { Bus } from '@spawnpoint/messaging';
 import { BUS } from '@spawnpoint/platform';
 import {
   GetServerRequest, ReportServerStateRequest, ServerView, StartServerBody, StartServerRequest, StopServerRequest, SUBJECTS, V2InstanceView, V2StartServerBody as V2StartBody, V2ServerList as V2List, V2ServerStopped as V2Stopped,
@@ -70,15 +70,8 @@ export class V2ServersController {
   async stop(@Req() req: AuthedRequest, @Param() params: unknown): Promise<V2Stopped> {
     const { instance_id } = parseKnown(V2ServerIdParams, params, 'path');
     const projectId = req.principal!.projectId;
-    try {
-      await this.bus.request<ServerView>(SUBJECTS.servers.stop, { projectId, serverId: instance_id } satisfies StopServerRequest);
-    } catch (err) {
-      // Until the servers service answers a stop of a stopped server with 200 (wire/servers), its 409 for
-      // that case is success here; any other 409 (the server is not stopped) stays an error.
-      if (!(err instanceof RemoteError && err.body.status === 409)) throw err;
-      const s = await this.bus.request<ServerView>(SUBJECTS.servers.get, { projectId, serverId: instance_id } satisfies GetServerRequest);
-      if (s.status !== 'stopped') throw err;
-    }
+    // A server already stopped is no error: the servers service answers it as stopped (DELETE is idempotent).
+    await this.bus.request<ServerView>(SUBJECTS.servers.stop, { projectId, serverId: instance_id } satisfies StopServerRequest);
     return { status: 'stopped' };
   }
 

@@ -16,7 +16,7 @@ export const buildsPage: Page = (main, { sp }) => {
       ? table('Builds', ['Name', 'Version', 'Status', 'Size', 'Age'], list.builds.map((b) => [b.name, b.version, b.status, size(b.size_bytes), age(b.created_at)]), { id: 'builds-table' })
       : h('p', {}, 'No builds yet.'));
     const poolServers: Server[] = [];
-    for await (const s of sp.servers.listAll({})) if (s.is_pool_server && s.status !== 'stopped') poolServers.push(s);
+    for await (const s of sp.servers.listAll({ include_pool: true, include_launching: true })) if (s.is_pool_server && s.status !== 'stopped') poolServers.push(s);
     const config = (settings as { pool_config?: { enabled?: boolean } | null }).pool_config;
     const regions = poolStatus(settings as never, poolServers);
     pools.replaceChildren(
