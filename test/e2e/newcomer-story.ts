@@ -80,7 +80,7 @@ export function describeNewcomerStory(mode: string, start: () => Promise<Platfor
     it('starts a server through the legacy v2 route (201)', async () => {
       const res = await clientApi.post('/v2/servers/start', { name: 'legacy', region: 'eu-west' });
       expect(res.status).toBe(201);
-      expect(Object.keys(res.body).sort()).toEqual(['compute_size', 'instance_id', 'name', 'network_ports', 'region', 'started_at', 'status', 'version_tag']);
+      expect(Object.keys(res.body).sort()).toEqual(['compute_size', 'instance_id', 'name', 'network_ports', 'region', 'started_at', 'status', 'version', 'version_tag']);
       expect(res.body.status).toBe('launching');
       expect(res.body.network_ports[0].tls_enabled).toBe(false);
       expect((await server.delete(`/v3/servers/${res.body.instance_id}`)).status).toBe(200);

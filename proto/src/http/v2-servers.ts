@@ -1,6 +1,7 @@
 // The hosted service's v2 servers API (`/api/v2/servers…`, `/api/v2/project`): its field names and shapes,
 // over the same servers as v3. Inputs ignore unknown fields (v2 does); answers carry the fields the
 // published description names, nothing of ours (v3 has the rest).
+import { Transform } from 'class-transformer';
 import { REPORTED_STATES, type ReportedState } from '@spawnpoint/domain';
 import { NetworkPortView } from '../servers';
 import { Bool, Enum, Flag, Int, Json, NestedArray, Str } from '../validation/fields';
@@ -13,7 +14,8 @@ export class V2StartServerBody {
   @ComputeSizeField({ optional: true }) compute_size?: string;
   @BuildNameField({ optional: true, nullable: true }) version_tag?: string | null;
   /** The hosted service's Unity SDK sends it as a string ("3"): a string of digits is read as the number, as the hosted service does. */
-  @Int({ min: 1, optional: true, nullable: true, coerce: true, description: 'A build version of version_tag; a numeric string is accepted' }) version?: number | null;
+  @Transform(({ value }) => (typeof value === 'string' && /^[0-9]{1,9}$/.test(value) ? Number(value) : value), { toClassOnly: true })
+  @Int({ min: 1, optional: true, nullable: true, description: 'A build version of version_tag; a string of digits is accepted' }) version?: number | null;
   @Int({ min: 60, max: 86400, optional: true, nullable: true }) ttl?: number | null;
   @Bool({ optional: true, nullable: true }) auto_restart?: boolean | null;
   @CustomDataField({ optional: true, nullable: true }) custom_data?: Record<string, unknown> | null;
