@@ -36,14 +36,13 @@ async function withAdmin(fn) {
 }
 
 async function readyInPool(p) {
-  let token = null;
   let ready = 0;
-  do {
-    const r = await p.api('GET', `/v3/servers?region=eu-west&limit=100${token ? `&next_token=${encodeURIComponent(token)}` : ''}`, { key: p.serverKey });
-    for (const s of r.body.servers) if (s.is_pool_server && !s.pool_claimed_at && s.status === 'running') ready++;
-    token = r.body.next_token;
-  } while (token);
-  return ready;
+  for (let offset = 0; ;) {
+    const r = await p.api('GET', `/v3/servers?region=eu-west&include_pool=true&limit=100&offset=${offset}`, { key: p.serverKey });
+    for (const s of r.body.servers) if (s.is_pool_server && !s.pool_claimed_at) ready++;
+    if (!r.body.has_more || r.body.servers.length === 0) return ready;
+    offset += r.body.servers.length;
+  }
 }
 
 async function main() {

@@ -22,19 +22,18 @@ async function withAdmin(fn) {
 }
 
 async function poolState(p) {
-  let token = null;
   let ready = 0;
   let total = 0;
-  do {
-    const r = await p.api('GET', `/v3/servers?region=us-east&limit=100${token ? `&next_token=${encodeURIComponent(token)}` : ''}`, { key: p.serverKey });
+  for (let offset = 0; ;) {
+    const r = await p.api('GET', `/v3/servers?region=us-east&include_launching=true&include_pool=true&limit=100&offset=${offset}`, { key: p.serverKey });
     for (const s of r.body.servers) {
-      if (!s.is_pool_server || s.pool_claimed_at || s.status === 'stopped') continue;
+      if (!s.is_pool_server || s.pool_claimed_at) continue;
       total++;
       if (s.status === 'running') ready++;
     }
-    token = r.body.next_token;
-  } while (token);
-  return { ready, total };
+    if (!r.body.has_more || r.body.servers.length === 0) return { ready, total };
+    offset += r.body.servers.length;
+  }
 }
 
 async function main() {

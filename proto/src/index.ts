@@ -19,6 +19,7 @@ export * from './http/settings';
 export * from './http/legacy-lobbies';
 export * from './http/v2-builds';
 export * from './http/legacy-matchmaker';
+export * from './http/v2-servers';
 export * from './http/common';
 export { checkContract, type Checked } from './validation/check';
 export { fieldsOf, schemaOf, type FieldSpec, type JsonSchema } from './validation/fields';

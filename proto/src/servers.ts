@@ -1,9 +1,10 @@
 // Servers: the HTTP inputs (bodies, params, queries), the bus requests to the servers service and the
 // Server resource exactly as the interface names it.
+import { REPORTED_STATES, type ReportedState } from '@spawnpoint/domain';
 import type { Plan } from './shared';
 import { SUBJECTS } from './subjects';
 import { BusRequest } from './contracts';
-import { Bool, Enum, Int, Json, Nested, NestedArray, Str, UuidField } from './validation/fields';
+import { Bool, Enum, Flag, Int, Json, Nested, NestedArray, Str, UuidField } from './validation/fields';
 import {
   BuildNameField, ComputeSizeField, CustomDataField, EnvVarsField, PortNameField, PortNumberField, ProtocolField, RegionField,
   ServerStatusField, ServiceTypeField,
@@ -54,18 +55,6 @@ export class ServerView {
   @Nested(() => GameStatusView, { nullable: true }) game!: GameStatusView | null;
 }
 
-/** The v2 API's Server: a subset of the v3 one. */
-export class V2ServerView {
-  @UuidField() instance_id!: string;
-  @Str() name!: string;
-  @ServerStatusField() status!: 'launching' | 'running' | 'stopped';
-  @Str() region!: string;
-  @NestedArray(() => NetworkPortView) network_ports!: NetworkPortView[];
-  @Str() compute_size!: string;
-  @Str() version_tag!: string;
-  @Str({ nullable: true }) started_at!: string | null;
-}
-
 export class ServerPortOverride {
   @PortNameField() name!: string;
   @PortNumberField() internal_port!: number;
@@ -92,16 +81,6 @@ export class StartServerBody {
   @Enum(['ports', 'sdk'], { optional: true }) readiness?: 'ports' | 'sdk';
 }
 
-export class V2StartServerBody {
-  @Str({ min: 1, max: 128 }) name!: string;
-  @RegionField() region!: string;
-  @Str({ max: 4096, optional: true, nullable: true }) startup_args?: string | null;
-  @ComputeSizeField({ optional: true }) compute_size?: string;
-  @BuildNameField({ optional: true }) version_tag?: string;
-  @Int({ min: 1, optional: true, nullable: true }) ttl?: number | null;
-  @CustomDataField({ optional: true, nullable: true }) custom_data?: Record<string, unknown> | null;
-}
-
 export class RestartServerBody {
   @Str({ min: 1, max: 128, optional: true }) name?: string;
   @Str({ max: 4096, optional: true, nullable: true }) startup_args?: string | null;
@@ -118,13 +97,16 @@ export class RestartServerBody {
 export class UpdateServerBody { @CustomDataField() custom_data!: Record<string, unknown> }
 export class ServerIdParams { @UuidField() instance_id!: string }
 export class StopServerQuery { @Enum(['SHUTDOWN_SIGNAL', 'PROCESS_EXITED', 'TTL_EXPIRED'], { optional: true }) shutdown_reason?: string }
+/** GET /v3/servers. Without include_launching or status only running servers are listed (as the hosted service does). */
 export class ListServersQuery {
+  @Flag({ optional: true, description: 'List launching servers too (default false: running only). Ignored when status is given' }) include_launching?: boolean;
+  @Flag({ optional: true, description: 'List unclaimed pool servers too (default false)' }) include_pool?: boolean;
   @ServerStatusField({ optional: true }) status?: string;
   @RegionField({ optional: true }) region?: string;
   @BuildNameField({ optional: true }) version_tag?: string;
   @Str({ max: 128, optional: true }) match_id?: string;
-  @Int({ min: 1, max: 100, optional: true, coerce: true }) limit?: number;
-  @Str({ max: 512, optional: true }) next_token?: string;
+  @Int({ min: 1, max: 100, optional: true, coerce: true, description: 'Servers per page, default 50' }) limit?: number;
+  @Int({ min: 0, optional: true, coerce: true, description: 'Servers to skip, default 0' }) offset?: number;
 }
 
 // Bus requests. Bodies were checked in full at the gateway: here they are checked as objects.
@@ -144,16 +126,22 @@ export class GetServerRequest {
 @BusRequest(S.list)
 export class ListServersRequest {
   @Str() projectId!: string;
+  @Bool({ optional: true }) include_launching?: boolean;
+  @Bool({ optional: true }) include_pool?: boolean;
   @Str({ optional: true }) status?: string;
   @Str({ optional: true }) region?: string;
   @Str({ optional: true }) version_tag?: string;
   @Str({ optional: true }) match_id?: string;
   @Int({ optional: true }) limit?: number;
-  @Str({ optional: true }) next_token?: string;
+  @Int({ optional: true }) offset?: number;
 }
+/** One page of a project's servers, newest first: `total` matches the filters, `has_more` when a later page has some. */
 export class ServerList {
+  @Int({ min: 0 }) total!: number;
   @NestedArray(() => ServerView) servers!: ServerView[];
-  @Str({ nullable: true }) next_token!: string | null;
+  @Int({ min: 1 }) limit!: number;
+  @Int({ min: 0 }) offset!: number;
+  @Bool() has_more!: boolean;
 }
 @BusRequest(S.stop)
 export class StopServerRequest {
@@ -167,3 +155,5 @@ export class UsesBuildRequest { @Str() projectId!: string; @Str() buildId!: stri
 export class RestartServerRequest { @Str() projectId!: string; @Str() serverId!: string; @Json() body!: RestartServerBody }
 @BusRequest(S.update)
 export class UpdateServerRequest { @Str() projectId!: string; @Str() serverId!: string; @Json() customData!: Record<string, unknown> }
+@BusRequest(S.reportState)
+export class ReportServerStateRequest { @Str() projectId!: string; @Str() serverId!: string; @Enum(REPORTED_STATES) state!: ReportedState }

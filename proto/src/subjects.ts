@@ -40,6 +40,8 @@ export const SUBJECTS = {
     gameReady: 'servers.gameReady',
     gameStatus: 'servers.gameStatus',
     gameStop: 'servers.gameStop',
+    /** A server reporting its own state with the project key (the v2 API's X-Server-Status). */
+    reportState: 'servers.reportState',
   },
   lobbies: {
     create: 'lobbies.create',

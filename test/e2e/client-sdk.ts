@@ -16,7 +16,8 @@ const GAME = path.join(ROOT, 'examples', 'game-server');
 /** Operations an SDK user never calls directly: the docs pages, probes and the signed artifact download. */
 // Game_*: the game API, for game machines (@spawnpoint/game-server), not this SDK. V2Builds_*: the hosted
 // service's v2 builds routes, for its own clients; this SDK has one way to each thing, the v3 builds methods.
-const NOT_SDK = new Set(['Docs_openapi', 'Docs_docs', 'Health_live', 'Builds_artifact']);
+// RootHealth_health: /health at the root, for the hosted service's clients (the SDK checks /api/health).
+const NOT_SDK = new Set(['Docs_openapi', 'Docs_docs', 'Health_live', 'Builds_artifact', 'RootHealth_health']);
 
 export function describeClientSdk(mode: string, start: () => Promise<Platform>, restartGateway: (p: Platform) => Promise<void>) {
   describe(`@spawnpoint/client (${mode})`, () => {
@@ -86,7 +87,7 @@ export function describeClientSdk(mode: string, start: () => Promise<Platform>, 
       expect(running.network_ports.length).toBeGreaterThan(0);
       expect((await sp.servers.list({ status: 'running' })).servers.map((s) => s.instance_id)).toContain(started.instance_id);
       const all: string[] = [];
-      for await (const s of sp.servers.listAll({ limit: 1 })) all.push(s.instance_id);
+      for await (const s of sp.servers.listAll({ limit: 1, include_launching: true })) all.push(s.instance_id);
       expect(all).toContain(started.instance_id);
       expect((await sp.servers.update(started.instance_id, { custom_data: { map: 'b' } })).custom_data).toEqual({ map: 'b' });
       const line = await eventually(() => sp.servers.logs(started.instance_id), (page) => page.logs.some((l) => /listening/.test(l.message)), 20_000, 'game log');

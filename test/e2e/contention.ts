@@ -10,6 +10,7 @@ import { tcpEcho } from '../support/game-client';
 import { gameProcesses } from '../support/instance-processes';
 import { ADMIN_TOKEN, Platform } from '../support/processes';
 import { uploadSample } from './server-lifecycle';
+import { everyServer } from '../support/server-list';
 
 type Api = ReturnType<typeof client>;
 const as = (playerId: string) => ({ 'x-player-id': playerId });
@@ -107,28 +108,31 @@ export function describeContention(mode: string, start: () => Promise<Platform>)
 
     it('Idempotency-Key: the same key twice starts one server and answers the same; another body 422; a bad key 422', async () => {
       const key = `start-${mode}-${Date.now()}`;
-      const before = (await api.get('/v3/servers?limit=100')).body.servers.length;
-      const first = await api.post('/v3/servers/start', { name: 'once', region: 'eu-west' }, { 'idempotency-key': key });
+      // the starts carry the key as match_id: the servers they made are the ones listed under it, whatever their status
+      const made = async () => (await api.get(`/v3/servers?include_launching=true&match_id=${key}`)).body.total;
+      const first = await api.post('/v3/servers/start', { name: 'once', region: 'eu-west', match_id: key }, { 'idempotency-key': key });
       expect(first.status).toBe(201);
-      const again = await api.post('/v3/servers/start', { name: 'once', region: 'eu-west' }, { 'idempotency-key': key });
+      const again = await api.post('/v3/servers/start', { name: 'once', region: 'eu-west', match_id: key }, { 'idempotency-key': key });
       expect(again.status).toBe(201);
       expect(again.body).toEqual(first.body);
       expect(again.headers.get('idempotent-replayed')).toBe('true');
-      expect((await api.get('/v3/servers?limit=100')).body.servers.length).toBe(before + 1);
-      const other = await api.post('/v3/servers/start', { name: 'twice', region: 'eu-west' }, { 'idempotency-key': key });
+      expect(await made()).toBe(1);
+      const other = await api.post('/v3/servers/start', { name: 'twice', region: 'eu-west', match_id: key }, { 'idempotency-key': key });
       expect(other.status).toBe(422);
       expect(other.body.detail[0].loc).toEqual(['header', 'idempotency-key']);
       for (const bad of ['', 'x'.repeat(256), 'tab\there']) {
-        const r = await api.post('/v3/servers/start', { name: 'bad', region: 'eu-west' }, { 'idempotency-key': bad });
+        const r = await api.post('/v3/servers/start', { name: 'bad', region: 'eu-west', match_id: key }, { 'idempotency-key': bad });
         expect([r.status, r.body.detail?.[0]?.loc]).toEqual([422, ['header', 'idempotency-key']]);
       }
-      expect((await api.get('/v3/servers?limit=100')).body.servers.length).toBe(before + 1);
+      expect(await made()).toBe(1);
       // An error answer is an answer too: replayed, not run again.
       const stopKey = `stop-${mode}-${Date.now()}`;
       expect((await api.delete(`/v3/servers/${first.body.instance_id}`, { 'idempotency-key': stopKey })).status).toBe(200);
       const stopAgain = await api.delete(`/v3/servers/${first.body.instance_id}`, { 'idempotency-key': stopKey });
       expect([stopAgain.status, stopAgain.body.status]).toEqual([200, 'stopped']);
-      expect((await api.delete(`/v3/servers/${first.body.instance_id}`, { 'idempotency-key': `${stopKey}-b` })).status).toBe(409);
+      // another key stops it again: DELETE is idempotent, the server answers as it stopped
+      const otherStop = await api.delete(`/v3/servers/${first.body.instance_id}`, { 'idempotency-key': `${stopKey}-b` });
+      expect([otherStop.status, otherStop.body.stopped_at]).toEqual([200, stopAgain.body.stopped_at]);
       // The OpenAPI document says so on every write.
       const doc = (await api.get('/openapi.json')).body;
       expect(doc.paths['/api/v3/servers/start'].post.parameters.map((x: { name: string }) => x.name)).toContain('Idempotency-Key');
@@ -138,20 +142,20 @@ export function describeContention(mode: string, start: () => Promise<Platform>)
     it('Idempotency-Key: concurrent duplicates make one server; each answer is the first one or 409', async () => {
       const key = `burst-${mode}-${Date.now()}`;
       const gateways = p.gatewayUrls ?? [p.baseUrl];
-      const before = (await api.get('/v3/servers?limit=100')).body.servers.length;
+      const made = async () => (await api.get(`/v3/servers?include_launching=true&match_id=${key}`)).body.total;
       // Spread over every gateway replica: the key holds across them.
       const answers = await Promise.all(range(10).map((i) => client(gateways[i % gateways.length], p.serverKey)
-        .post('/v3/servers/start', { name: 'burst', region: 'us-west' }, { 'idempotency-key': key })));
+        .post('/v3/servers/start', { name: 'burst', region: 'us-west', match_id: key }, { 'idempotency-key': key })));
       const created = answers.filter((a) => a.status === 201);
       expect(created.length).toBeGreaterThanOrEqual(1);
       expect(answers.filter((a) => a.status !== 201 && a.status !== 409)).toEqual([]);
       expect(new Set(created.map((a) => a.body.instance_id)).size).toBe(1);
       // Every replica answers a later retry with the first answer.
       for (const g of gateways) {
-        const later = await client(g, p.serverKey).post('/v3/servers/start', { name: 'burst', region: 'us-west' }, { 'idempotency-key': key });
+        const later = await client(g, p.serverKey).post('/v3/servers/start', { name: 'burst', region: 'us-west', match_id: key }, { 'idempotency-key': key });
         expect([later.status, later.body.instance_id]).toEqual([201, created[0].body.instance_id]);
       }
-      expect((await api.get('/v3/servers?limit=100')).body.servers.length).toBe(before + 1);
+      expect(await made()).toBe(1);
       await api.delete(`/v3/servers/${created[0].body.instance_id}`);
     });
 
@@ -183,7 +187,7 @@ export function describeContention(mode: string, start: () => Promise<Platform>)
         try {
           const headers = { [COMMAND_ID_HEADER]: `e2e-resend-${Date.now()}` };
           const payload = { projectId: p.projectId, plan: 'pro', body: { name: 'resent', region: 'south-africa' } };
-          const count = async () => (await api.get('/v3/servers?limit=100&region=south-africa')).body.servers.length;
+          const count = async () => (await everyServer(api, 'region=south-africa')).length;
           const before = await count();
           const first = await bus.request<{ instance_id: string }>(SUBJECTS.servers.start, payload, { headers, timeoutMs: 30_000 });
           expect(await bus.request<{ instance_id: string }>(SUBJECTS.servers.start, payload, { headers, timeoutMs: 30_000 })).toMatchObject({ instance_id: first.instance_id });

@@ -9,6 +9,7 @@ import { Platform, startDistributed, startStandalone } from '../support/processe
 import { lobbyEvents } from '../support/sse';
 import { checkAfterRestart, expectNoStackTraces, nextStartWorks, startsUnderFire } from './crash-trials';
 import { uploadSample } from './server-lifecycle';
+import { everyServer } from '../support/server-list';
 
 jest.setTimeout(240_000);
 const STARTS = 30;
@@ -93,7 +94,7 @@ describe('standalone: SIGTERM with lobby event streams open', () => {
     const again = client(p.baseUrl, p.serverKey);
     expect(p.output()).not.toMatch(/still running from an earlier start/);
     // Every server, the ones started while it stopped included, was recorded stopped with its game.
-    const all = (await again.get('/v3/servers?limit=100')).body.servers;
+    const all = await everyServer(again);
     expect(all.map((s: any) => s.instance_id)).toEqual(expect.arrayContaining(ids));
     expect(all.filter((s: any) => s.status !== 'stopped')).toEqual([]);
     expect(gameProcesses(dataDir)).toEqual([]);

@@ -4,6 +4,7 @@
 import { client, eventually } from '../support/http';
 import { tcpEcho } from '../support/game-client';
 import { gameProcesses, orphansOf } from '../support/game-processes';
+import { everyServer } from '../support/server-list';
 
 type Api = ReturnType<typeof client>;
 
@@ -37,17 +38,7 @@ export async function startsUnderFire(api: Api, count: number, concurrency: numb
   return { acked, failed };
 }
 
-async function allServers(api: Api): Promise<any[]> {
-  const servers: any[] = [];
-  let token: string | null = null;
-  do {
-    const page = await api.get(`/v3/servers?limit=100${token ? `&next_token=${encodeURIComponent(token)}` : ''}`);
-    if (page.status !== 200) throw new Error(`list: ${page.status} ${JSON.stringify(page.body)}`);
-    servers.push(...page.body.servers);
-    token = page.body.next_token;
-  } while (token);
-  return servers;
-}
+const allServers = (api: Api) => everyServer(api);
 
 export interface TrialFigures { acked: number; recorded: number; running: number; lost: number; orphans: number }
 

@@ -12,6 +12,7 @@ import { runFuzz } from '../support/fuzz/run';
 import { client } from '../support/http';
 import { ADMIN_TOKEN, Platform } from '../support/processes';
 import { uploadSample } from './server-lifecycle';
+import { everyServer } from '../support/server-list';
 
 type Api = ReturnType<typeof client>;
 const SEED = Number(process.env.FUZZ_SEED ?? 11);
@@ -22,14 +23,7 @@ const RANDOM_PER_OP = Number(process.env.FUZZ_RANDOM ?? 100);
 
 /** Everything the fuzzer could have created or changed, as seen through the API. */
 async function snapshot(server: Api, legacy: Api, ids: { serverId: string; lobbyId: string }) {
-  const servers: string[] = [];
-  let token: string | null = null;
-  do {
-    const page = await server.get(`/v3/servers?limit=100${token ? `&next_token=${encodeURIComponent(token)}` : ''}`);
-    expect(page.status).toBe(200);
-    servers.push(...page.body.servers.map((s: { instance_id: string }) => s.instance_id));
-    token = page.body.next_token;
-  } while (token);
+  const servers: string[] = (await everyServer(server)).map((s: { instance_id: string }) => s.instance_id);
   const builds: { build_id: string; status: string }[] = [];
   for (let offset = 0, more = true; more; ) {
     const page = await server.get(`/v3/builds?limit=100&offset=${offset}`);

@@ -6,6 +6,7 @@ import { Client } from 'pg';
 import { client, eventually } from '../support/http';
 import { Platform, startDistributed } from '../support/processes';
 import { uploadSample } from './server-lifecycle';
+import { everyServer } from '../support/server-list';
 
 const as = (playerId: string) => ({ 'x-player-id': playerId });
 const LOBBIES = 24;
@@ -142,7 +143,7 @@ describe('matchmaking: concurrent queueing, a matcher killed -9 (distributed, tw
     // no other server runs for these matches: a retried start is the same start, and a server a match
     // started but never got (it fell through meanwhile) is stopped (ADR-0012, 12.); none for a match in a game
     type Listed = { instance_id: string; status: string; match_id: string; custom_data?: { match?: unknown } };
-    const strays = async () => ((await server.get('/v3/servers?limit=100')).body.servers as Listed[])
+    const strays = async () => ((await everyServer(server)) as Listed[])
       .filter((s) => s.custom_data?.match && !byServer.has(s.instance_id));
     let extra = await strays();
     const strayUntil = Date.now() + 30_000;

@@ -11,6 +11,7 @@ import { gameProcesses } from '../support/game-processes';
 import { client, eventually } from '../support/http';
 import { Platform, startDistributed } from '../support/processes';
 import { uploadSample } from './server-lifecycle';
+import { everyServer } from '../support/server-list';
 
 const as = (playerId: string) => ({ 'x-player-id': playerId });
 const POINTS = ['matcher.after-propose', 'match.after-reservation', 'match.after-formed', 'match.after-server-start'];
@@ -60,7 +61,7 @@ describe('matchmaking: kill -9 mid-formation at each crash point (distributed, t
     const match = (await server.get(`/v3/servers/${serverId}`)).body;
     expect(match.custom_data.match.lobbies.sort()).toEqual(games.map((g) => g.body.id).sort());
     // exactly one server for the match: a start repeated after the crash is the same start
-    const list: any[] = (await server.get('/v3/servers?limit=100')).body.servers;
+    const list: any[] = await everyServer(server);
     expect(list.filter((s) => s.match_id === match.match_id).map((s) => s.instance_id)).toEqual([serverId]);
 
     // the dead replica comes back (the next trial has two again); the game ends cleanly
@@ -68,8 +69,8 @@ describe('matchmaking: kill -9 mid-formation at each crash point (distributed, t
     for (const who of players) expect((await api.post('/v3/lobbies/arena/me/end-match', undefined, as(who))).body.status).toBe('waiting');
     await eventually(() => server.get(`/v3/servers/${serverId}`), (r) => r.body.status === 'stopped', 30_000, 'match server stopped');
     // no game process of any server is left running but its own (no orphan from the crashed start)
-    const runningList: any[] = (await server.get('/v3/servers?limit=100')).body.servers;
-    expect(runningList.filter((s) => s.status !== 'stopped').map((s) => s.instance_id)).toEqual([]);
+    const runningList: any[] = (await server.get('/v3/servers?include_launching=true&include_pool=true&limit=100')).body.servers;
+    expect(runningList.map((s) => s.instance_id)).toEqual([]);
     await eventually(async () => gameProcesses(p.dataDir), (ps) => ps.length === 0, 15_000, 'no game process left');
   });
 
@@ -92,7 +93,7 @@ describe('matchmaking: kill -9 mid-formation at each crash point (distributed, t
     // the other replica too, before it takes the lead: the match's server runs, and no matcher knows it
     await p.killAll!('matchmaking', 'SIGKILL');
     // the server the match's start made (custom_data.match names the lobbies)
-    const list: any[] = (await server.get('/v3/servers?limit=100')).body.servers;
+    const list: any[] = await everyServer(server);
     const started = list.filter((s) => s.custom_data?.match?.lobbies?.includes(ids[0]));
     expect(started).toHaveLength(1);
     expect(started[0].status).not.toBe('stopped');
@@ -108,7 +109,7 @@ describe('matchmaking: kill -9 mid-formation at each crash point (distributed, t
       const r = await eventually(() => api.get('/v3/lobbies/arena/me', as(who)), (x) => x.body.status === 'waiting' || x.body.status === 'in_game', 30_000, `${who} settled`);
       if (r.body.status === 'in_game') expect((await api.post('/v3/lobbies/arena/me/end-match', undefined, as(who))).body.status).toBe('waiting');
     }
-    await eventually(() => server.get(`/v3/servers?limit=100&match_id=${matchId}`), (r) => r.body.servers.every((s: { status: string }) => s.status === 'stopped'), 30_000, 'the match server stopped');
+    await eventually(() => server.get(`/v3/servers?include_launching=true&match_id=${matchId}`), (r) => r.body.total === 0, 30_000, 'the match server stopped');
     await eventually(async () => gameProcesses(p.dataDir), (ps) => ps.length === 0, 15_000, 'no game process left');
   });
 });

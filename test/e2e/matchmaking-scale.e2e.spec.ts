@@ -9,6 +9,7 @@ import { yazlZip } from '../../apps/builds/src/zip/testing/zip-fixture';
 import { client } from '../support/http';
 import { Platform, startDistributed } from '../support/processes';
 import { uploadBuild } from './server-lifecycle';
+import { everyServer } from '../support/server-list';
 
 const as = (playerId: string) => ({ 'x-player-id': playerId });
 const LOBBIES = 1000;
@@ -90,13 +91,7 @@ describe('matchmaking at scale: 1,000 lobbies, two matcher replicas (distributed
     });
     expect(seen.filter((x) => x !== null)).toEqual([]);
     // no other server was started (a retried start is the same start)
-    let listed = 0;
-    for (let page: string | null = '/v3/servers?limit=100'; page; ) {
-      const r: { body: { servers: unknown[]; next_token: string | null } } = await server.get(page);
-      listed += r.body.servers.length;
-      page = r.body.next_token ? `/v3/servers?limit=100&next_token=${encodeURIComponent(r.body.next_token)}` : null;
-    }
-    expect(listed).toBe(LOBBIES / 2);
+    expect((await everyServer(server)).length).toBe(LOBBIES / 2);
 
     // the match streams: each lobby in exactly one formed match, and that match failed (its server refused)
     const db = new Client({ connectionString: p.databaseUrl });

@@ -10,6 +10,7 @@ import { client, eventually } from '../support/http';
 import { ADMIN_TOKEN, Platform } from '../support/processes';
 import { lobbyEvents } from '../support/sse';
 import { uploadSample } from './server-lifecycle';
+import { everyServer } from '../support/server-list';
 
 type Api = ReturnType<typeof client>;
 const as = (playerId: string) => ({ 'x-player-id': playerId });
@@ -366,8 +367,8 @@ export function describeMatchmaking(mode: string, start: () => Promise<Platform>
       expect(filled.body.server.instance_id).toBe(serverId);
       expect(other.body.status).toBe('in_queue');
       // no second game was made for them
-      const all = await server.get('/v3/servers?limit=100');
-      const theirs = all.body.servers.filter((s: { custom_data?: { match?: { lobbies?: string[] } } }) => s.custom_data?.match?.lobbies?.some((l) => l === f3.body.id || l === f4.body.id));
+      const all = await everyServer(server);
+      const theirs = all.filter((s: { custom_data?: { match?: { lobbies?: string[] } } }) => s.custom_data?.match?.lobbies?.some((l) => l === f3.body.id || l === f4.body.id));
       expect(theirs.map((s: { instance_id: string }) => s.instance_id)).toEqual([serverId]);
       expect((await api.delete('/v3/lobbies/ranked/me/matchmaking', as(other.body.host))).status).toBe(200);
       for (const who of ['mm-f1', filled.body.host]) await api.post('/v3/lobbies/ranked/me/end-match', undefined, as(who));
@@ -437,8 +438,8 @@ export function describeMatchmaking(mode: string, start: () => Promise<Platform>
           await eventually(() => server.get(`/v3/servers/${serverId}`), (r) => r.body.status === 'stopped', 30_000, 'server stopped');
         } else {
           // neither in a game: a server started for their match (a start racing the decline) is stopped
-          const all = await server.get('/v3/servers?limit=100');
-          for (const s of all.body.servers.filter((x: { custom_data?: { match?: { lobbies?: string[] } } }) => x.custom_data?.match?.lobbies?.some((l) => ids.includes(l)))) {
+          const all = await everyServer(server);
+          for (const s of all.filter((x: { custom_data?: { match?: { lobbies?: string[] } } }) => x.custom_data?.match?.lobbies?.some((l) => ids.includes(l)))) {
             await eventually(() => server.get(`/v3/servers/${s.instance_id}`), (r) => r.body.status === 'stopped', 30_000, `orphan ${s.instance_id} stopped`);
           }
           for (const [who, r] of [[h1, rs[0]], [h2, rs[1]]] as const) if (r.body.status === 'in_queue') await api.delete('/v3/lobbies/ranked/me/matchmaking', as(who));
@@ -453,7 +454,7 @@ export function describeMatchmaking(mode: string, start: () => Promise<Platform>
       // sea keeps one ready; ap-southeast is in the pool with none kept (always empty)
       const pool = { enabled: true, regions: { sea: { min_ready: 1, max: 1 }, 'ap-southeast': { min_ready: 0, max: 1 } }, build_name: 'default' };
       expect((await server.post('/v3/projects/settings', { pool_config: pool })).status).toBe(200);
-      await eventually(() => server.get('/v3/servers?region=sea&limit=100'), (r) => r.body.servers.some((x: any) => x.is_pool_server && !x.pool_claimed_at && x.status === 'running'), 60_000, 'sea pool ready');
+      await eventually(() => server.get('/v3/servers?region=sea&include_pool=true&limit=100'), (r) => r.body.servers.some((x: any) => x.is_pool_server && !x.pool_claimed_at && x.status === 'running'), 60_000, 'sea pool ready');
       const pairs: [string, string[]][] = [['sea', ['mm-pw1', 'mm-pw2']], ['ap-southeast', ['mm-pc1', 'mm-pc2']]];
       const servers: Record<string, any> = {};
       try {

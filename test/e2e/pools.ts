@@ -8,8 +8,8 @@ import { uploadSample } from './server-lifecycle';
 type Api = ReturnType<typeof client>;
 
 async function poolServers(api: Api, region: string) {
-  const all = (await api.get(`/v3/servers?region=${region}&limit=100`)).body.servers as any[];
-  return all.filter((s) => s.is_pool_server && s.status !== 'stopped');
+  const all = (await api.get(`/v3/servers?region=${region}&include_launching=true&include_pool=true&limit=100`)).body.servers as any[];
+  return all.filter((s) => s.is_pool_server);
 }
 const unclaimedReady = async (api: Api, region: string) => (await poolServers(api, region)).filter((s) => !s.pool_claimed_at && s.status === 'running');
 

@@ -13,8 +13,10 @@ import { ProjectLobbyEventsController } from './controllers/project-lobby-events
 import { ProjectsController } from './controllers/projects.controller';
 import { ServerLogsController } from './controllers/server-logs.controller';
 import { ServersController } from './controllers/servers.controller';
-import { V2Controller } from './controllers/v2.controller';
+import { RootHealthController } from './controllers/root-health.controller';
 import { V2BuildsController } from './controllers/v2-builds.controller';
+import { V2ProjectController } from './controllers/v2-project.controller';
+import { V2ServersController } from './controllers/v2-servers.controller';
 import { KeyAuthenticator } from './http/auth';
 import { ErrorFilter } from './http/error-filter';
 import { AccessGuard } from './http/guard';
@@ -23,7 +25,7 @@ import { LobbyStreams, ProjectLobbyStreams } from './lobby-streams';
 import { PlayerIdentity } from './players';
 
 @Module({
-  controllers: [HealthController, DocsController, AdminController, ProjectsController, BuildsController, ServersController, ServerLogsController, GameController, LobbiesController, LobbyMatchmakingController, ProjectLobbyEventsController, V2Controller, V2BuildsController, ParkedEventsController, ConsoleController],
+  controllers: [HealthController, DocsController, AdminController, ProjectsController, BuildsController, ServersController, ServerLogsController, GameController, LobbiesController, LobbyMatchmakingController, ProjectLobbyEventsController, V2ServersController, V2BuildsController, V2ProjectController, RootHealthController, ParkedEventsController, ConsoleController],
   providers: [KeyAuthenticator, RateLimits, AccessGuard, PlayerIdentity, LobbyStreams, ProjectLobbyStreams, { provide: APP_FILTER, useClass: ErrorFilter }],
 })
 export class GatewayModule {}

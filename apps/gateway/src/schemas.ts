@@ -9,6 +9,7 @@ export {
   UploadUrlQuery, UploadUrl, DockerImageBody, BuildIdParams, UploadParams, ListBuildsQuery, BuildView as Build, BuildList, BuildDeleted, BuildLogs,
   ArtifactQuery, ArtifactUrl,
   V2BuildNameQuery, V2ListBuildsQuery, V2BuildIdParams, V2BuildView as V2Build, V2BuildList, V2BuildDetail, V2UploadUrl, V2BuildUpload, V2BuildDeleted, V2BuildUploadForm,
+  V2InstanceView as V2Instance, V2ListServersQuery, V2ServerIdParams, V2ServerList, V2ServerStatusHeaders, V2ServerStopped, V2ProjectView as V2Project,
   PortConfigInput as PortConfig, PoolConfigInput as PoolConfigSchema, LobbyConfigInput as LobbyConfigSchema, LOBBY_CONFIG_NAME,
   SettingsPatch, SettingsAnswer as Settings,
   RateLimitsInput as RateLimits, CreateProjectBody, ProjectIdParams, PatchProjectBody, CreatedProject, RotatedKeys, ProjectAdminView as ProjectAdmin,

@@ -4,6 +4,7 @@ import { SUBJECTS } from '@spawnpoint/proto';
 import { GameReady, GameReadyHandler } from './commands/game-ready.handler';
 import { GameStatus, GameStatusHandler } from './commands/game-status.handler';
 import { GameStop, GameStopHandler } from './commands/game-stop.handler';
+import { ReportServerState, ReportServerStateHandler } from './commands/report-server-state.handler';
 import { RestartServer, RestartServerHandler } from './commands/restart-server.handler';
 import { StartServer, StartServerHandler } from './commands/start-server.handler';
 import { StopServer, StopServerHandler } from './commands/stop-server.handler';
@@ -31,10 +32,11 @@ export const serversRoutes = () => [
   route(SUBJECTS.servers.gameReady, GameReady),
   route(SUBJECTS.servers.gameStatus, GameStatus),
   route(SUBJECTS.servers.gameStop, GameStop),
+  route(SUBJECTS.servers.reportState, ReportServerState),
 ];
 
 export const SERVERS_HANDLERS = [
   StartServerHandler, StopServerHandler, RestartServerHandler, UpdateServerHandler,
   GetServerHandler, ListServersHandler, UsesBuildHandler, GetServerLogsHandler, GetLogHistogramHandler, GetServerMetricsHandler,
-  GameSelfHandler, GameReadyHandler, GameStatusHandler, GameStopHandler,
+  GameSelfHandler, GameReadyHandler, GameStatusHandler, GameStopHandler, ReportServerStateHandler,
 ];

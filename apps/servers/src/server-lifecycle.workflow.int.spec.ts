@@ -101,13 +101,17 @@ describe('server-lifecycle workflow in the servers service (PostgreSQL, process 
     await bed.request(SUBJECTS.projects.updateSettings, {
       projectId: pro, patch: { pool_config: { enabled: true, regions: { 'eu-west': { min_ready: 1, max: 2 } }, build_name: 'default' } },
     });
-    const ready = async () => (await bed.request<ServerList>(SUBJECTS.servers.list, { projectId: pro, region: 'eu-west', status: 'running' })).servers
+    const ready = async () => (await bed.request<ServerList>(SUBJECTS.servers.list, { projectId: pro, region: 'eu-west', status: 'running', include_pool: true })).servers
       .filter((x) => x.is_pool_server && !x.pool_claimed_at);
     const [first] = await eventually(ready, (l) => l.length === 1, 30_000, 'pool filled');
     const claimed = await start({ name: 'ranked', region: 'eu-west' });
     expect(claimed.instance_id).toBe(first.instance_id);
     const [next] = await eventually(ready, (l) => l.length === 1, 30_000, 'pool refilled');
     expect(next.instance_id).not.toBe(first.instance_id);
+    // the pool's unclaimed stock is left out of a list unless include_pool asks for it; the claimed server is the project's
+    const listed = (await bed.request<ServerList>(SUBJECTS.servers.list, { projectId: pro, region: 'eu-west', status: 'running' })).servers.map((x) => x.instance_id);
+    expect(listed).toContain(first.instance_id);
+    expect(listed).not.toContain(next.instance_id);
     await bed.request(SUBJECTS.projects.updateSettings, { projectId: pro, patch: { pool_config: null } });
   });
 
@@ -115,7 +119,7 @@ describe('server-lifecycle workflow in the servers service (PostgreSQL, process 
     await bed.request(SUBJECTS.projects.updateSettings, {
       projectId: pro, patch: { pool_config: { enabled: true, regions: { 'ap-south': { min_ready: 2, max: 3 } }, build_name: 'default' } },
     });
-    const pool = async () => (await bed.request<ServerList>(SUBJECTS.servers.list, { projectId: pro, region: 'ap-south', status: 'running' })).servers.filter((x) => x.is_pool_server);
+    const pool = async () => (await bed.request<ServerList>(SUBJECTS.servers.list, { projectId: pro, region: 'ap-south', status: 'running', include_pool: true })).servers.filter((x) => x.is_pool_server);
     await eventually(pool, (l) => l.filter((x) => !x.pool_claimed_at).length === 2, 30_000, 'pool filled');
     const commandId = 'launch:lobby-1:1';
     const keyed = (name: string) => bed.request<ServerView>(SUBJECTS.servers.start, { projectId: pro, plan: 'pro', body: { name, region: 'ap-south' } }, { commandId });

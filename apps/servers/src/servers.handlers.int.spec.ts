@@ -95,17 +95,27 @@ describe('servers handlers (in-process bus, PostgreSQL, process runtime)', () =>
     await bed.request(SUBJECTS.servers.stop, { projectId: pro, serverId: s.instance_id });
   });
 
-  it('ListServers: newest first, filtered, in pages joined by next_token; a bad token is 422', async () => {
+  it('ListServers: running only unless launching is asked for, newest first, filtered, paged by offset with total and has_more', async () => {
     const matchId = randomUUID();
-    const ids: string[] = [];
-    for (let i = 0; i < 3; i++) ids.push((await start(pro, { match_id: matchId, region: 'eu-west' })).instance_id);
-    const first = await bed.request<ServerList>(SUBJECTS.servers.list, { projectId: pro, match_id: matchId, limit: 2 });
-    expect(first.servers.map((s) => s.instance_id)).toEqual([ids[2], ids[1]]);
-    const second = await bed.request<ServerList>(SUBJECTS.servers.list, { projectId: pro, match_id: matchId, limit: 2, next_token: first.next_token });
-    expect(second).toEqual({ servers: [expect.objectContaining({ instance_id: ids[0] })], next_token: null });
-    expect((await bed.request<ServerList>(SUBJECTS.servers.list, { projectId: pro, match_id: matchId, region: 'us-east' })).servers).toEqual([]);
-    expect(await refusal(bed.request(SUBJECTS.servers.list, { projectId: pro, next_token: 'garbage' }))).toMatchObject({ body: { status: 422 } });
-    for (const id of ids) await bed.request(SUBJECTS.servers.stop, { projectId: pro, serverId: id });
+    const list = (q: object) => bed.request<ServerList>(SUBJECTS.servers.list, { projectId: pro, match_id: matchId, ...q });
+    // sdk readiness keeps a server launching until its game reports ready (it never does here)
+    const launching = (await start(pro, { match_id: matchId, readiness: 'sdk' })).instance_id;
+    const live = (await start(pro, { match_id: matchId })).instance_id;
+    const gone = (await start(pro, { match_id: matchId })).instance_id;
+    await running(pro, live);
+    await running(pro, gone);
+    await bed.request(SUBJECTS.servers.stop, { projectId: pro, serverId: gone });
+    expect(await list({})).toEqual({ total: 1, servers: [expect.objectContaining({ instance_id: live })], limit: 50, offset: 0, has_more: false });
+    expect((await list({ include_launching: true })).servers.map((s) => s.instance_id)).toEqual([live, launching]);
+    expect((await list({ status: 'stopped' })).servers.map((s) => s.instance_id)).toEqual([gone]);
+    expect((await list({ status: 'launching' })).servers.map((s) => s.instance_id)).toEqual([launching]);
+    const first = await list({ include_launching: true, limit: 1 });
+    expect(first).toMatchObject({ total: 2, limit: 1, offset: 0, has_more: true, servers: [{ instance_id: live }] });
+    const second = await list({ include_launching: true, limit: 1, offset: 1 });
+    expect(second).toMatchObject({ total: 2, limit: 1, offset: 1, has_more: false, servers: [{ instance_id: launching }] });
+    expect(await list({ include_launching: true, offset: 5 })).toMatchObject({ total: 2, servers: [], has_more: false });
+    expect(await list({ include_launching: true, region: 'eu-west' })).toMatchObject({ total: 0, servers: [] });
+    for (const id of [launching, live]) await bed.request(SUBJECTS.servers.stop, { projectId: pro, serverId: id });
   });
 
   it('UpdateServer: custom_data replaced and shown at once by get; 409 once stopped', async () => {

@@ -5,8 +5,8 @@ import type {
   ArtifactUrl, BackfillOverrideBody, BackfillState, BrowseLobbiesQuery, Build, BuildDeleted, BuildList, BuildLogs, CreatedProject, CreateLobbyBody,
   CreateProjectBody, DeletedLobby, DockerImageBody, Health, JoinLobbyBody, LeftLobby, ListBuildsQuery, ListServersQuery, Lobby, LobbyPage,
   LobbySettingsBody, LogHistogram, LogHistogramQuery, LogPage, LogsQuery, MatchmakingExplanation, ParkedEventList, PatchProjectBody,
-  ProjectAdmin, ReplayedEvent, RestartServerBody, RotatedKeys, Server, ServerList, ServerMetrics, Settings, SettingsPatch, StartServerBody,
-  StopServerQuery, UpdateServerBody, UploadUrl, V2Server, V2StartServerBody,
+  ProjectAdmin, ProjectLogPage, ProjectLogsQuery, ReplayedEvent, RestartServerBody, RotatedKeys, Server, ServerList, ServerMetrics, Settings, SettingsPatch, StartServerBody,
+  StopServerQuery, UpdateServerBody, UploadUrl, V2Instance, V2Project, V2Server, V2ServerList, V2ServerStopped, V2StartServerBody,
 } from './types';
 
 const enc = encodeURIComponent;
@@ -29,16 +29,16 @@ export class Servers {
   constructor(private readonly t: Transport) {}
   /** Servers_start */
   start(body: StartServerBody): Promise<Server> { return this.t.request('POST', '/v3/servers/start', { json: body }); }
-  /** Servers_list: one page. */
+  /** Servers_list: one page (running servers unless include_launching or status says otherwise). */
   list(query?: ListServersQuery): Promise<ServerList> { return this.t.request('GET', '/v3/servers', { query: q(query) }); }
-  /** Every server matching `query`, page after page. */
-  async *listAll(query: Omit<ListServersQuery, 'next_token'> = {}): AsyncGenerator<Server> {
-    let next: string | null | undefined;
-    do {
-      const page = await this.list({ ...query, ...(next ? { next_token: next } : {}) } as ListServersQuery);
+  /** Every server matching `query`, page after page (offset by offset, until has_more is false). */
+  async *listAll(query: Omit<ListServersQuery, 'offset'> = {}): AsyncGenerator<Server> {
+    for (let offset = 0; ;) {
+      const page = await this.list({ ...query, offset });
       yield* page.servers;
-      next = page.next_token;
-    } while (next);
+      if (!page.has_more || page.servers.length === 0) return;
+      offset += page.servers.length;
+    }
   }
   /** Servers_get */
   get(id: string): Promise<Server> { return this.t.request('GET', `/v3/servers/${enc(id)}`); }
@@ -58,8 +58,18 @@ export class Servers {
   backfill(id: string): Promise<BackfillState> { return this.t.request('GET', `/v3/servers/${enc(id)}/backfill`); }
   /** Servers_overrideBackfill (server key) */
   overrideBackfill(id: string, body: BackfillOverrideBody): Promise<BackfillState> { return this.t.request('PATCH', `/v3/servers/${enc(id)}/backfill`, { json: body }); }
-  /** V2_start: the v2 API's start. */
+  /** V2Servers_start: the v2 API's start. */
   startV2(body: V2StartServerBody): Promise<V2Server> { return this.t.request('POST', '/v2/servers/start', { json: body }); }
+  /** V2Servers_list: the v2 API's list (running servers; with includeLaunching launching ones too), all of them. */
+  listV2(includeLaunching = false): Promise<V2ServerList> { return this.t.request('GET', '/v2/servers', { query: { include_launching: includeLaunching } }); }
+  /** V2Servers_get */
+  getV2(id: string): Promise<V2Instance> { return this.t.request('GET', `/v2/servers/${enc(id)}`); }
+  /** V2Servers_stop: `{status: "stopped"}`, also for a server already stopped. */
+  stopV2(id: string): Promise<V2ServerStopped> { return this.t.request('DELETE', `/v2/servers/${enc(id)}`); }
+  /** V2Servers_update: a server reports its state (X-Server-Status): running runs a launching server, stopped stops it. */
+  reportStateV2(id: string, state: V2Instance['status']): Promise<V2Instance> {
+    return this.t.request('PUT', `/v2/servers/${enc(id)}/update`, { headers: { 'X-Server-Status': state } });
+  }
   /** Polls until the server is `status` (default running); a stopped server while waiting for running fails. */
   async waitFor(id: string, status: Server['status'] = 'running', { timeoutMs = 60_000, intervalMs = 250 }: WaitOptions = {}): Promise<Server> {
     return pollUntil(() => this.get(id), (s) => {
@@ -181,6 +191,10 @@ export class Projects {
   getSettings(): Promise<Settings> { return this.t.request('GET', '/v3/projects/settings'); }
   /** Projects_update (server key): a partial update; validation errors name the field. */
   updateSettings(patch: SettingsPatch): Promise<Settings> { return this.t.request('POST', '/v3/projects/settings', { json: patch }); }
+  /** ServerLogs_projectLogs: one page of every server's log lines, oldest first (start_time required). */
+  logs(query: ProjectLogsQuery): Promise<ProjectLogPage> { return this.t.request('GET', '/v3/projects/logs', { query: q(query) }); }
+  /** V2Project_get: the key's project id (the v2 API). */
+  idV2(): Promise<V2Project> { return this.t.request('GET', '/v2/project'); }
 }
 
 /** A player's view of the lobbies: every call carries x-player-id (and x-player-token when set). */

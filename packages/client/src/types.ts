@@ -10,4 +10,5 @@ export type { LogsQuery, LogHistogramQuery, LogPage, LogLineView as LogLine, Log
 export type { MatchmakingExplanation, QueueStatsView as QueueStats } from '@spawnpoint/proto/dist/matchmaking';
 export type { ParkedEventList, ReplayedEvent } from '@spawnpoint/proto/dist/parked';
 export type { CreateProjectBody, PatchProjectBody, CreatedProject, RotatedKeys, ProjectAdminView as ProjectAdmin, RateLimitsInput as RateLimits } from '@spawnpoint/proto/dist/projects';
-export type { StartServerBody, V2StartServerBody, RestartServerBody, UpdateServerBody, StopServerQuery, ListServersQuery, ServerPortOverride, NetworkPortView as NetworkPort, ServerView as Server, ServerList, V2ServerView as V2Server } from '@spawnpoint/proto/dist/servers';
+export type { StartServerBody, RestartServerBody, UpdateServerBody, StopServerQuery, ListServersQuery, ServerPortOverride, NetworkPortView as NetworkPort, ServerView as Server, ServerList } from '@spawnpoint/proto/dist/servers';
+export type { V2StartServerBody, V2ServerView as V2Server, V2InstanceView as V2Instance, V2ServerList, V2ServerStopped, V2ProjectView as V2Project } from '@spawnpoint/proto/dist/http/v2-servers';

@@ -13,7 +13,7 @@ const TYPE_RULES: Record<string, string> = {
 };
 const RULE_TYPES: Record<string, string> = {
   minLength: 'string_too_short', maxLength: 'string_too_long', min: 'greater_than_equal', max: 'less_than_equal',
-  arrayMaxSize: 'too_long', matches: 'string_pattern_mismatch', isHttpUrl: 'string_pattern_mismatch', isIn: 'enum',
+  arrayMaxSize: 'too_long', matches: 'string_pattern_mismatch', isHttpUrl: 'string_pattern_mismatch', isIn: 'enum', boolParsing: 'bool_parsing',
 };
 
 function collect(errors: ValidationError[], loc: (string | number)[], parent: unknown, out: ValidationIssue[]): void {

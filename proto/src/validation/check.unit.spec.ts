@@ -30,6 +30,15 @@ describe('422 issues', () => {
     expect(issues(ListServersQuery, { limit: ['1', '2'] })).toEqual([[['body', 'limit'], 'number_type']]);
   });
 
+  it('reads query flags as FastAPI reads booleans (true/false/1/0/yes/no/on/off/t/f/y/n, any case); anything else is bool_parsing', () => {
+    const flag = (v: unknown) => checkContract(ListServersQuery, { include_launching: v }, ['query']);
+    for (const yes of ['true', 'TRUE', 'True', '1', 'yes', 'Yes', 'on', 'ON', 't', 'y']) expect(flag(yes)).toEqual({ ok: true, value: { include_launching: true } });
+    for (const no of ['false', 'FALSE', '0', 'no', 'NO', 'off', 'Off', 'f', 'n']) expect(flag(no)).toEqual({ ok: true, value: { include_launching: false } });
+    for (const bad of ['maybe', '', '2', 'truee', ['true', 'false']]) expect(issues(ListServersQuery, { include_pool: bad })).toEqual([[['body', 'include_pool'], 'bool_parsing']]);
+    expect(checkContract(ListServersQuery, { offset: '20', limit: '10' }, ['query'])).toEqual({ ok: true, value: { offset: 20, limit: 10 } });
+    expect(issues(ListServersQuery, { offset: '-1' })).toEqual([[['body', 'offset'], 'greater_than_equal']]);
+  });
+
   it('answers only the fields given (class fields start out undefined)', () => {
     expect(checkContract(StartServerBody, { name: 'x', region: 'eu-west' }, ['body'])).toEqual({ ok: true, value: { name: 'x', region: 'eu-west' } });
     expect(Object.keys((checkContract(StartServerBody, { name: 'x', region: 'eu-west' }, ['body']) as { value: object }).value)).toEqual(['name', 'region']);

@@ -148,13 +148,16 @@ export const Bool = (o: Presence = {}) => field({ type: 'boolean' }, o, [IsBoole
 export function Enum(values: readonly (string | number)[], o: Presence & { msg?: string } = {}): PropertyDecorator {
   return field({ ...(values.every((v) => typeof v === 'string') ? { type: 'string' } : {}), enum: [...values] }, o, [IsIn([...values], { message: o.msg ?? `must be one of ${values.join(', ')}` })], (v) => values.includes(v as string));
 }
-/** A query flag: true/false/1/0, read as a boolean. */
+/** The words FastAPI (pydantic) reads as a boolean in a query string, case-insensitive. */
+const TRUE_WORDS = ['true', '1', 'yes', 'on', 't', 'y'];
+const FALSE_WORDS = ['false', '0', 'no', 'off', 'f', 'n'];
+/** A query flag read as a boolean as FastAPI reads one (true/false/1/0/yes/no/on/off…, any case). */
 export function Flag(o: Presence = {}): PropertyDecorator {
-  const values = ['true', 'false', '1', '0'];
+  const word = (v: unknown) => (typeof v === 'string' ? v.toLowerCase() : v) as string;
   // Read into a boolean before the check; anything else stays as sent and fails it.
-  return field({ type: 'string', enum: values }, o, [
-    Transform(({ value }) => (values.includes(value) ? value === 'true' || value === '1' : value), { toClassOnly: true }),
-    IsIn([true, false], { message: `must be one of ${values.join(', ')}` }),
+  return field({ type: 'boolean' }, o, [
+    Transform(({ value }) => (TRUE_WORDS.includes(word(value)) ? true : FALSE_WORDS.includes(word(value)) ? false : value), { toClassOnly: true }),
+    rule('boolParsing', (v) => typeof v === 'boolean', 'Input should be a valid boolean, unable to interpret input'),
   ]);
 }
 

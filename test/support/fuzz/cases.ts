@@ -73,7 +73,8 @@ export function acceptsQuery(schema: JsonSchema, value: string | undefined): boo
       if (!/^-?\d+(\.\d+)?$/.test(value)) return false;
       return accepts(s, Number(value));
     }
-    if (s.type === 'boolean') return value === 'true' || value === 'false';
+    // FastAPI's query booleans, any case
+    if (s.type === 'boolean') return ['true', 'false', '1', '0', 'yes', 'no', 'on', 'off', 't', 'f', 'y', 'n'].includes(value.toLowerCase());
     return accepts(s, value);
   });
 }

@@ -28,7 +28,8 @@ export class ServersController {
 
   @Get()
   @Access({ auth: 'client', bucket: 'read' })
-  @Doc({ summary: 'List servers, newest first', tags: ['servers'], auth: 'client', query: ListServersQuery, responses: { 200: { description: 'A page of servers', schema: ServerList }, 422: errors[422] } })
+  @Doc({ summary: 'List servers, newest first: running ones (launching too with include_launching; unclaimed pool servers with include_pool), paged by offset and limit', tags: ['servers'], auth: 'client', query: ListServersQuery,
+    responses: { 200: { description: 'A page of servers with the total matching', schema: ServerList }, 422: errors[422] } })
   list(@Req() req: AuthedRequest, @Query() query: unknown) {
     const q = parse(ListServersQuery, query, 'query');
     return this.bus.request(SUBJECTS.servers.list, { projectId: req.principal!.projectId, ...q });
@@ -45,8 +46,8 @@ export class ServersController {
   @UseInterceptors(IdempotencyInterceptor)
   @Delete(':instance_id')
   @Access({ auth: 'client', bucket: 'write', serverControl: true })
-  @Doc({ summary: 'Stop a server; network_ports becomes empty', tags: ['servers'], auth: 'client', params: ServerIdParams, query: StopServerQuery,
-    responses: { 200: { description: 'Stopped server', schema: Server }, 409: { description: 'Already stopped', schema: ErrorBody }, ...errors } })
+  @Doc({ summary: 'Stop a server; network_ports becomes empty. Idempotent: a stopped server answers 200 as it stopped', tags: ['servers'], auth: 'client', params: ServerIdParams, query: StopServerQuery,
+    responses: { 200: { description: 'Stopped server (stopped_at set)', schema: Server }, ...errors } })
   stop(@Req() req: AuthedRequest, @Param() params: unknown, @Query() query: unknown) {
     const { instance_id } = parse(ServerIdParams, params, 'path');
     const q = parse(StopServerQuery, query, 'query');

@@ -24,7 +24,7 @@ export function parse<T extends object>(contract: ContractClass<T>, input: unkno
   throw validationError(checked.issues);
 }
 
-/** Only the fields the contract names. */
+/** Only the fields the contract names (headers, query parameters). */
 function declared(contract: ContractClass, input: unknown): Record<string, unknown> {
   const all = (input ?? {}) as Record<string, unknown>;
   const out: Record<string, unknown> = {};

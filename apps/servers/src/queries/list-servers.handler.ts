@@ -1,15 +1,21 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { invalid } from '@spawnpoint/domain';
-import { BusQuery, decodeTimeCursor, encodeTimeCursor, Platform, PLATFORM } from '@spawnpoint/platform';
+import { BusQuery, Platform, PLATFORM } from '@spawnpoint/platform';
 import { ListServersRequest, ServerList } from '@spawnpoint/proto';
 import { ClaimVisibility } from '../claim-visibility';
 import { rowShape, serverView } from '../server-view';
-import { UUID } from '../server-views';
 
 export class ListServers extends BusQuery<ListServersRequest, ServerList> {}
 
-/** A project's servers, newest first, filtered, in pages joined by next_token. */
+export const LIST_LIMIT = 50;
+
+/** The statuses a list shows: the one asked for, else running (and launching with include_launching), as the hosted service lists. */
+function statuses(req: ListServersRequest): string[] {
+  if (req.status) return [req.status];
+  return req.include_launching ? ['launching', 'running'] : ['running'];
+}
+
+/** A project's servers, newest first, filtered, paged by offset and limit with the total. */
 @Injectable()
 @QueryHandler(ListServers)
 export class ListServersHandler implements IQueryHandler<ListServers> {
@@ -17,23 +23,21 @@ export class ListServersHandler implements IQueryHandler<ListServers> {
 
   async execute({ request: req }: ListServers): Promise<ServerList> {
     await this.claims.seen();
-    const limit = req.limit ?? 50;
-    const cursor = req.next_token ? decodeTimeCursor(req.next_token, UUID) : null;
-    if (req.next_token && !cursor) throw invalid('invalid next_token', [{ loc: ['query', 'next_token'], msg: 'invalid pagination token', type: 'value_error' }]);
-    const rows = await this.platform.db.server.findMany({
-      where: {
-        projectId: req.projectId,
-        ...(req.status ? { status: req.status } : {}),
-        ...(req.region ? { region: req.region } : {}),
-        ...(req.version_tag ? { versionTag: req.version_tag } : {}),
-        ...(req.match_id ? { matchId: req.match_id } : {}),
-        ...(cursor ? { OR: [{ createdAt: { lt: cursor.at } }, { createdAt: cursor.at, id: { lt: cursor.id } }] } : {}),
-      },
-      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-      take: limit + 1,
-    });
-    const page = rows.slice(0, limit);
-    const last = page[page.length - 1];
-    return { servers: page.map((r) => serverView(rowShape(r))), next_token: rows.length > limit && last ? encodeTimeCursor({ at: last.createdAt, id: last.id }) : null };
+    const limit = req.limit ?? LIST_LIMIT;
+    const offset = req.offset ?? 0;
+    const where = {
+      projectId: req.projectId,
+      status: { in: statuses(req) },
+      // Unclaimed pool servers are the pool's stock, not the project's games: shown only when asked for.
+      ...(req.include_pool ? {} : { OR: [{ isPoolServer: false }, { poolClaimedAt: { not: null } }] }),
+      ...(req.region ? { region: req.region } : {}),
+      ...(req.version_tag ? { versionTag: req.version_tag } : {}),
+      ...(req.match_id ? { matchId: req.match_id } : {}),
+    };
+    const [total, rows] = await Promise.all([
+      this.platform.db.server.count({ where }),
+      this.platform.db.server.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: offset, take: limit }),
+    ]);
+    return { total, servers: rows.map((r) => serverView(rowShape(r))), limit, offset, has_more: offset + rows.length < total };
   }
 }

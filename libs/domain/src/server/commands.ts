@@ -1,5 +1,9 @@
 import { GameHealth, NetworkPort, RestartOverrides, ServerLaunch, StopReason } from './events';
 
+/** The states a server may report itself in (the v2 API's InstanceState). */
+export const REPORTED_STATES = ['launching', 'running', 'stopped'] as const;
+export type ReportedState = (typeof REPORTED_STATES)[number];
+
 export type ServerCommand =
   | ({ type: 'StartServer'; now: string } & ServerLaunch)
   /** The runtime saw every configured port bound. */
@@ -13,6 +17,11 @@ export type ServerCommand =
   /** The game says it is ready (server token); the only way to running for `readiness: sdk`. */
   | { type: 'ReportReady'; now: string }
   /** The game's player count and/or health (server token); omitted fields keep their last value. */
+  /**
+   * A server reporting its own state with the project key (the v2 API's X-Server-Status): `running` is the
+   * game's ready report, `stopped` asks for a stop (again: nothing), `launching` changes nothing.
+   */
+  | { type: 'ReportState'; state: ReportedState; now: string }
   | { type: 'ReportGameStatus'; players?: number; health?: GameHealth; message?: string | null; now: string }
   | { type: 'UpdateCustomData'; customData: Record<string, unknown> | null; now: string }
   /** `startKey`: the start request's command id, recorded so a retry of that start finds this claim. */

@@ -17,7 +17,8 @@ export function decide(command: ServerCommand, state: ServerState): ServerEvent[
       if (state.status !== 'launching' || state.readiness === 'sdk') return [];
       return [{ type: 'ServerRunning', data: { serverId, at: command.now } }];
     case 'StopServer':
-      if (state.status === 'stopped') throw conflict('server is already stopped');
+      // DELETE is idempotent: stopping a stopped server records nothing and answers it as it stopped.
+      if (state.status === 'stopped') return [];
       return [{ type: 'ServerStopped', data: { serverId, reason: command.reason, exitCode: null, at: command.now } }];
     case 'RecordExit': {
       // The exit that follows our own stop is expected: the server is already stopped.
@@ -39,6 +40,11 @@ export function decide(command: ServerCommand, state: ServerState): ServerEvent[
       // Ready again while running (a repeated call) changes nothing.
       if (state.status === 'running') return [];
       return [{ type: 'ServerRunning', data: { serverId, at: command.now } }];
+    case 'ReportState':
+      if (command.state === 'running') return decide({ type: 'ReportReady', now: command.now }, state);
+      // As a stop: reported again (or for a server already stopped), nothing is recorded and it is no error.
+      if (command.state === 'stopped') return decide({ type: 'StopServer', reason: 'SHUTDOWN_SIGNAL', now: command.now }, state);
+      return [];
     case 'ReportGameStatus': {
       if (state.status === 'stopped') throw conflict('server is stopped');
       const last = state.gameStatus;

@@ -37,8 +37,8 @@ describe('Server', () => {
     expect(s).toMatchObject({ status: 'stopped', stoppedAt: t2, startedAt: null });
   });
 
-  it('refuses to stop a stopped server (409) and an unknown one (404)', () => {
-    given(serverDecider, [started, stopped]).when({ type: 'StopServer', reason: 'SHUTDOWN_SIGNAL', now: t2 }).thenError('conflict');
+  it('stopping a stopped server again records nothing (DELETE is idempotent); an unknown one is 404', () => {
+    given(serverDecider, [started, stopped]).when({ type: 'StopServer', reason: 'TTL_EXPIRED', now: t2 }).thenNothing();
     given(serverDecider).when({ type: 'StopServer', reason: 'SHUTDOWN_SIGNAL', now: t2 }).thenError('not_found');
   });
 

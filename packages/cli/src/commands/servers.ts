@@ -74,16 +74,22 @@ export const serversStart: Command = {
 export const serversList: Command = {
   words: ['servers', 'list'],
   args: [],
-  summary: 'List servers, newest first (--all: every page)',
-  options: { status: { type: 'string' }, region: { type: 'string' }, limit: { type: 'string' }, all: { type: 'boolean' } },
+  summary: 'List servers, newest first: running ones (--launching: launching too, --pool: unclaimed pool servers too; --all: every page)',
+  options: {
+    status: { type: 'string' }, region: { type: 'string' }, launching: { type: 'boolean' }, pool: { type: 'boolean' },
+    limit: { type: 'string' }, offset: { type: 'string' }, all: { type: 'boolean' },
+  },
   async run(ctx, _args, v) {
-    const query = { status: v.status as Server['status'] | undefined, region: v.region as string | undefined };
+    const query = {
+      status: v.status as Server['status'] | undefined, region: v.region as string | undefined,
+      ...(v.launching ? { include_launching: true } : {}), ...(v.pool ? { include_pool: true } : {}),
+    };
     let servers: Server[];
     if (v.all) {
       servers = [];
       for await (const s of ctx.client().servers.listAll(query)) servers.push(s);
     } else {
-      servers = (await ctx.client().servers.list({ ...query, limit: int('--limit', v.limit) })).servers;
+      servers = (await ctx.client().servers.list({ ...query, limit: int('--limit', v.limit), offset: int('--offset', v.offset) })).servers;
     }
     print(ctx.output, servers, () => table(servers.map(row), COLUMNS));
   },

@@ -18,7 +18,7 @@ export const buildsPage: Page = (main, { sp }) => {
         ...(list.has_more ? [h('p', { id: 'builds-more' }, `The newest ${list.builds.length} of ${list.total} builds.`)] : [])]
       : [h('p', {}, 'No builds yet.')]));
     const poolServers: Server[] = [];
-    for await (const s of sp.servers.listAll({})) if (s.is_pool_server && s.status !== 'stopped') poolServers.push(s);
+    for await (const s of sp.servers.listAll({ include_pool: true, include_launching: true })) if (s.is_pool_server && s.status !== 'stopped') poolServers.push(s);
     const config = (settings as { pool_config?: { enabled?: boolean } | null }).pool_config;
     const regions = poolStatus(settings as never, poolServers);
     pools.replaceChildren(

@@ -1,4 +1,5 @@
-// Servers: start form (name, region), the list (status, region, ports, age) refreshed every 2 s, stop buttons.
+// Servers: start form (name, region), the active servers (launching and running: status, region, ports, age)
+// refreshed every 2 s, stop buttons.
 import type { Server } from '@spawnpoint/client';
 import { age, announce, clearError, h, showError, table } from '../dom';
 // The domain's catalog (no imports of its own): one list of regions for the API and the form.
@@ -28,7 +29,7 @@ export const serversPage: Page = (main, { sp }) => {
       showError(err);
     }
   });
-  main.append(h('h1', {}, 'Servers'), form, h('h2', {}, 'Servers of the project'), list);
+  main.append(h('h1', {}, 'Servers'), form, h('h2', {}, 'Active servers of the project'), list);
 
   const stop = async (s: Server) => {
     clearError();
@@ -41,15 +42,15 @@ export const serversPage: Page = (main, { sp }) => {
     }
   };
   const refresh = async () => {
-    const page = await sp.servers.list({ limit: 100 } as never);
+    const page = await sp.servers.list({ include_launching: true, limit: 100 });
     const rows = page.servers.map((s) => [
       h('a', { href: `#/servers/${s.instance_id}` }, s.name),
       h('span', { class: `status status-${s.status}` }, s.status), s.region, ports(s), age(s.created_at),
       s.status === 'stopped' ? '' : h('button', { type: 'button', onclick: () => void stop(s), 'aria-label': `Stop ${s.name}` }, 'Stop'),
     ]);
     list.replaceChildren(page.servers.length
-      ? table('Servers, newest first (refreshed every 2 seconds)', ['Name', 'Status', 'Region', 'Ports', 'Age', 'Actions'], rows, { id: 'servers-table' })
-      : h('p', {}, 'No servers yet.'));
+      ? table(`Launching and running servers, newest first: ${page.servers.length} of ${page.total} (refreshed every 2 seconds)`, ['Name', 'Status', 'Region', 'Ports', 'Age', 'Actions'], rows, { id: 'servers-table' })
+      : h('p', {}, 'No launching or running servers.'));
   };
   return every(2000, refresh, showError);
 };
