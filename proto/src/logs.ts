@@ -7,7 +7,8 @@ import { Enum, Int, Nested, NestedArray, Num, Str, UuidField } from './validatio
 export type LogLevelName = 'info' | 'warn' | 'error';
 
 // Times are checked by the servers service (they depend on its `now`).
-const timeDoc = (fallback: string) => `ISO 8601 (e.g. 2026-11-21T10:00:00Z; no offset = UTC), relative to now (-30s, -15m, -1h, -2d) or now. Default: ${fallback}`;
+const TIME_FORMS = 'ISO 8601 (e.g. 2026-11-21T10:00:00Z; no offset = UTC), relative to now (-30s, -15m, -1h, -2d) or now';
+const timeDoc = (fallback: string) => `${TIME_FORMS}. Default: ${fallback}`;
 const SEARCH_DOC = 'Case-insensitive substring of the message (literal: no wildcards)';
 
 /** GET /v3/servers/{id}/logs. */
@@ -48,6 +49,32 @@ export class LogLineView {
 export class LogPage {
   @NestedArray(() => LogLineView) logs!: LogLineView[];
   @Str({ nullable: true }) next_token!: string | null;
+}
+
+/** GET /v3/projects/logs: the lines of every server of the project (the hosted service's route). */
+export class ProjectLogsQuery {
+  @Str({ min: 1, max: 64, description: `Required. ${TIME_FORMS}` }) start_time!: string;
+  @Str({ min: 1, max: 64, optional: true, description: timeDoc('now') }) end_time?: string;
+  @Int({ min: 1, max: 1000, optional: true, coerce: true, description: 'Lines per page, default 500' }) limit?: number;
+  @Str({ max: 512, optional: true }) next_token?: string;
+}
+
+@BusRequest(SUBJECTS.servers.projectLogs)
+export class ProjectLogsRequest {
+  @Str() projectId!: string;
+  @Str() start_time!: string;
+  @Str({ optional: true }) end_time?: string;
+  @Int({ optional: true }) limit?: number;
+  @Str({ optional: true }) next_token?: string;
+}
+
+/** A project log line: a server's line with the server's name. */
+export class ProjectLogLineView extends LogLineView {
+  @Str() server_name!: string;
+}
+export class ProjectLogPage {
+  @NestedArray(() => ProjectLogLineView, { description: 'Oldest first, across the servers' }) logs!: ProjectLogLineView[];
+  @Str({ nullable: true, description: 'Pass it back (with the same other parameters) for the next page; null on the last' }) next_token!: string | null;
 }
 
 @BusRequest(SUBJECTS.servers.logHistogram)

@@ -33,6 +33,8 @@ export const SUBJECTS = {
     update: 'servers.update',
     usesBuild: 'servers.usesBuild',
     logs: 'servers.logs',
+    /** GET /v3/projects/logs: the lines of every server of a project. */
+    projectLogs: 'servers.projectLogs',
     logHistogram: 'servers.logHistogram',
     metrics: 'servers.metrics',
     /** The game API (a server's own token, ADR-0016). */

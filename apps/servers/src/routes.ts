@@ -12,6 +12,7 @@ import { UpdateServer, UpdateServerHandler } from './commands/update-server.hand
 import { GameSelf, GameSelfHandler } from './queries/game-self.handler';
 import { GetLogHistogram, GetLogHistogramHandler } from './queries/get-log-histogram.handler';
 import { GetServer, GetServerHandler } from './queries/get-server.handler';
+import { GetProjectLogs, GetProjectLogsHandler } from './queries/get-project-logs.handler';
 import { GetServerLogs, GetServerLogsHandler } from './queries/get-server-logs.handler';
 import { GetServerMetrics, GetServerMetricsHandler } from './queries/get-server-metrics.handler';
 import { ListServers, ListServersHandler } from './queries/list-servers.handler';
@@ -26,6 +27,7 @@ export const serversRoutes = () => [
   route(SUBJECTS.servers.list, ListServers),
   route(SUBJECTS.servers.usesBuild, UsesBuild),
   route(SUBJECTS.servers.logs, GetServerLogs),
+  route(SUBJECTS.servers.projectLogs, GetProjectLogs),
   route(SUBJECTS.servers.logHistogram, GetLogHistogram),
   route(SUBJECTS.servers.metrics, GetServerMetrics),
   route(SUBJECTS.servers.gameSelf, GameSelf),
@@ -37,6 +39,6 @@ export const serversRoutes = () => [
 
 export const SERVERS_HANDLERS = [
   StartServerHandler, StopServerHandler, RestartServerHandler, UpdateServerHandler,
-  GetServerHandler, ListServersHandler, UsesBuildHandler, GetServerLogsHandler, GetLogHistogramHandler, GetServerMetricsHandler,
+  GetServerHandler, ListServersHandler, UsesBuildHandler, GetServerLogsHandler, GetProjectLogsHandler, GetLogHistogramHandler, GetServerMetricsHandler,
   GameSelfHandler, GameReadyHandler, GameStatusHandler, GameStopHandler, ReportServerStateHandler,
 ];

@@ -1,7 +1,8 @@
-// The logs page and the log histogram, computed in PostgreSQL over log_lines (index on server_id, ts).
+// The logs pages (a server's, a project's) and the log histogram, computed in PostgreSQL over log_lines
+// (indexes on server_id, ts and on project_id, ts).
 // Only bound parameters reach the SQL: a search term is data, never SQL or a LIKE pattern.
-import type { ReadModels } from '@spawnpoint/read-models';
-import { LogHistogram, LogLevelName, LogPage } from '@spawnpoint/proto';
+import { Prisma, type ReadModels } from '@spawnpoint/read-models';
+import { LogHistogram, LogLevelName, LogPage, ProjectLogPage } from '@spawnpoint/proto';
 import { encodeTimeCursor } from '@spawnpoint/platform';
 import { HistogramQuery, histogramBins, LogsQuery, rollupMinutes } from './log-window';
 
@@ -14,20 +15,45 @@ export const PAGE_MESSAGE_BUDGET = 512 * 1024;
 export interface LogServer { instance_id: string; region: string }
 
 interface PageRow { id: string; ts: Date; level: LogLevelName; message: string | null }
+interface ProjectPageRow extends PageRow { server_id: string; server_name: string; region: string }
 
 /** Lines of the window oldest first, at most q.limit (fewer when the page's byte budget runs out). */
 export async function queryLogs(db: ReadModels, server: LogServer, q: LogsQuery, budget = PAGE_MESSAGE_BUDGET): Promise<LogPage> {
+  const rows = await db.$queryRaw<PageRow[]>(pageSql(Prisma.sql`server_id = ${server.instance_id}::uuid`, q, budget));
+  return toPage(rows, q, (r) => ({ timestamp: r.ts.toISOString(), message: r.message!, level: r.level, instance_id: server.instance_id, region: server.region }));
+}
+
+/**
+ * The same page over every server of a project (GET /v3/projects/logs), each line with its server's
+ * name and region: log_lines carries project_id (index on project_id, ts), the servers read model the rest.
+ */
+export async function queryProjectLogs(db: ReadModels, projectId: string, q: LogsQuery, budget = PAGE_MESSAGE_BUDGET): Promise<ProjectLogPage> {
+  const rows = await db.$queryRaw<ProjectPageRow[]>`
+    SELECT p.*, coalesce(s.name, '') AS server_name, coalesce(s.region, '') AS region
+    FROM (${pageSql(Prisma.sql`project_id = ${projectId}`, q, budget, Prisma.sql`, p.server_id::text AS server_id`)}) p
+    LEFT JOIN servers s ON s.id = p.server_id::uuid
+    ORDER BY p.ts, p.id::bigint`;
+  return toPage(rows, q, (r) => ({
+    timestamp: r.ts.toISOString(), message: r.message!, level: r.level, instance_id: r.server_id, server_name: r.server_name, region: r.region,
+  }));
+}
+
+/**
+ * One page of lines matching `scope`, oldest first, one row more than the page when there is more. Only
+ * bound parameters reach the SQL. Lines past the byte budget come back without their message; they only
+ * tell that there is more.
+ */
+function pageSql(scope: Prisma.Sql, q: LogsQuery, budget: number, extra: Prisma.Sql = Prisma.empty): Prisma.Sql {
   const afterTs = q.after?.at.toISOString() ?? null;
   const afterId = q.after?.id ?? null;
   // A null parameter switches its filter off: plans are made with the values bound, so it costs nothing.
-  // Lines past the byte budget come back without their message; they only tell that there is more.
-  const rows = await db.$queryRaw<PageRow[]>`
-    SELECT p.id::text AS id, p.ts, p.level,
+  return Prisma.sql`
+    SELECT p.id::text AS id, p.ts, p.level${extra},
            CASE WHEN row_number() OVER w = 1 OR sum(octet_length(to_json(p.message)::text)) OVER w <= ${budget}::int
                 THEN p.message END AS message
     FROM (
-      SELECT id, ts, level, message FROM log_lines
-      WHERE server_id = ${server.instance_id}::uuid
+      SELECT id, ts, level, message, server_id FROM log_lines
+      WHERE ${scope}
         AND ts >= ${q.window.start.toISOString()}::timestamptz AND ts < ${q.window.end.toISOString()}::timestamptz
         AND (${afterTs}::timestamptz IS NULL OR (ts, id) > (${afterTs}::timestamptz, ${afterId}::bigint))
         AND (${q.search}::text IS NULL OR strpos(lower(message), lower(${q.search}::text)) > 0)
@@ -36,16 +62,17 @@ export async function queryLogs(db: ReadModels, server: LogServer, q: LogsQuery,
     ) p
     WINDOW w AS (ORDER BY p.ts, p.id)
     ORDER BY p.ts, p.id`;
-  const page: PageRow[] = [];
+}
+
+/** The page's lines (up to the limit and the first line without its message) and the token after the last. */
+function toPage<R extends PageRow, L>(rows: R[], q: LogsQuery, line: (r: R) => L): { logs: L[]; next_token: string | null } {
+  const page: R[] = [];
   for (const row of rows) {
     if (page.length === q.limit || row.message === null) break;
     page.push(row);
   }
   const last = page[page.length - 1];
-  return {
-    logs: page.map((r) => ({ timestamp: r.ts.toISOString(), message: r.message!, level: r.level, instance_id: server.instance_id, region: server.region })),
-    next_token: rows.length > page.length && last ? encodeTimeCursor({ at: last.ts, id: last.id }) : null,
-  };
+  return { logs: page.map(line), next_token: rows.length > page.length && last ? encodeTimeCursor({ at: last.ts, id: last.id }) : null };
 }
 
 type BinRow = { t: Date; info: number; warn: number; error: number };

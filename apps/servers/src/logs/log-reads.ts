@@ -1,13 +1,13 @@
-// A server's logs, log histogram and metrics: they need only the read models, the runtime, a
+// A server's logs (and a project's), log histogram and metrics: they need only the read models, the runtime, a
 // project-checked server lookup and the clock. Parameters are checked before the lookup: a bad request
 // is 422 whoever's server it names.
 import {
-  LogHistogram, LogHistogramRequest, LogPage, ServerLogsRequest, ServerMetricsRequest, ServerMetricsView, ServerView,
+  LogHistogram, LogHistogramRequest, LogPage, ProjectLogPage, ProjectLogsRequest, ServerLogsRequest, ServerMetricsRequest, ServerMetricsView, ServerView,
 } from '@spawnpoint/proto';
 import type { ReadModels } from '@spawnpoint/read-models';
 import type { GameRuntime } from '@spawnpoint/runtime';
-import { queryLogHistogram, queryLogs } from './log-queries';
-import { checkHistogramQuery, checkLogsQuery } from './log-window';
+import { queryLogHistogram, queryLogs, queryProjectLogs } from './log-queries';
+import { checkHistogramQuery, checkLogsQuery, checkProjectLogsQuery } from './log-window';
 
 export interface LogReadDeps {
   db: ReadModels;
@@ -21,6 +21,11 @@ export async function serverLogs(deps: LogReadDeps, r: ServerLogsRequest): Promi
   const q = checkLogsQuery(r, deps.now());
   const server = await deps.getServer(r.projectId, r.serverId);
   return queryLogs(deps.db, server, q);
+}
+
+/** Every server's lines of a project, oldest first (no server lookup: the project is the caller's own). */
+export async function projectLogs(deps: Pick<LogReadDeps, 'db' | 'now'>, r: ProjectLogsRequest): Promise<ProjectLogPage> {
+  return queryProjectLogs(deps.db, r.projectId, checkProjectLogsQuery(r, deps.now()));
 }
 
 export async function serverLogHistogram(deps: LogReadDeps, r: LogHistogramRequest): Promise<LogHistogram> {

@@ -1,7 +1,7 @@
 // Validation of the logs and log-histogram parameters and the histogram's bin alignment. Pure: `now`
 // is given, so every rule is unit-tested. Every bad value is reported at once, in the spec's 422 shape.
 import { invalid } from '@spawnpoint/domain';
-import { LogHistogramRequest, ServerLogsRequest } from '@spawnpoint/proto';
+import { LogHistogramRequest, ProjectLogsRequest, ServerLogsRequest } from '@spawnpoint/proto';
 import { decodeTimeCursor, TimeCursor } from '@spawnpoint/platform';
 
 /** log_lines ids: positive bigints. */
@@ -10,6 +10,7 @@ import { parseTimeParam } from './log-time';
 
 export const STEP = { min: 5, max: 3600, default: 60 } as const;
 export const LIMIT = { min: 1, max: 1000, default: 200 } as const;
+export const PROJECT_LIMIT = { min: 1, max: 1000, default: 500 } as const;
 export const SEARCH_MAX = 256;
 const HOUR_MS = 3_600_000;
 export const MAX_WINDOW_MS = 31 * 24 * HOUR_MS;
@@ -30,19 +31,34 @@ type Params = Partial<Record<'start_time' | 'end_time' | 'step' | 'limit' | 'sea
 
 /** The logs page asked for (default window: the last 24 hours), or a 422 listing every bad value. */
 export function checkLogsQuery(req: Omit<ServerLogsRequest, 'projectId' | 'serverId'>, now: Date): LogsQuery {
+  const issues: Issue[] = [];
+  const q = pageQuery(req as Params, now, LIMIT, issues);
+  fail(issues);
+  return q!;
+}
+
+/** A project's logs page: start_time is required (as the hosted service requires it), 500 lines by default. */
+export function checkProjectLogsQuery(req: Omit<ProjectLogsRequest, 'projectId'>, now: Date): LogsQuery {
   const p = req as Params;
   const issues: Issue[] = [];
+  if (p.start_time === undefined || p.start_time === null) issues.push({ loc: ['query', 'start_time'], msg: 'Field required', type: 'missing' });
+  const q = pageQuery(p, now, PROJECT_LIMIT, issues);
+  fail(issues);
+  return q!;
+}
+
+/** Window, limit, search and the cursor of a logs page; issues collected (null window: one was bad). */
+function pageQuery(p: Params, now: Date, limits: { min: number; max: number; default: number }, issues: Issue[]): LogsQuery | null {
   const window = resolveWindow(p, now, LOGS_DEFAULT_SPAN_MS, issues);
-  const limit = integer(p, 'limit', LIMIT, issues);
+  const limit = integer(p, 'limit', limits, issues);
   const search = searchTerm(p, issues);
   let after: TimeCursor | null = null;
-  // An empty next_token is the first page (as GET /v3/servers treats it).
+  // An empty next_token is the first page.
   if (p.next_token !== undefined && p.next_token !== null && p.next_token !== '') {
     after = typeof p.next_token === 'string' ? decodeTimeCursor(p.next_token, LOG_LINE_ID) : null;
     if (!after) issues.push({ loc: ['query', 'next_token'], msg: 'invalid pagination token', type: 'value_error' });
   }
-  fail(issues);
-  return { window: window!, limit, search, after };
+  return window ? { window, limit, search, after } : null;
 }
 
 /** The histogram asked for (default window: the hour before end_time), or a 422 listing every bad value. */

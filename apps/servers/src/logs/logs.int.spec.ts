@@ -8,7 +8,7 @@ import { logsFixture, NOW } from './testing/logs-fixture';
 
 describe('server logs in PostgreSQL', () => {
   const f = logsFixture('logs');
-  const { serverWith, logs, servers } = f;
+  const { serverWith, logs, projectLogs, servers } = f;
 
   describe('logs page', () => {
     it('serves the window oldest first in pages joined by next_token, with instance_id and region', async () => {
@@ -96,6 +96,36 @@ describe('server logs in PostgreSQL', () => {
       await expect(logs({ serverId: id, next_token: 'garbage' })).rejects.toMatchObject({ code: 'invalid', detail: [{ loc: ['query', 'next_token'] }] });
       await expect(logs({ serverId: id, end_time: 'tomorrow' })).rejects.toMatchObject({ code: 'invalid', detail: [{ loc: ['query', 'end_time'] }] });
       await expect(f.handlers[SUBJECTS.servers.logs]({ projectId: 'p2', serverId: id }, {} as never)).rejects.toMatchObject({ code: 'not_found' });
+    });
+  });
+  describe('project logs page', () => {
+    it('serves every server\'s lines of the project oldest first with server_name and region, paged by next_token; never another project\'s', async () => {
+      const a = await serverWith([['2026-11-21T10:00:01Z', 'info', 'a one'], ['2026-11-21T10:00:03Z', 'warn', 'a three']], 'eu-west', { projectId: 'pl', name: 'alpha' });
+      const b = await serverWith([['2026-11-21T10:00:02Z', 'error', 'b two'], ['2026-11-21T10:00:04Z', 'info', 'b four']], 'us-east', { projectId: 'pl', name: 'beta' });
+      await serverWith([['2026-11-21T10:00:02Z', 'info', 'not theirs']], 'eu-west', { projectId: 'other', name: 'gamma' });
+      const all = await projectLogs({ start_time: '2026-11-21T10:00:00Z' }, 'pl');
+      expect(all).toEqual({
+        logs: [
+          { timestamp: '2026-11-21T10:00:01.000Z', message: 'a one', level: 'info', instance_id: a, server_name: 'alpha', region: 'eu-west' },
+          { timestamp: '2026-11-21T10:00:02.000Z', message: 'b two', level: 'error', instance_id: b, server_name: 'beta', region: 'us-east' },
+          { timestamp: '2026-11-21T10:00:03.000Z', message: 'a three', level: 'warn', instance_id: a, server_name: 'alpha', region: 'eu-west' },
+          { timestamp: '2026-11-21T10:00:04.000Z', message: 'b four', level: 'info', instance_id: b, server_name: 'beta', region: 'us-east' },
+        ],
+        next_token: null,
+      });
+      const first = await projectLogs({ start_time: '2026-11-21T10:00:00Z', limit: 3 }, 'pl');
+      expect(first.logs.map((l) => l.message)).toEqual(['a one', 'b two', 'a three']);
+      const rest = await projectLogs({ start_time: '2026-11-21T10:00:00Z', limit: 3, next_token: first.next_token }, 'pl');
+      expect(rest).toEqual({ logs: [expect.objectContaining({ message: 'b four' })], next_token: null });
+      expect((await projectLogs({ start_time: '2026-11-21T10:00:02Z', end_time: '2026-11-21T10:00:04Z' }, 'pl')).logs.map((l) => l.message)).toEqual(['b two', 'a three']);
+      expect(await projectLogs({ start_time: '-1h' }, 'nobody')).toEqual({ logs: [], next_token: null });
+    });
+
+    it('answers 422 without start_time, and for a bad limit, time or token', async () => {
+      await expect(projectLogs({})).rejects.toMatchObject({ code: 'invalid', detail: [{ loc: ['query', 'start_time'], type: 'missing' }] });
+      await expect(projectLogs({ start_time: '-1h', limit: 1001 })).rejects.toMatchObject({ detail: [{ loc: ['query', 'limit'], type: 'less_than_equal' }] });
+      await expect(projectLogs({ start_time: 'yesterday' })).rejects.toMatchObject({ detail: [{ loc: ['query', 'start_time'], type: 'value_error' }] });
+      await expect(projectLogs({ start_time: '-1h', next_token: 'garbage' })).rejects.toMatchObject({ detail: [{ loc: ['query', 'next_token'] }] });
     });
   });
 });

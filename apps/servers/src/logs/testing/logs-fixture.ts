@@ -1,17 +1,18 @@
 // The shared fixture of the logs int specs: a throwaway PostgreSQL database with the read models, servers
-// of project p1 written through the real LogWriter, and the log reads under their bus subjects.
+// (project p1 unless told) written through the real LogWriter, and the log reads under their bus subjects.
 import { randomUUID } from 'node:crypto';
 import { notFound } from '@spawnpoint/domain';
-import { LogHistogram, LogPage, ServerView, SUBJECTS } from '@spawnpoint/proto';
+import { LogHistogram, LogPage, ProjectLogPage, ServerView, SUBJECTS } from '@spawnpoint/proto';
 import { createReadModels, migrateReadModels, ReadModels } from '@spawnpoint/read-models';
 import { LogLevel } from '@spawnpoint/runtime';
 import { createTestDatabase, TestDatabase } from '../../../../../test/support/databases';
 import { LogWriter } from '../../log-writer';
-import { LogReadDeps, serverLogHistogram, serverLogs, serverMetrics } from '../log-reads';
+import { LogReadDeps, projectLogs, serverLogHistogram, serverLogs, serverMetrics } from '../log-reads';
 
 /** Each log read under its bus subject, as the query handlers serve them. */
 const logHandlers = (deps: LogReadDeps): Record<string, (request: any, ctx?: unknown) => Promise<unknown>> => ({
   [SUBJECTS.servers.logs]: (r) => serverLogs(deps, r),
+  [SUBJECTS.servers.projectLogs]: (r) => projectLogs(deps, r),
   [SUBJECTS.servers.logHistogram]: (r) => serverLogHistogram(deps, r),
   [SUBJECTS.servers.metrics]: (r) => serverMetrics(deps, r),
 });
@@ -26,16 +27,21 @@ export function logsFixture(name: string) {
     rm: undefined as unknown as ReadModels,
     handlers: undefined as unknown as ReturnType<typeof logHandlers>,
     servers: new Map<string, ServerView>(),
-    /** A server of project p1 with the given lines, written through the LogWriter. */
-    async serverWith(lines: [iso: string, level: LogLevel, message: string][], region = 'eu-west'): Promise<string> {
+    /** A server of project p1 (or `projectId`) with the given lines, written through the LogWriter; its row in the servers read model too. */
+    async serverWith(lines: [iso: string, level: LogLevel, message: string][], region = 'eu-west', { projectId = 'p1', name = 'game' } = {}): Promise<string> {
       const id = randomUUID();
       f.servers.set(id, { instance_id: id, region, status: 'running' } as ServerView);
+      await f.rm.server.create({ data: {
+        id, projectId, name, status: 'running', region, computeSize: 'small', versionTag: 'default', networkPorts: [], serviceType: 'match_based',
+        autoRestart: false, isPoolServer: false, matchId: id, createdAt: NOW, updatedAt: NOW,
+      } });
       const writer = new LogWriter(f.rm);
-      for (const [iso, level, message] of lines) writer.add('p1', { serverId: id, timestamp: at(iso), stream: 'stdout', level, message });
+      for (const [iso, level, message] of lines) writer.add(projectId, { serverId: id, timestamp: at(iso), stream: 'stdout', level, message });
       await writer.flush();
       return id;
     },
     logs: (payload: object) => f.handlers[SUBJECTS.servers.logs]({ projectId: 'p1', ...payload }, {} as never) as Promise<LogPage>,
+    projectLogs: (payload: object, projectId = 'p1') => f.handlers[SUBJECTS.servers.projectLogs]({ projectId, ...payload }, {} as never) as Promise<ProjectLogPage>,
     histogram: (payload: object) => f.handlers[SUBJECTS.servers.logHistogram]({ projectId: 'p1', ...payload }, {} as never) as Promise<LogHistogram>,
   };
 
