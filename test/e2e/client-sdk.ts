@@ -15,7 +15,8 @@ const GAME = path.join(ROOT, 'examples', 'game-server');
 
 /** Operations an SDK user never calls directly: the docs pages, probes and the signed artifact download. */
 // Game_*: the game API, for game machines (@spawnpoint/game-server), not this SDK.
-const NOT_SDK = new Set(['Docs_openapi', 'Docs_docs', 'Health_live', 'Builds_artifact']);
+// Lobbies_kick: POST me/kick, kept for clients of earlier versions; the SDK kicks with DELETE me/players/{id}.
+const NOT_SDK = new Set(['Docs_openapi', 'Docs_docs', 'Health_live', 'Builds_artifact', 'Lobbies_kick']);
 
 export function describeClientSdk(mode: string, start: () => Promise<Platform>, restartGateway: (p: Platform) => Promise<void>) {
   describe(`@spawnpoint/client (${mode})`, () => {
