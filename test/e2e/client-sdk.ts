@@ -17,7 +17,8 @@ const GAME = path.join(ROOT, 'examples', 'game-server');
 // Game_*: the game API, for game machines (@spawnpoint/game-server), not this SDK. V2Builds_*: the hosted
 // service's v2 builds routes, for its own clients; this SDK has one way to each thing, the v3 builds methods.
 // RootHealth_health: /health at the root, for the hosted service's clients (the SDK checks /api/health).
-const NOT_SDK = new Set(['Docs_openapi', 'Docs_docs', 'Health_live', 'Builds_artifact', 'RootHealth_health']);
+// Lobbies_kick: POST me/kick, kept for clients of earlier versions; the SDK kicks with DELETE me/players/{id}.
+const NOT_SDK = new Set(['Docs_openapi', 'Docs_docs', 'Health_live', 'Builds_artifact', 'RootHealth_health', 'Lobbies_kick']);
 
 export function describeClientSdk(mode: string, start: () => Promise<Platform>, restartGateway: (p: Platform) => Promise<void>) {
   describe(`@spawnpoint/client (${mode})`, () => {
