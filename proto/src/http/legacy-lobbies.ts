@@ -55,7 +55,5 @@ export class LegacyUpdateBody extends LegacyLobbyFields {
   @Nested(() => LegacyMatchmakingAction, { optional: true }) matchmaking?: LegacyMatchmakingAction;
 }
 export class LegacyJoinBody { @PlayerIdField() playerId!: string; @Json({ optional: true }) metadata?: Record<string, unknown> }
-/** DELETE /lobbies/{id} and POST /lobbies/{id}/heartbeat: the player acting. */
+/** DELETE /lobbies/{id} (the server key may send no body: an admin delete) and POST /lobbies/{id}/heartbeat: the player acting. */
 export class LegacyPlayerBody { @PlayerIdField() playerId!: string }
-/** DELETE /lobbies/{id}: the server key may leave the player out (an admin delete). */
-export class LegacyDeleteBody { @PlayerIdField({ optional: true }) playerId?: string }

@@ -71,8 +71,8 @@ export const LEGACY_OPERATIONS: Operation[] = [
       targetPlayerId: playerId, matchmaking: loose({ action: { type: 'string', enum: ['start', 'cancel'] }, mode: { type: 'string', minLength: 1, maxLength: 64 } }, ['action']),
     }, ['requesterId'])),
   },
-  // The fixtures' key is the server key, which may leave playerId out (an admin delete): only invalid bodies are sent.
-  { listener: 'legacy', method: 'DELETE', path: '/lobbies/{id}', auth: 'apiKey', params: [lobbyId, configName], body: json(loose({ playerId }, []), false) },
+  // The fixtures' key is the server key, which may send no body (an admin delete): only invalid bodies are sent.
+  { listener: 'legacy', method: 'DELETE', path: '/lobbies/{id}', auth: 'apiKey', params: [lobbyId, configName], body: json(loose({ playerId }, ['playerId']), false) },
   { listener: 'legacy', method: 'GET', path: '/lobbies/{id}/players', auth: 'apiKey', params: [lobbyId, configName] },
   { listener: 'legacy', method: 'POST', path: '/lobbies/{id}/players', auth: 'apiKey', params: [lobbyId, configName], body: json(joinBody) },
   { listener: 'legacy', method: 'POST', path: '/lobbies/{id}/heartbeat', auth: 'apiKey', params: [lobbyId, configName], body: json(loose({ playerId }, ['playerId'])) },

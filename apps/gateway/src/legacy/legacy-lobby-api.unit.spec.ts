@@ -204,6 +204,11 @@ describe('legacy lobby API routes', () => {
     expect((await send('DELETE', `/lobbies/${ID}?name=default`)).json().detail[0].loc).toEqual(['body', 'playerId']);
     expect((await send('DELETE', `/lobbies/${ID}?name=default`, undefined, { 'api-key': 'server' })).statusCode).toBe(204);
     expect(subjects().at(-1)).toBe(SUBJECTS.lobbies.adminDelete);
+    // a body without its playerId (unknown fields are ignored) is no admin delete
+    const mangled = await send('DELETE', `/lobbies/${ID}?name=default`, { '\ufffd': 1 }, { 'api-key': 'server' });
+    expect(mangled.json().detail[0].loc).toEqual(['body', 'playerId']);
+    expect(subjects().at(-1)).toBe(SUBJECTS.lobbies.adminDelete);
+    expect(subjects().filter((s) => s === SUBJECTS.lobbies.adminDelete)).toHaveLength(1);
   });
 
   it("POST /lobbies/{id}/heartbeat {playerId} is the player's v3 heartbeat, 204", async () => {

@@ -5,7 +5,7 @@ import { parseIgnoringUnknown as parse } from '../http/validation';
 import { LegacyLobbies } from './legacy-lobbies';
 import { updateLobby } from './legacy-update';
 import {
-  LegacyCodeParams, LegacyConfigQuery, LegacyCreateBody, LegacyDeleteBody, LegacyJoinBody, LegacyKickQuery, LegacyListQuery, LegacyLobbyOrPlayerParams,
+  LegacyCodeParams, LegacyConfigQuery, LegacyCreateBody, LegacyJoinBody, LegacyKickQuery, LegacyListQuery, LegacyLobbyOrPlayerParams,
   LegacyLobbyParams, LegacyPlayerBody, LegacyPlayerParams, LegacyUpdateBody,
 } from './schemas';
 
@@ -48,11 +48,13 @@ export function registerLegacyLobbyRoutes(app: FastifyInstance, h: LegacyLobbies
     const { principal, keyHash } = await h.authenticate(req);
     const { id } = parse(LegacyLobbyParams, req.params, 'path');
     const q = parse(LegacyConfigQuery, req.query, 'query');
-    // The host names itself; the server key may leave it out (an admin delete of any lobby).
-    const b = principal.kind === 'server' ? parse(LegacyDeleteBody, req.body, 'body') : parse(LegacyPlayerBody, req.body, 'body');
-    if (b.playerId !== undefined) await h.player(req, reply, principal, b.playerId);
+    // The host names itself; the server key may send no body at all (an admin delete of any lobby). A body
+    // always needs its playerId: with unknown fields ignored, a mangled one must not become an admin delete.
+    const admin = principal.kind === 'server' && req.body === undefined;
+    const playerId = admin ? undefined : parse(LegacyPlayerBody, req.body, 'body').playerId;
+    if (playerId !== undefined) await h.player(req, reply, principal, playerId);
     else await h.limit(reply, { key: `${keyHash}:write`, limit: principal.rateLimits.write_per_second });
-    await h.deleteLobby({ projectId: principal.projectId, config: q.name }, id, b.playerId);
+    await h.deleteLobby({ projectId: principal.projectId, config: q.name }, id, playerId);
     return reply.status(204).send();
   });
 

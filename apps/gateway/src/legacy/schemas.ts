@@ -2,5 +2,5 @@
 // contract classes of proto.
 export {
   LegacyListQuery, LegacyConfigQuery, LegacyKickQuery, LegacyEventsQuery, LegacyLobbyParams, LegacyLobbyOrPlayerParams, LegacyCodeParams, LegacyPlayerParams,
-  LegacySettings, LegacyCreateBody, LegacyUpdateBody, LegacyJoinBody, LegacyPlayerBody, LegacyDeleteBody,
+  LegacySettings, LegacyCreateBody, LegacyUpdateBody, LegacyJoinBody, LegacyPlayerBody,
 } from '@spawnpoint/proto';
