@@ -177,13 +177,12 @@ export class LegacyMatchmaker {
   /** The matchmaker's games that have not ended (their servers launching or running), newest first. */
   async matches(projectId: string, mm: Matchmaker): Promise<LegacyMatch[]> {
     const servers: ServerJson[] = [];
-    for (const status of ['launching', 'running']) {
-      let next: string | null = null;
-      do {
-        const page: ServerList = await this.h.request<ServerList>(SUBJECTS.servers.list, { projectId, status, limit: PAGE, ...(next ? { next_token: next } : {}) });
-        servers.push(...(page.servers as unknown as ServerJson[]).filter((s) => serverMatch(s, mm.name)));
-        next = page.next_token;
-      } while (next && servers.length < MAX_LEGACY_MATCHMAKER_LIST);
+    // Launching and running servers, newest first, page by page.
+    for (let offset = 0; servers.length < MAX_LEGACY_MATCHMAKER_LIST;) {
+      const page: ServerList = await this.h.request<ServerList>(SUBJECTS.servers.list, { projectId, include_launching: true, limit: PAGE, offset });
+      servers.push(...(page.servers as unknown as ServerJson[]).filter((s) => serverMatch(s, mm.name)));
+      if (!page.has_more || page.servers.length === 0) break;
+      offset += page.servers.length;
     }
     servers.sort((a, b) => b.created_at.localeCompare(a.created_at));
     return Promise.all(servers.slice(0, MAX_LEGACY_MATCHMAKER_LIST).map((s) => this.matchView(projectId, mm, s)));
@@ -194,7 +193,7 @@ export class LegacyMatchmaker {
    * waiting) and its tickets' lobbies are removed. 404 when the matchmaker has no game of that match id.
    */
   async endMatch(projectId: string, mm: Matchmaker, matchId: string): Promise<DeletedMatch> {
-    const page = await this.h.request<ServerList>(SUBJECTS.servers.list, { projectId, match_id: matchId, limit: PAGE });
+    const page = await this.h.request<ServerList>(SUBJECTS.servers.list, { projectId, match_id: matchId, include_launching: true, limit: PAGE });
     const ofMatch = (page.servers as unknown as ServerJson[]).filter((s) => serverMatch(s, mm.name));
     const server = ofMatch.find((s) => s.status !== 'stopped');
     if (!server) throw notFound(`Match ${matchId} not found`);
