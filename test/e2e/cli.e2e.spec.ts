@@ -76,10 +76,10 @@ describe('the spawnpoint CLI (standalone)', () => {
     expect(await ended).toBe(0);
     expect(cli(['servers', 'logs', server.instance_id, '--json']).stdout.trim().split('\n').map((l) => JSON.parse(l).instance_id)).toContain(server.instance_id);
 
-    // A second stop is a conflict: exit 5, the Error body in --json.
+    // A second stop is no error (DELETE is idempotent): exit 0, the server as it stopped.
     const again = cli(['servers', 'stop', server.instance_id, '--json']);
-    expect(again.code).toBe(5);
-    expect(again.json()).toMatchObject({ exit_code: 5, body: { status: 409 } });
+    expect(again.code).toBe(0);
+    expect(again.json()).toMatchObject({ status: 'stopped', network_ports: [], stopped_at: stop.json().stopped_at });
   });
 
   it('answers each kind of failure with its exit code', () => {

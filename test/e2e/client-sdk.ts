@@ -101,7 +101,9 @@ export function describeClientSdk(mode: string, start: () => Promise<Platform>, 
       await sp.servers.waitFor(started.instance_id, 'running', { timeoutMs: 30_000 });
       const stopped = await sp.servers.stop(started.instance_id);
       expect(stopped.status).toBe('stopped');
-      const again = await sp.servers.stop(started.instance_id).catch((e: unknown) => e);
+      // stopping it again is no error (DELETE is idempotent); updating it is a conflict
+      expect(await sp.servers.stop(started.instance_id)).toMatchObject({ status: 'stopped', stopped_at: stopped.stopped_at, network_ports: [] });
+      const again = await sp.servers.update(started.instance_id, { custom_data: {} }).catch((e: unknown) => e);
       expect(again).toBeInstanceOf(ConflictError);
       expect((again as ConflictError).status).toBe(409);
       // A stopped server's log can be followed to its end.

@@ -19,7 +19,8 @@ function describeWireServers(mode: string, start: () => Promise<Platform>) {
     jest.setTimeout(180_000);
     let p: Platform;
     let api: Api;
-    // Started in this order in ap-south: launching stays launching (sdk readiness, never reported), the others run.
+    // Started in this order in ap-south: launching stays launching (the sample game with --no-bind binds nothing
+    // until the startup timeout), the others run.
     const ids = { launching: '', older: '', newer: '' };
     const running = (id: string) => eventually(() => api.get(`/v3/servers/${id}`), (r) => r.body.status === 'running', 30_000, `${id} running`);
     const listed = (res: { body: { servers: { instance_id: string }[] } }) => res.body.servers.map((s) => s.instance_id);
@@ -28,7 +29,7 @@ function describeWireServers(mode: string, start: () => Promise<Platform>) {
       p = await start();
       api = client(p.baseUrl, p.serverKey);
       await uploadSample(api);
-      ids.launching = (await api.post('/v3/servers/start', { name: 'waits', region: 'ap-south', readiness: 'sdk' })).body.instance_id;
+      ids.launching = (await api.post('/v3/servers/start', { name: 'waits', region: 'ap-south', startup_args: '--no-bind' })).body.instance_id;
       ids.older = (await api.post('/v3/servers/start', { name: 'older', region: 'ap-south' })).body.instance_id;
       ids.newer = (await api.post('/v3/servers/start', { name: 'newer', region: 'ap-south' })).body.instance_id;
       await running(ids.older);

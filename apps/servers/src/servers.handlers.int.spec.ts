@@ -98,8 +98,8 @@ describe('servers handlers (in-process bus, PostgreSQL, process runtime)', () =>
   it('ListServers: running only unless launching is asked for, newest first, filtered, paged by offset with total and has_more', async () => {
     const matchId = randomUUID();
     const list = (q: object) => bed.request<ServerList>(SUBJECTS.servers.list, { projectId: pro, match_id: matchId, ...q });
-    // sdk readiness keeps a server launching until its game reports ready (it never does here)
-    const launching = (await start(pro, { match_id: matchId, readiness: 'sdk' })).instance_id;
+    // the sample game with --no-bind binds nothing: its server stays launching (until the startup timeout)
+    const launching = (await start(pro, { match_id: matchId, startup_args: '--no-bind' })).instance_id;
     const live = (await start(pro, { match_id: matchId })).instance_id;
     const gone = (await start(pro, { match_id: matchId })).instance_id;
     await running(pro, live);

@@ -34,7 +34,7 @@ export class BadRequestError extends SpawnpointError {}
 export class AuthError extends SpawnpointError {}
 /** 404: no such resource in this project (another project's resources are 404 too). */
 export class NotFoundError extends SpawnpointError {}
-/** 409: the resource's state forbids it now (already stopped, already in a lobby, a race lost). */
+/** 409: the resource's state forbids it now (update of a stopped server, already in a lobby, a race lost). */
 export class ConflictError extends SpawnpointError {}
 /** 413 / 414 / 431: too large. */
 export class TooLargeError extends SpawnpointError {}

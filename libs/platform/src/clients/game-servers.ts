@@ -18,9 +18,9 @@ export class GameServers {
     return this.platform.bus.request<ServerView>(SUBJECTS.servers.start, request, { headers: { [COMMAND_ID_HEADER]: commandId } });
   }
 
-  /** The active (launching or running) servers started for a match (`match_id`). */
+  /** The live (launching or running) servers started for a match (`match_id`), in one read. */
   async ofMatch(projectId: string, matchId: string): Promise<ServerView[]> {
-    const request: ListServersRequest = { projectId, match_id: matchId, include_launching: true, limit: 100 };
+    const request: ListServersRequest = { projectId, match_id: matchId, include_launching: true, include_pool: true, limit: 100 };
     return (await this.platform.bus.request<ServerList>(SUBJECTS.servers.list, request)).servers;
   }
 
