@@ -26,6 +26,12 @@ const invalid = { 422: { description: 'Invalid name', schema: ErrorBody } };
 /** v2 has no `processing`: a build whose ZIP is being processed is still `uploading` there. */
 const V2_STATUS: Record<BuildView['status'], V2BuildState> = { uploading: 'uploading', processing: 'uploading', ready: 'ready', failed: 'failed' };
 
+/** v2 ignores query parameters it does not know (the hosted service does): only `name` is read. */
+const nameOnly = (query: unknown) => {
+  const name = (query as Record<string, unknown> | undefined)?.name;
+  return name === undefined ? {} : { name };
+};
+
 export function toV2Build(b: BuildView): V2BuildView {
   return { build_id: b.build_id, name: b.name, version: b.version, status: V2_STATUS[b.status], created_at: b.created_at, updated_at: b.updated_at };
 }
@@ -44,7 +50,7 @@ export class V2BuildsController {
   @Doc({ summary: 'Legacy: list the builds (all of them, newest first), optionally of one name', tags: ['legacy'], auth: 'client', query: V2ListBuildsQuery,
     responses: { 200: { description: 'Builds', schema: V2BuildList }, ...invalid } })
   async list(@Req() req: AuthedRequest, @Query() query: unknown) {
-    const q = parse(V2ListBuildsQuery, query, 'query');
+    const q = parse(V2ListBuildsQuery, nameOnly(query), 'query');
     const builds: V2BuildView[] = [];
     // v2 has no paging: every page of the v3 list, in order.
     for (let offset = 0; ; ) {
@@ -63,7 +69,7 @@ export class V2BuildsController {
     tags: ['legacy'], auth: 'server', query: V2BuildNameQuery,
     responses: { 200: { description: 'Upload URL', schema: V2UploadUrl }, 403: { description: 'Client key', schema: ErrorBody }, ...invalid } })
   async uploadUrl(@Req() req: AuthedRequest, @Query() query: unknown) {
-    const { name = 'default' } = parse(V2BuildNameQuery, query, 'query');
+    const { name = 'default' } = parse(V2BuildNameQuery, nameOnly(query), 'query');
     const t = await this.bus.request<UploadTicket>(SUBJECTS.builds.requestUpload, { projectId: req.principal!.projectId, name, executablePath: null } satisfies RequestUploadRequest);
     return {
       build_id: t.build_id, name: t.name,
@@ -86,7 +92,7 @@ export class V2BuildsController {
       422: { description: 'Invalid name, or no file part "file" (or more than one file)', schema: ErrorBody },
     } })
   async upload(@Req() req: AuthedRequest, @Query() query: unknown) {
-    const { name = 'default' } = parse(V2BuildNameQuery, query, 'query');
+    const { name = 'default' } = parse(V2BuildNameQuery, nameOnly(query), 'query');
     const projectId = req.principal!.projectId;
     const body = req.body instanceof Readable ? req.body : req.raw;
     const form = await multipartFile(body, req.headers['content-type'], 'file');
