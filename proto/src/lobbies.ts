@@ -42,7 +42,7 @@ export class BrowseLobbiesQuery {
   @RegionField({ optional: true }) region?: string;
   @LobbyStatusField({ optional: true }) status?: string;
   @Int({ min: 1, max: 100, optional: true, coerce: true, description: 'Lobbies per page, default 50' }) limit?: number;
-  @Int({ min: 0, optional: true, coerce: true, description: 'Lobbies to skip (newest first), default 0' }) offset?: number;
+  @Int({ min: 0, max: 1_000_000, optional: true, coerce: true, description: 'Lobbies to skip (newest first), default 0' }) offset?: number;
 }
 /** A browser's EventSource cannot send headers: the event stream also takes them as query parameters. */
 export class LobbyEventsQuery {

@@ -282,7 +282,8 @@ function bodyCases(
     withBody(`invalid JSON ${text}`, { bytes: text, contentType: 'application/json' }, { status: [400] });
   }
   withBody('invalid UTF-8 bytes', { bytes: Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]), contentType: 'application/json' });
-  // An empty JSON body is no body (the hosted service's clients send one): refused only where a body is required.
+  // An empty JSON body is no body (decisions.md "Conventions"): a route that needs one answers 422 as for a
+  // missing body; one whose body is optional takes it as a valid request (like 'no body', not fuzzed then).
   if (op.body!.required) withBody('empty JSON body', { bytes: '', contentType: 'application/json' }, { status: [422] });
   for (const [contentType, bytes] of [['text/plain', '{"a":1}'], ['application/xml', '<a/>'], ['application/x-www-form-urlencoded', 'name=a'],
     ['multipart/form-data; boundary=x', '--x--'], ['application/zip', 'PK'], ['application/octet-stream', '{}']]) {
