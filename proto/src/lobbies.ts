@@ -132,11 +132,6 @@ export class LobbyPage<L = unknown> {
   @Int() limit!: number;
   @Int() offset!: number;
   @Bool() hasMore!: boolean;
-  /**
-   * Always null: only the legacy listener's list (apps/gateway/src/legacy, owned apart) still reads it, until
-   * it pages by offset/hasMore; then this field goes. Not part of the HTTP page (LobbyViewPage).
-   */
-  @Str({ nullable: true }) next_token!: null;
 }
 /** GET /v3/lobbies/{config}: the documented page. */
 export class LobbyViewPage {

@@ -21,7 +21,7 @@ export const viewAfter = (ran: { view: LobbyView | null; state: LobbyState }): L
 
 /** A browse page: the lobbies' stored states (read model rows) as Lobby JSON. */
 export function lobbyPage(states: unknown[], page: { total: number; limit: number; offset: number }): LobbyPage<LobbyView> {
-  return { lobbies: states.map((s) => lobbyView(s as LobbyState)), ...page, hasMore: page.offset + states.length < page.total, next_token: null };
+  return { lobbies: states.map((s) => lobbyView(s as LobbyState)), ...page, hasMore: page.offset + states.length < page.total };
 }
 
 export const leftLobby = (lobbyId: string): LeftLobby => ({ status: 'left', lobbyId });

@@ -121,14 +121,12 @@ export class LegacyLobbies {
 
   async list(ctx: Ctx, publicOnly: boolean): Promise<LegacyLobby[]> {
     const found: LobbyView[] = [];
-    let next: string | null = null;
-    do {
-      const page: LobbyPage<LobbyView> = await this.request<LobbyPage<LobbyView>>(SUBJECTS.lobbies.browse, {
-        ...ctx, limit: BROWSE_PAGE, includePrivate: !publicOnly, ...(next ? { next_token: next } : {}),
-      });
+    for (let offset = 0; found.length < MAX_LEGACY_LIST;) {
+      const page: LobbyPage<LobbyView> = await this.request<LobbyPage<LobbyView>>(SUBJECTS.lobbies.browse, { ...ctx, limit: BROWSE_PAGE, offset, includePrivate: !publicOnly });
       found.push(...page.lobbies);
-      next = page.next_token;
-    } while (next && found.length < MAX_LEGACY_LIST);
+      if (!page.hasMore || page.lobbies.length === 0) break;
+      offset += page.lobbies.length;
+    }
     const timeout = await this.timeout(ctx);
     return found.slice(0, MAX_LEGACY_LIST).map((l) => toLegacyLobby(l, timeout));
   }

@@ -69,13 +69,13 @@ describe('legacy lobby API routes', () => {
   });
 
   it('lists every page, private lobbies included unless public (or publicOnly)', async () => {
-    answers[SUBJECTS.lobbies.browse] = (p) => (p.next_token ? { lobbies: [lobby({ id: 'b' })], next_token: null } : { lobbies: [lobby({ id: 'a' })], next_token: 'n1' });
+    answers[SUBJECTS.lobbies.browse] = (p) => (p.offset ? { lobbies: [lobby({ id: 'b' })], total: 2, limit: 100, offset: 1, hasMore: false } : { lobbies: [lobby({ id: 'a' })], total: 2, limit: 100, offset: 0, hasMore: true });
     const res = await send('GET', '/lobbies?name=ranked');
     expect(res.statusCode).toBe(200);
     expect(res.json().map((l: { id: string; timeout: number }) => [l.id, l.timeout])).toEqual([['a', 900], ['b', 900]]);
     expect(calls.filter((c) => c.subject === SUBJECTS.lobbies.browse).map((c) => c.payload)).toEqual([
-      { projectId: 'p1', config: 'ranked', limit: 100, includePrivate: true },
-      { projectId: 'p1', config: 'ranked', limit: 100, includePrivate: true, next_token: 'n1' },
+      { projectId: 'p1', config: 'ranked', limit: 100, offset: 0, includePrivate: true },
+      { projectId: 'p1', config: 'ranked', limit: 100, offset: 1, includePrivate: true },
     ]);
     for (const flag of ['public=true', 'publicOnly=true', 'public=1']) {
       calls = [];

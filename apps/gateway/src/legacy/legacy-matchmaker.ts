@@ -232,14 +232,12 @@ export class LegacyMatchmaker {
 
   private async browse(projectId: string, mm: Matchmaker, status: string): Promise<LobbyView[]> {
     const found: LobbyView[] = [];
-    let next: string | null = null;
-    do {
-      const page: LobbyPage<LobbyView> = await this.h.request<LobbyPage<LobbyView>>(SUBJECTS.lobbies.browse, {
-        ...this.ctx(projectId, mm), status, limit: PAGE, includePrivate: true, ...(next ? { next_token: next } : {}),
-      });
+    for (let offset = 0; found.length < MAX_LEGACY_MATCHMAKER_LIST;) {
+      const page: LobbyPage<LobbyView> = await this.h.request<LobbyPage<LobbyView>>(SUBJECTS.lobbies.browse, { ...this.ctx(projectId, mm), status, limit: PAGE, offset, includePrivate: true });
       found.push(...page.lobbies);
-      next = page.next_token;
-    } while (next && found.length < MAX_LEGACY_MATCHMAKER_LIST);
+      if (!page.hasMore || page.lobbies.length === 0) break;
+      offset += page.lobbies.length;
+    }
     return found.slice(0, MAX_LEGACY_MATCHMAKER_LIST);
   }
 
