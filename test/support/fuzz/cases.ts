@@ -280,8 +280,10 @@ function bodyCases(
     withBody(`invalid JSON ${text}`, { bytes: text, contentType: 'application/json' }, { status: [400] });
   }
   withBody('invalid UTF-8 bytes', { bytes: Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]), contentType: 'application/json' });
-  // An empty JSON body is no body (the hosted service's clients send one): refused only where a body is required.
-  if (op.body!.required) withBody('empty JSON body', { bytes: '', contentType: 'application/json' }, { status: [422] });
+  // An empty JSON body is no body on the API (the hosted service's clients send one): refused only where a body
+  // is required. The legacy listener parses it as JSON: 400.
+  if (op.listener === 'legacy') withBody('empty JSON body', { bytes: '', contentType: 'application/json' }, { status: [400] });
+  else if (op.body!.required) withBody('empty JSON body', { bytes: '', contentType: 'application/json' }, { status: [422] });
   for (const [contentType, bytes] of [['text/plain', '{"a":1}'], ['application/xml', '<a/>'], ['application/x-www-form-urlencoded', 'name=a'],
     ['multipart/form-data; boundary=x', '--x--'], ['application/zip', 'PK'], ['application/octet-stream', '{}']]) {
     withBody(`content type ${contentType}`, { bytes, contentType }, { status: [415] });
