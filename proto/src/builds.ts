@@ -48,10 +48,12 @@ export class DockerImageBody {
 export class BuildIdParams { @UuidField() id!: string }
 export class UploadParams { @Str({ min: 10, max: 200 }) token!: string }
 export const BUILDS_PAGE_DEFAULT = 50;
+/** The read model's row offset is a 32-bit integer: a larger one is 422, not a failed query. */
+export const MAX_BUILDS_OFFSET = 2 ** 31 - 1;
 export class ListBuildsQuery {
   @BuildNameField({ optional: true }) name?: string;
   @Int({ min: 1, max: 100, optional: true, coerce: true, description: `Builds per page, default ${BUILDS_PAGE_DEFAULT}` }) limit?: number;
-  @Int({ min: 0, optional: true, coerce: true, description: 'Builds to skip, default 0' }) offset?: number;
+  @Int({ min: 0, max: MAX_BUILDS_OFFSET, optional: true, coerce: true, description: 'Builds to skip, default 0' }) offset?: number;
 }
 export class ArtifactQuery {
   @Str({ description: 'Unix time (seconds) after which the URL is refused' }) expires!: string;
@@ -77,7 +79,7 @@ export class GetBuildRequest { @Str() projectId!: string; @Str() buildId!: strin
 @BusRequest(B.list)
 export class ListBuildsRequest {
   @Str() projectId!: string; @Str({ optional: true }) name?: string;
-  @Int({ min: 1, max: 100 }) limit!: number; @Int({ min: 0 }) offset!: number;
+  @Int({ min: 1, max: 100 }) limit!: number; @Int({ min: 0, max: MAX_BUILDS_OFFSET }) offset!: number;
 }
 @BusRequest(B.logs)
 export class BuildLogsRequest { @Str() projectId!: string; @Str() buildId!: string }
