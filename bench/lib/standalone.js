@@ -228,7 +228,7 @@ async function startStandalone(options = {}) {
     let buildId = null;
     if (options.uploadBuild !== false) {
       const ticket = await api('POST', '/v3/builds/upload-url?name=default', { key: serverKey });
-      if (ticket.status !== 200) throw new Error(`upload-url: ${ticket.status} ${JSON.stringify(ticket.body)}`);
+      if (ticket.status !== 201) throw new Error(`upload-url: ${ticket.status} ${JSON.stringify(ticket.body)}`);
       const put = await api('PUT', ticket.body.upload_url, { body: await sampleZip(), headers: { 'content-type': 'application/zip' } });
       if (put.status !== 200) throw new Error(`upload: ${put.status} ${JSON.stringify(put.body)}`);
       buildId = ticket.body.build_id;

@@ -54,7 +54,7 @@ function describeAbortedUpload(mode: string, start: () => Promise<{ platform: Pl
     it('removes the partial blob and leaves the build retryable with the same URL', async () => {
       const api = client(platform.baseUrl, platform.serverKey);
       const ticket = await api.post('/v3/builds/upload-url?name=cut');
-      expect(ticket.status).toBe(200);
+      expect(ticket.status).toBe(201);
 
       const socket = await partialUpload(ticket.body.upload_url, 8 * 1024 * 1024, 2 * 1024 * 1024, partWritten);
       socket.destroy();

@@ -18,7 +18,7 @@ async function uploadSample(api: Api, name: string): Promise<string> {
   execFileSync(process.execPath, [path.join(ROOT, 'examples', 'zip-build.js'), zip]);
   try {
     const ticket = await api.post(`/v3/builds/upload-url?name=${name}`);
-    expect(ticket.status).toBe(200);
+    expect(ticket.status).toBe(201);
     await api.put(ticket.body.upload_url, readFileSync(zip), { 'content-type': 'application/zip' });
     await eventually(() => api.get(`/v3/builds/${ticket.body.build_id}`), (r) => r.body.status === 'ready', 20_000, 'build ready');
     return ticket.body.build_id as string;

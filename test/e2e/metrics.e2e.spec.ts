@@ -29,7 +29,7 @@ function sampleZip(): Buffer {
 async function walkthrough(p: Platform): Promise<string> {
   const api = client(p.baseUrl, p.serverKey);
   const ticket = await api.post('/v3/builds/upload-url?name=default');
-  expect(ticket.status).toBe(200);
+  expect(ticket.status).toBe(201);
   expect((await api.put(ticket.body.upload_url, sampleZip(), { 'content-type': 'application/zip' })).status).toBe(200);
   await eventually(() => api.get(`/v3/builds/${ticket.body.build_id}`), (r) => r.body.status === 'ready', 20_000, 'build ready');
   const started = await api.post('/v3/servers/start', { name: 'metrics', region: 'us-east' });
@@ -54,7 +54,7 @@ describe('metrics (distributed: each app its own ops port)', () => {
 
     const gateway = await scrape(ports.gateway);
     expect(sum(gateway, 'spawnpoint_build_info', { service: 'gateway' })).toBe(1);
-    expect(sum(gateway, 'spawnpoint_http_requests_total', { method: 'POST', route: '/api/v3/builds/upload-url', status: '200' })).toBe(1);
+    expect(sum(gateway, 'spawnpoint_http_requests_total', { method: 'POST', route: '/api/v3/builds/upload-url', status: '201' })).toBe(1);
     expect(sum(gateway, 'spawnpoint_http_requests_total', { method: 'PUT', route: '/api/v3/builds/uploads/:token', status: '200' })).toBe(1);
     expect(sum(gateway, 'spawnpoint_http_requests_total', { method: 'GET', route: '/api/v3/builds/:id', status: '200' })).toBeGreaterThanOrEqual(1);
     expect(sum(gateway, 'spawnpoint_http_requests_total', { method: 'POST', route: '/api/v3/servers/start', status: '201' })).toBe(1);

@@ -37,7 +37,7 @@ export function describeNewcomerStory(mode: string, start: () => Promise<Platfor
 
     async function uploadBuild(name: string, zip: Buffer) {
       const ticket = await server.post(`/v3/builds/upload-url?name=${name}`);
-      expect(ticket.status).toBe(200);
+      expect(ticket.status).toBe(201);
       const put = await server.put(ticket.body.upload_url, zip, { 'content-type': 'application/zip' });
       expect(put.status).toBe(200);
       expect(put.body.status).toBe('processing');

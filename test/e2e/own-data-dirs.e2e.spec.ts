@@ -38,7 +38,7 @@ describe('distributed, each app on its own data dir', () => {
     const zip = path.join(tmp, 'game.zip');
     execFileSync(process.execPath, [path.join(ROOT, 'examples', 'zip-build.js'), zip]);
     const ticket = await api.post('/v3/builds/upload-url?name=default');
-    expect(ticket.status).toBe(200);
+    expect(ticket.status).toBe(201);
     const put = await api.put(ticket.body.upload_url, readFileSync(zip), { 'content-type': 'application/zip' });
     expect(put.status).toBe(200);
     const buildId = ticket.body.build_id as string;

@@ -22,7 +22,7 @@ export async function uploadSample(api: Api, name = 'default'): Promise<void> {
 /** Uploads a build ZIP under `name` and waits until it is ready. */
 export async function uploadBuild(api: Api, name: string, zip: Buffer): Promise<void> {
   const ticket = await api.post(`/v3/builds/upload-url?name=${name}`);
-  if (ticket.status !== 200) throw new Error(`upload-url: ${ticket.status} ${JSON.stringify(ticket.body)}`);
+  if (ticket.status !== 201) throw new Error(`upload-url: ${ticket.status} ${JSON.stringify(ticket.body)}`);
   await api.put(ticket.body.upload_url, zip, { 'content-type': 'application/zip' });
   await eventually(() => api.get(`/v3/builds/${ticket.body.build_id}`), (r) => r.body.status === 'ready', 20_000, 'build ready');
 }

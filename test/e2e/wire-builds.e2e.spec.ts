@@ -79,7 +79,7 @@ describe(`builds on the wire (${mode})`, () => {
   it('takes the ZIP on the PUT with no Content-Type, application/json or text/plain alike: processing, then ready, in the hosted service\'s record shape', async () => {
     for (const contentType of [undefined, 'application/json', 'text/plain', 'application/octet-stream']) {
       const ticket = await api.post('/v3/builds/upload-url?name=wire-put');
-      expect(ticket.status).toBe(200);
+      expect(ticket.status).toBe(201);
       const put = await putRaw(ticket.body.upload_url, GAME_ZIP, contentType);
       expect({ contentType, status: put.status }).toEqual({ contentType, status: 200 });
       expectBuildRecord(put.body);
@@ -97,7 +97,7 @@ describe(`builds on the wire (${mode})`, () => {
 
   it('takes an empty application/json body on a POST that needs none', async () => {
     const ticket = await api.post('/v3/builds/upload-url?name=wire-empty', '');
-    expect(ticket.status).toBe(200);
+    expect(ticket.status).toBe(201);
     expect(ticket.body).toMatchObject({ name: 'wire-empty', version: 1 });
   });
 

@@ -44,7 +44,7 @@ describe('tracing across gateway, bus and event store', () => {
     const res = await fetch(`${platform.url}/api/v3/builds/upload-url?name=traced`, {
       method: 'POST', headers: { 'api-key': platform.project.serverKey, traceparent: TRACEPARENT },
     });
-    expect(res.status).toBe(200);
+    expect(res.status).toBe(201);
     const { build_id } = (await res.json()) as { build_id: string };
     const c = new Client({ connectionString: db.url });
     await c.connect();

@@ -30,10 +30,9 @@ export class BuildsController {
 
   @UseInterceptors(IdempotencyInterceptor)
   @Post('upload-url')
-  @HttpCode(200)
   @Access({ auth: 'server', bucket: 'write' })
   @Doc({ summary: 'Get a single-use upload URL (valid 60 minutes) for a new version of the named build', tags: ['builds'], auth: 'server', query: UploadUrlQuery,
-    responses: { 200: { description: 'Upload ticket', schema: UploadUrl }, 403: { description: 'Client key', schema: ErrorBody } } })
+    responses: { 201: { description: 'Upload ticket', schema: UploadUrl }, 403: { description: 'Client key', schema: ErrorBody } } })
   async uploadUrl(@Req() req: AuthedRequest, @Query() query: unknown) {
     const q = parse(UploadUrlQuery, query, 'query');
     const t = await this.bus.request<UploadTicket>(SUBJECTS.builds.requestUpload, { projectId: req.principal!.projectId, name: q.name, executablePath: q.executable_path ?? null });
