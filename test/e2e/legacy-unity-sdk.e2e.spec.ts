@@ -59,7 +59,7 @@ function describeUnitySdk(mode: string, start: () => Promise<Platform>): void {
       expect(connected.data).toEqual({ message: expect.any(String), lobby: expect.objectContaining({ id, host: 'u-host', players: ['u-host'], timeout: 600 }) });
       expect(hostEvents.text()).toMatch(/(^|\n)event: connected\ndata: \{/);
 
-      // JoinLobbyByCode (a private lobby's code; once every lobby has one, a public lobby's as well).
+      // JoinLobbyByCode (a private lobby's code here; a public lobby's below).
       const joined = await legacy.post(`/lobbies/code/${created.body.inviteCode}/players?name=default`, { playerId: 'u-guest', metadata: { displayName: 'Player' } });
       expect(joined.status).toBe(200);
       expect(joined.body).toMatchObject({ id, players: ['u-host', 'u-guest'], currentPlayers: 2, lobbyStateRealTime: { 'u-guest': { displayName: 'Player' } } });
@@ -137,7 +137,11 @@ function describeUnitySdk(mode: string, start: () => Promise<Platform>): void {
         name: 'Open house', maxPlayers: 8, isPrivate: false, useInviteCode: false, allowLateJoin: true, region: 'us-west', settings: {}, host: 'u-public',
       });
       expect(pub.status).toBe(201);
-      expect(pub.body).toMatchObject({ isPrivate: false, useInviteCode: pub.body.inviteCode !== null });
+      // Every lobby has an invite code, a public one too, and it joins that lobby.
+      expect(pub.body).toMatchObject({ isPrivate: false, useInviteCode: true, inviteCode: expect.stringMatching(/^[A-HJ-NP-Z2-9]{6}$/) });
+      const byPublicCode = await legacy.post(`/lobbies/code/${pub.body.inviteCode}/players?name=default`, { playerId: 'u-public-guest' });
+      expect(byPublicCode.status).toBe(200);
+      expect(byPublicCode.body).toMatchObject({ id: pub.body.id, players: ['u-public', 'u-public-guest'] });
       const all = await eventually(() => legacy.get('/lobbies?name=default'), (r) => r.status === 200 && r.body.some((l: Listed) => l.id === pub.body.id));
       expect(all.body.map((l: Listed) => l.id)).toContain(id);
       const publicOnly = await legacy.get('/lobbies?name=default&public=true');
