@@ -84,7 +84,8 @@ function describeAbuseLimits(mode: string, start: () => Promise<Platform>): void
       for (const h of hosts.filter((x) => x !== winner)) {
         expect((await api.get('/v3/lobbies/default/me', as(h))).body).toMatchObject({ status: 'waiting', server: null });
       }
-      const listed = await server.get('/v3/servers');
+      // Launching and running (the list shows running servers only unless include_launching).
+      const listed = await server.get('/v3/servers?include_launching=true');
       expect(listed.body.servers.filter((s: { status: string }) => s.status !== 'stopped')).toHaveLength(1);
       // The one server has the plan's TTL; once it is stopped another lobby may start.
       const serverId: string = ok[0].body.server.instance_id;
