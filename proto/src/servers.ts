@@ -3,6 +3,7 @@
 import { REPORTED_STATES, type ReportedState } from '@spawnpoint/domain';
 import type { Plan } from './shared';
 import { SUBJECTS } from './subjects';
+import { MAX_BUILDS_OFFSET as MAX_SERVERS_OFFSET } from './builds';
 import { BusRequest } from './contracts';
 import { Bool, Enum, Flag, Int, Json, Nested, NestedArray, Str, UuidField } from './validation/fields';
 import {
@@ -106,7 +107,7 @@ export class ListServersQuery {
   @BuildNameField({ optional: true }) version_tag?: string;
   @Str({ max: 128, optional: true }) match_id?: string;
   @Int({ min: 1, max: 100, optional: true, coerce: true, description: 'Servers per page, default 50' }) limit?: number;
-  @Int({ min: 0, optional: true, coerce: true, description: 'Servers to skip, default 0' }) offset?: number;
+  @Int({ min: 0, max: MAX_SERVERS_OFFSET, optional: true, coerce: true, description: 'Servers to skip, default 0' }) offset?: number;
 }
 
 // Bus requests. Bodies were checked in full at the gateway: here they are checked as objects.
