@@ -3,7 +3,7 @@
 import { DomainError } from '@spawnpoint/domain';
 import { busRequestContract, parseBusRequest, parkedReplaySubject, SUBJECTS } from './index';
 
-const BROADCASTS = new Set<string>([SUBJECTS.lobbies.updates, SUBJECTS.lobbies.presence, SUBJECTS.matchmaking.queueStats]);
+const BROADCASTS = new Set<string>([SUBJECTS.lobbies.updates, SUBJECTS.lobbies.presence, SUBJECTS.matchmaking.queueStats, SUBJECTS.projects.changed]);
 const requestSubjects = Object.values(SUBJECTS).flatMap((group) => Object.values(group)).filter((s) => !BROADCASTS.has(s));
 
 function refusal(subject: string, payload: unknown): DomainError {

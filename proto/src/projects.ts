@@ -3,7 +3,7 @@ import { PLANS } from '@spawnpoint/domain';
 import type { Plan, ProjectSettings, RateLimits as RateLimitsShape } from './shared';
 import { SUBJECTS } from './subjects';
 import { SettingsPatch } from './http/settings';
-import { BusRequest } from './contracts';
+import { BusEvent, BusRequest } from './contracts';
 import { Bool, Enum, Int, Json, Nested, Str } from './validation/fields';
 
 export { REDACTED_SECRET } from './redacted';
@@ -75,3 +75,13 @@ export class UpdateSettingsRequest { @Str() projectId!: string; @Nested(() => Se
 
 /** projects.authConfig answers the stored auth_config, secrets included: never send it to a client. */
 export type ProjectAuthConfig = ProjectSettings['auth_config'];
+
+/**
+ * Broadcast on `projects.changed` by the projects service after a write is stored (settings, keys, plan,
+ * limits): every gateway drops its cached principals and player-auth config of the project at once (ADR-0020).
+ */
+@BusEvent(P.changed)
+export class ProjectChangedBroadcast {
+  @Str() projectId!: string;
+  @Enum(['settings', 'keys', 'plan']) what!: 'settings' | 'keys' | 'plan';
+}

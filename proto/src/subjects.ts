@@ -12,6 +12,8 @@ export const SUBJECTS = {
     listPools: 'projects.listPools',
     /** Internal (gateway only): the project's auth_config with its secrets, to verify player tokens. */
     authConfig: 'projects.authConfig',
+    /** Broadcast: a project's keys, settings, plan or limits changed; every gateway drops what it cached of it (ADR-0020). */
+    changed: 'projects.changed',
   },
   builds: {
     requestUpload: 'builds.requestUpload',

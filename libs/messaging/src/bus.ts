@@ -88,5 +88,10 @@ export interface Bus {
   ping(): Promise<void>;
   /** The backlog of each durable consumer this bus runs, where the bus keeps one (NATS; in process, publish waits for consumers). */
   consumerLag?(): Promise<ConsumerLag[]>;
+  /**
+   * Calls `listener` each time the connection to the broker comes back after a loss (NATS): broadcasts sent
+   * meanwhile were missed, so a cache kept fresh by them must be dropped. In process there is nothing to lose.
+   */
+  onReconnect?(listener: () => void): Unsubscribe;
   close(): Promise<void>;
 }

@@ -1,7 +1,7 @@
 // Player identity for player lobby routes: with auth_config.provider other than `none`, the request's
 // x-player-token must verify (with the project's provider) as the player named by x-player-id.
 //  - the project's auth_config (secrets included) is asked of the projects service and kept 5 s
-//    (the gateway that takes a settings update forgets it at once);
+//    (every gateway forgets it at once when the projects service broadcasts a change, ADR-0020);
 //  - a verified token is kept 60 s, never beyond a JWT's exp, keyed by project, provider config and the
 //    token's SHA-256 (the token itself is not kept); rejections are not kept;
 //  - a bad token: 401; a provider that cannot be asked (unreachable, timeout, 5xx): 503.
@@ -79,6 +79,11 @@ export class PlayerIdentity {
   /** Forget a project's cached auth_config (after its settings changed). */
   forget(projectId: string): void {
     this.configs.delete(projectId);
+  }
+
+  /** Forget every project's (broadcasts may have been missed: a bus reconnect). */
+  forgetAll(): void {
+    this.configs.clear();
   }
 
   private authConfig(projectId: string): Promise<ParsedConfig> {

@@ -4,6 +4,7 @@ import { notFound, Plan, projectDecider, projectStream } from '@spawnpoint/domai
 import { BusCommand, Platform, PLATFORM } from '@spawnpoint/platform';
 import { ChangePlanRequest, ProjectAdminView } from '@spawnpoint/proto';
 import { rateLimits } from '../project-views';
+import { ProjectChanges } from '../project-changes';
 import { ProjectsReadModel } from '../projects-read-model';
 
 export class ChangePlan extends BusCommand<ChangePlanRequest, ProjectAdminView> {}
@@ -12,12 +13,13 @@ export class ChangePlan extends BusCommand<ChangePlanRequest, ProjectAdminView> 
 @Injectable()
 @CommandHandler(ChangePlan)
 export class ChangePlanHandler implements ICommandHandler<ChangePlan> {
-  constructor(private readonly readModel: ProjectsReadModel, @Inject(PLATFORM) private readonly platform: Platform) {}
+  constructor(private readonly readModel: ProjectsReadModel, @Inject(PLATFORM) private readonly platform: Platform, private readonly changes: ProjectChanges) {}
 
   async execute({ request: req }: ChangePlan): Promise<ProjectAdminView> {
     await this.readModel.command(projectDecider, projectStream(req.projectId), {
       type: 'ChangePlan', plan: req.plan, rateLimits: req.rate_limits, now: this.readModel.now(),
     }, { projectId: req.projectId });
+    await this.changes.announce(req.projectId, 'plan');
     const p = await this.platform.db.project.findUnique({ where: { id: req.projectId } });
     if (!p) throw notFound('project');
     return {

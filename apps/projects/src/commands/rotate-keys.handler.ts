@@ -4,6 +4,7 @@ import { projectDecider, projectStream } from '@spawnpoint/domain';
 import { BusCommand, sha256 } from '@spawnpoint/platform';
 import { CreatedProject, RotateKeysRequest } from '@spawnpoint/proto';
 import { newClientKey, newServerKey } from '../keys';
+import { ProjectChanges } from '../project-changes';
 import { ProjectsReadModel } from '../projects-read-model';
 
 type RotatedKeys = Omit<CreatedProject, 'name' | 'plan'>;
@@ -14,7 +15,7 @@ export class RotateKeys extends BusCommand<RotateKeysRequest, RotatedKeys> {}
 @Injectable()
 @CommandHandler(RotateKeys)
 export class RotateKeysHandler implements ICommandHandler<RotateKeys> {
-  constructor(private readonly readModel: ProjectsReadModel) {}
+  constructor(private readonly readModel: ProjectsReadModel, private readonly changes: ProjectChanges) {}
 
   async execute({ request: req }: RotateKeys): Promise<RotatedKeys> {
     const serverKey = req.serverKey ?? newServerKey();
@@ -22,6 +23,7 @@ export class RotateKeysHandler implements ICommandHandler<RotateKeys> {
     await this.readModel.command(projectDecider, projectStream(req.projectId), {
       type: 'RotateKeys', serverKeyHash: sha256(serverKey), clientKeyHash: sha256(clientKey), now: this.readModel.now(),
     }, { projectId: req.projectId });
+    await this.changes.announce(req.projectId, 'keys');
     return { project_id: req.projectId, server_key: serverKey, client_key: clientKey };
   }
 }

@@ -49,6 +49,8 @@ export class NatsBus implements Bus {
   /** Durables consumed through this connection: their lag is read for the metrics (consumerLag). */
   private readonly durables = new Set<string>();
   private lagManager?: Promise<JetStreamManager>;
+  private readonly reconnectListeners = new Set<() => void>();
+  private watchingStatus = false;
 
   private constructor(
     private readonly nc: NatsConnection,
@@ -162,6 +164,30 @@ export class NatsBus implements Bus {
     const jsm = await this.lagManager;
     const infos = await Promise.allSettled([...this.durables].map((durable) => jsm.consumers.info(this.stream, durable)));
     return infos.flatMap((r) => (r.status === 'fulfilled' ? [{ durable: r.value.name, pending: r.value.num_pending }] : []));
+  }
+
+  onReconnect(listener: () => void): Unsubscribe {
+    this.reconnectListeners.add(listener);
+    this.watchStatus();
+    return async () => void this.reconnectListeners.delete(listener);
+  }
+
+  /** One loop over the connection's status events, started by the first reconnect listener. */
+  private watchStatus(): void {
+    if (this.watchingStatus) return;
+    this.watchingStatus = true;
+    void (async () => {
+      for await (const status of this.nc.status()) {
+        if (status.type !== 'reconnect') continue;
+        for (const listener of this.reconnectListeners) {
+          try {
+            listener();
+          } catch (err) {
+            log.error({ err }, 'bus: a reconnect listener failed');
+          }
+        }
+      }
+    })().catch((err: unknown) => log.error({ err }, 'bus: watching the connection status failed'));
   }
 
   /** Lets handlers and consumers finish, then drains the connection. */
