@@ -9,7 +9,7 @@ import { installMetricsHook } from './http/metrics-hook';
 import { installRawBodyRoutes, STREAMED_CONTENT_TYPES } from './http/raw-body';
 import { metricsEnabled, NestLogger } from '@spawnpoint/platform';
 
-const ALLOWED_HEADERS = 'api-key, content-type, x-player-id, x-player-token, client-auth-token, last-event-id, x-request-id, traceparent, idempotency-key';
+const ALLOWED_HEADERS = 'api-key, content-type, x-player-id, x-player-token, client-auth-token, last-event-id, x-request-id, traceparent, idempotency-key, x-request-timeout-ms';
 const EXPOSED_HEADERS = 'x-request-id, x-ratelimit-limit, x-ratelimit-remaining, retry-after, idempotent-replayed';
 
 /** `shutdownHooks: false`: the caller handles signals (standalone closes its database after the app). */

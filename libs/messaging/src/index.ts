@@ -7,3 +7,4 @@ export { integrationHeaders, toIntegrationEvent } from './relay/to-integration-e
 export { isInfrastructureError } from './infrastructure-error';
 export { MAX_HANDLER_ATTEMPTS } from './handler-failures';
 export * from './command-context';
+export * from './deadline';

@@ -6,6 +6,7 @@ import { toErrorBody } from '@spawnpoint/platform';
 import { logger } from '@spawnpoint/logging';
 import { requestLogFields } from './access-log';
 import { allowedMethods } from './route-table';
+import { retryAfterOn503 } from './request-deadline';
 
 const log = logger('http');
 
@@ -40,6 +41,7 @@ export class ErrorFilter implements ExceptionFilter {
     const body = httpErrorBody(err, req);
     if (body.status >= 500 && body.status !== 503) log.error({ err, ...requestLogFields(req, reply) }, `${req.method} ${req.routeOptions?.url ?? 'unmatched'} failed`);
     if (body.status === 405) reply.header('allow', allowedMethods(req.url).join(', '));
+    retryAfterOn503(reply, body.status);
     void reply.status(body.status).type('application/json').send(body);
   }
 }

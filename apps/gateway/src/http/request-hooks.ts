@@ -1,5 +1,5 @@
 // What every HTTP listener of the gateway does around a request (the API and the legacy lobby API):
-// its options, the request id, empty JSON bodies, CORS with answered preflights, the request's trace span, its access log line, and a close that waits for no idle connection.
+// its options, the request id, empty JSON bodies, CORS with answered preflights, the request's trace span and deadline, its access log line, and a close that waits for no idle connection.
 import type { FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { accessLogEnabled, installAccessLog } from './access-log';
@@ -7,6 +7,7 @@ import { checkUrl, clientErrorHandler, frameworkErrors, lingerAfterTooLarge, MAX
 import { endRequestSpan, enterRequestContext, startRequestSpan } from './tracing-hooks';
 import { drainOnClose } from './drain-on-close';
 import { acceptEmptyJson } from './empty-json';
+import { enterRequestDeadline } from './request-deadline';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -49,6 +50,8 @@ export function installRequestHooks(fastify: FastifyInstance, cors: CorsPolicy):
   lingerAfterTooLarge(fastify);
   fastify.addHook('onRequest', (req, reply, done) => startRequestSpan(req, (k, v) => void reply.header(k, v), done));
   fastify.addHook('preHandler', (req, _reply, done) => enterRequestContext(req, done));
+  // The client's deadline for the bus requests the handler sends (x-request-timeout-ms, ADR-0020).
+  fastify.addHook('preHandler', enterRequestDeadline);
   fastify.addHook('onResponse', (req, reply, done) => {
     endRequestSpan(req, reply.statusCode);
     done();

@@ -12,6 +12,7 @@ import { requestLogFields } from '../http/access-log';
 import { httpErrorBody } from '../http/error-filter';
 import { Limiter, RateLimits } from '../http/rate-limits';
 import { installRequestHooks, LISTENER_OPTIONS } from '../http/request-hooks';
+import { REQUEST_TIMEOUT_HEADER, retryAfterOn503 } from '../http/request-deadline';
 import { LobbyStreams } from '../lobby-streams';
 import { PlayerIdentity } from '../players';
 import { registerLegacyEvents } from './legacy-events';
@@ -21,7 +22,7 @@ import { registerLegacyMatchmaker } from './legacy-matchmaker-routes';
 
 const log = logger('http');
 
-const CORS_ALLOWED = `api-key, ${LEGACY_TOKEN_HEADER}, content-type, x-request-id, traceparent`;
+const CORS_ALLOWED = `api-key, ${LEGACY_TOKEN_HEADER}, content-type, x-request-id, traceparent, ${REQUEST_TIMEOUT_HEADER}`;
 const CORS_EXPOSED = 'x-request-id, traceparent, x-ratelimit-limit, x-ratelimit-remaining, retry-after';
 
 export interface LegacyLobbyApiOptions {
@@ -71,6 +72,7 @@ export function buildLegacyLobbyApp(o: LegacyLobbyApiOptions): FastifyInstance {
   app.setErrorHandler((err, req, reply) => {
     const body = httpErrorBody(err);
     if (body.status >= 500 && body.status !== 503) log.error({ err, ...requestLogFields(req, reply) }, `${req.method} ${req.routeOptions.url ?? 'unmatched'} failed`);
+    retryAfterOn503(reply, body.status);
     void reply.status(body.status).type('application/json').send(body);
   });
   app.setNotFoundHandler((req, reply) => {

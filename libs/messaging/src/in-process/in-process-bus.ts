@@ -19,6 +19,7 @@ import { jsonCopy } from '../json';
 import { serveLocally, unwrap } from '../reply';
 import { EVENTS_PREFIX, eventTopic, subjectMatches } from '../subjects';
 import { withCommandId } from '../command-context';
+import { withDeadline } from '../deadline';
 import { consumerAttributes, inSpan, processSpan, publishSpan, requestSpan, withTraceContext } from '../tracing';
 import { RecentIds } from './recent-ids';
 
@@ -89,11 +90,13 @@ export class InProcessBus implements Bus {
     if (candidates.length === 0) throw new BusUnavailable(subject, 'no responders');
     const responder = candidates[this.nextTurn(this.turns, subject) % candidates.length];
     return requestSpan(subject, async () => {
-      const headers = withTraceContext(withCommandId(options.headers));
+      const timed = withDeadline(withTraceContext(withCommandId(options.headers)), options.timeoutMs ?? this.requestTimeoutMs);
+      if (timed.timeoutMs <= 0) throw new BusUnavailable(subject, 'timeout');
+      const headers = timed.headers;
       // The caller's context is right here: no need to read it back from the headers.
       const reply = inSpan(`bus ${responder.subject}`, SpanKind.SERVER, headers, () =>
         serveLocally(responder.handler, jsonCopy(payload), { subject, headers: { ...headers } }), undefined, context.active());
-      return unwrap<Res>(await withTimeout(reply, options.timeoutMs ?? this.requestTimeoutMs, subject));
+      return unwrap<Res>(await withTimeout(reply, timed.timeoutMs, subject));
     });
   }
 

@@ -17,6 +17,7 @@ import { decode, encode } from '../json';
 import { serveRequest, unwrapReply } from '../reply';
 import { EVENTS_PREFIX, eventTopic } from '../subjects';
 import { withCommandId } from '../command-context';
+import { withDeadline } from '../deadline';
 import { inSpan, processSpan, publishSpan, requestSpan, withTraceContext } from '../tracing';
 import { startDurableConsumer } from './durable-consumer';
 import { ensureEventStream, type EventRetention } from './event-stream';
@@ -102,10 +103,13 @@ export class NatsBus implements Bus {
     options: { timeoutMs?: number; headers?: Headers } = {},
   ): Promise<Res> {
     return requestSpan(subject, async () => {
-      const headers = toNatsHeaders(withTraceContext(withCommandId(options.headers)));
+      const timed = withDeadline(withTraceContext(withCommandId(options.headers)), options.timeoutMs ?? this.requestTimeoutMs);
+      // The caller's deadline has passed: nothing is sent (its handler would drop it anyway).
+      if (timed.timeoutMs <= 0) throw new BusUnavailable(subject, 'timeout');
+      const headers = toNatsHeaders(timed.headers);
       let reply: Msg;
       try {
-        reply = await this.nc.request(subject, encode(payload), { timeout: options.timeoutMs ?? this.requestTimeoutMs, headers });
+        reply = await this.nc.request(subject, encode(payload), { timeout: timed.timeoutMs, headers });
       } catch (err) {
         throw new BusUnavailable(subject, unavailableReason(err));
       }

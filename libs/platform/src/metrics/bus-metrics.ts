@@ -4,7 +4,7 @@ import { CounterSeries, HistogramSeries, HotCounter, HotHistogram } from './hot-
 import { metricsRegistry } from './registry';
 
 const requests = new HotCounter(
-  'spawnpoint_bus_requests_total', 'Bus requests handled, by subject and outcome (ok, rejected: a 4xx answer, error: 5xx)', ['subject', 'outcome'], metricsRegistry,
+  'spawnpoint_bus_requests_total', 'Bus requests handled, by subject and outcome (ok, rejected: a 4xx answer, error: 5xx, expired: dropped unrun past its deadline)', ['subject', 'outcome'], metricsRegistry,
 );
 const duration = new HotHistogram(
   'spawnpoint_bus_request_duration_seconds', 'Time to handle a bus request, by subject', ['subject'],
@@ -18,7 +18,8 @@ export function subjectLabel(subject: string): string {
   return SUBJECT.test(subject) ? subject : 'other';
 }
 
-export type BusOutcome = 'ok' | 'rejected' | 'error';
+/** `expired`: dropped unrun, its deadline passed before it began (ADR-0020). */
+export type BusOutcome = 'ok' | 'rejected' | 'error' | 'expired';
 
 // Series held per label set (hot-path-metrics.ts).
 const counters = new Map<string, CounterSeries>();
