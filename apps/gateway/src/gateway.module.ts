@@ -21,11 +21,11 @@ import { KeyAuthenticator } from './http/auth';
 import { ErrorFilter } from './http/error-filter';
 import { AccessGuard } from './http/guard';
 import { RateLimits } from './http/rate-limits';
-import { LobbyStreams, ProjectLobbyStreams } from './lobby-streams';
+import { LobbyStreams, ProjectLobbyStreams, StreamQuota } from './lobby-streams';
 import { PlayerIdentity } from './players';
 
 @Module({
   controllers: [HealthController, DocsController, AdminController, ProjectsController, BuildsController, ServersController, ServerLogsController, GameController, LobbiesController, LobbyMatchmakingController, ProjectLobbyEventsController, V2ServersController, V2BuildsController, V2ProjectController, RootHealthController, ParkedEventsController, ConsoleController],
-  providers: [KeyAuthenticator, RateLimits, AccessGuard, PlayerIdentity, LobbyStreams, ProjectLobbyStreams, { provide: APP_FILTER, useClass: ErrorFilter }],
+  providers: [KeyAuthenticator, RateLimits, AccessGuard, PlayerIdentity, StreamQuota, LobbyStreams, ProjectLobbyStreams, { provide: APP_FILTER, useClass: ErrorFilter }],
 })
 export class GatewayModule {}

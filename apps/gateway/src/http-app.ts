@@ -3,7 +3,7 @@ import { Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance } from 'fastify';
-import { installRequestHooks, LISTENER_OPTIONS } from './http/request-hooks';
+import { installRequestHooks, listenerOptions } from './http/request-hooks';
 import { recordRoute } from './http/route-table';
 import { installMetricsHook } from './http/metrics-hook';
 import { installRawBodyRoutes, STREAMED_CONTENT_TYPES } from './http/raw-body';
@@ -14,7 +14,7 @@ const EXPOSED_HEADERS = 'x-request-id, x-ratelimit-limit, x-ratelimit-remaining,
 
 /** `shutdownHooks: false`: the caller handles signals (standalone closes its database after the app). */
 export async function createHttpApp(root: Type<unknown>, options: { shutdownHooks?: boolean } = {}): Promise<NestFastifyApplication> {
-  const adapter = new FastifyAdapter(LISTENER_OPTIONS);
+  const adapter = new FastifyAdapter(listenerOptions());
   const fastify = adapter.getInstance();
   fastify.addHook('onRoute', (route) => recordRoute(route.method as string | string[], route.url));
   // Nest's adapter brings its own fastify (5.11) beside the gateway's (5.12): same API, distinct types.

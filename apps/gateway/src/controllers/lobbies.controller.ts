@@ -72,7 +72,8 @@ export class LobbiesController {
   @Access({ auth: 'client', queryKey: true })
   @Doc({ summary: "Live events of the caller's lobby (server-sent events)", tags: ['lobbies'], auth: 'client', params: LobbyConfigParams, query: LobbyEventsQuery,
     headers: { ...playerHeaders, 'last-event-id': { required: false, description: 'Resume: events after this id are replayed first' } },
-    responses: { 200: { description: 'The event stream', schema: LobbyEventStream, contentType: 'text/event-stream' }, ...errors } })
+    responses: { 200: { description: 'The event stream', schema: LobbyEventStream, contentType: 'text/event-stream' }, ...errors,
+      429: { description: 'The API key holds as many open event streams as it may (SPAWNPOINT_MAX_STREAMS_PER_KEY)', schema: ErrorBody } } })
   async events(@Req() req: AuthedRequest, @Headers() headers: Record<string, unknown>, @Param() params: unknown, @Query() query: unknown, @Res() reply: FastifyReply) {
     const q = parse(LobbyEventsQuery, query, 'query');
     // A browser EventSource cannot set headers: the query parameters stand in for them.
@@ -81,11 +82,19 @@ export class LobbiesController {
       ...(headers['x-player-id'] === undefined && q.player_id !== undefined ? { 'x-player-id': q.player_id } : {}),
       ...(headers[PLAYER_TOKEN_HEADER] === undefined && q.player_token !== undefined ? { [PLAYER_TOKEN_HEADER]: q.player_token } : {}),
     };
-    const who = await this.player(req, merged, params);
-    const lastEventId = typeof headers['last-event-id'] === 'string' ? headers['last-event-id'] : q.last_event_id;
-    const opened = await this.bus.request<OpenedLobbyStream>(SUBJECTS.lobbies.openStream, { ...who, lastEventId });
-    reply.hijack();
-    this.streams.open(reply.raw, who, opened);
+    // The key's cap on open streams (429), reserved before any work is spent on this one.
+    const slot = this.streams.quota.reserve(req.principal!);
+    try {
+      const who = await this.player(req, merged, params);
+      const lastEventId = typeof headers['last-event-id'] === 'string' ? headers['last-event-id'] : q.last_event_id;
+      const opened = await this.bus.request<OpenedLobbyStream>(SUBJECTS.lobbies.openStream, { ...who, lastEventId });
+      reply.hijack();
+      this.streams.open(reply.raw, who, opened);
+      slot.holdUntilClosed(reply.raw);
+    } catch (err) {
+      slot.release();
+      throw err;
+    }
   }
 
   @UseInterceptors(IdempotencyInterceptor)

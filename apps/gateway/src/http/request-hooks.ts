@@ -8,14 +8,16 @@ import { endRequestSpan, enterRequestContext, startRequestSpan } from './tracing
 import { drainOnClose } from './drain-on-close';
 import { acceptEmptyJson } from './empty-json';
 import { enterRequestDeadline } from './request-deadline';
+import { installBodyTimeouts, serverTimeouts, SlowClientLimits, slowClientLimits } from './slow-clients';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**
- * Fastify options shared by the listeners: body limit, the client's x-request-id when valid, trailing slashes,
+ * Fastify options shared by the listeners: the slow-client timeouts (headers, idle, keep-alive), body limit, the client's x-request-id when valid, trailing slashes,
  * refusals before routing in the Error body; path parameters as long as the URL (their schemas limit them: 422).
  */
-export const LISTENER_OPTIONS = {
+export const listenerOptions = (limits: SlowClientLimits = slowClientLimits()) => ({
+  ...serverTimeouts(limits),
   bodyLimit: 1024 * 1024,
   genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => {
     const given = req.headers['x-request-id'];
@@ -24,12 +26,14 @@ export const LISTENER_OPTIONS = {
   routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_URL_BYTES },
   clientErrorHandler,
   frameworkErrors,
-};
+});
 
 export interface CorsPolicy { methods: string; allowedHeaders: string; exposedHeaders: string }
 
-export function installRequestHooks(fastify: FastifyInstance, cors: CorsPolicy): void {
+export function installRequestHooks(fastify: FastifyInstance, cors: CorsPolicy, limits: SlowClientLimits = slowClientLimits()): void {
   drainOnClose(fastify);
+  // Bodies that stall or take too long are 408; at most so many still arriving per address (slow-clients.ts).
+  installBodyTimeouts(fastify, limits);
   // JSON is the only text the API reads: a text/plain body is 415, not a string for the schemas to refuse.
   fastify.removeContentTypeParser('text/plain');
   // An empty JSON body is no body, on every route of both listeners (decisions.md "Conventions").

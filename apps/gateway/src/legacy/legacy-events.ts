@@ -3,9 +3,9 @@
 // ({message, lobby}), `lobby:updated` (the legacy lobby) and `lobby:deleted` ({lobbyId}); v3's
 // `match_found` and `queue_stats` are left out (the legacy lobby's status and matchmaking fields say it),
 // and the keep-alive is an SSE comment, which every client skips.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { LobbyView } from '@spawnpoint/domain';
-import { LobbyStreamEvent, LobbyUpdate, OpenedLobbyStream, SUBJECTS } from '@spawnpoint/proto';
+import { LobbyStreamEvent, LobbyUpdate, OpenedLobbyStream, Principal, SUBJECTS } from '@spawnpoint/proto';
 import { parse } from '../http/validation';
 import { eventId, LobbyStreams, sseFrame, StreamDialect } from '../lobby-streams';
 import { LegacyLobbies } from './legacy-lobbies';
@@ -38,21 +38,34 @@ export function legacyDialect(timeout: number): StreamDialect {
   return d;
 }
 
-/** The stream route (no rate-limit bucket, as v3 streams): 404 when the player is not in that lobby. */
+/** The stream route (no rate-limit bucket, as v3 streams; the key's cap on open streams, 429): 404 when the player is not in that lobby. */
 export function registerLegacyEvents(app: FastifyInstance, h: LegacyLobbies, streams: LobbyStreams): void {
   app.get('/lobbies-sse/:id/events', async (req, reply) => {
     const q = parse(LegacyEventsQuery, req.query, 'query');
     const { principal } = await h.authenticate(req, q.api_key);
-    const { id } = parse(LegacyLobbyParams, req.params, 'path');
-    const playerId = q['player-id'];
-    await h.verify(req, principal, playerId, q['client-auth-token']);
-    const ctx = { projectId: principal.projectId, config: q['lobby-config'] };
-    const lastEventId = req.headers['last-event-id'];
-    const opened = await h.request<OpenedLobbyStream>(SUBJECTS.lobbies.openStream, {
-      ...ctx, playerId, lobbyId: id, ...(typeof lastEventId === 'string' ? { lastEventId } : {}),
-    });
-    const dialect = legacyDialect(await h.timeout(ctx));
-    reply.hijack();
-    streams.open(reply.raw, { projectId: principal.projectId, playerId }, opened, dialect);
+    const slot = streams.quota.reserve(principal);
+    try {
+      await openLegacyStream(req, reply, principal, q, h, streams);
+      slot.holdUntilClosed(reply.raw);
+    } catch (err) {
+      slot.release();
+      throw err;
+    }
   });
+}
+
+async function openLegacyStream(
+  req: FastifyRequest, reply: FastifyReply, principal: Principal, q: LegacyEventsQuery, h: LegacyLobbies, streams: LobbyStreams,
+): Promise<void> {
+  const { id } = parse(LegacyLobbyParams, req.params, 'path');
+  const playerId = q['player-id'];
+  await h.verify(req, principal, playerId, q['client-auth-token']);
+  const ctx = { projectId: principal.projectId, config: q['lobby-config'] };
+  const lastEventId = req.headers['last-event-id'];
+  const opened = await h.request<OpenedLobbyStream>(SUBJECTS.lobbies.openStream, {
+    ...ctx, playerId, lobbyId: id, ...(typeof lastEventId === 'string' ? { lastEventId } : {}),
+  });
+  const dialect = legacyDialect(await h.timeout(ctx));
+  reply.hijack();
+  streams.open(reply.raw, { projectId: principal.projectId, playerId }, opened, dialect);
 }

@@ -11,7 +11,7 @@ import { logger } from '@spawnpoint/logging';
 import { requestLogFields } from '../http/access-log';
 import { httpErrorBody } from '../http/error-filter';
 import { Limiter, RateLimits } from '../http/rate-limits';
-import { installRequestHooks, LISTENER_OPTIONS } from '../http/request-hooks';
+import { installRequestHooks, listenerOptions } from '../http/request-hooks';
 import { REQUEST_TIMEOUT_HEADER, retryAfterOn503 } from '../http/request-deadline';
 import { LobbyStreams } from '../lobby-streams';
 import { PlayerIdentity } from '../players';
@@ -63,7 +63,7 @@ class RouteMethods {
 
 /** The Fastify instance with the legacy routes (not listening yet). */
 export function buildLegacyLobbyApp(o: LegacyLobbyApiOptions): FastifyInstance {
-  const app = Fastify(LISTENER_OPTIONS);
+  const app = Fastify(listenerOptions());
   const h = new LegacyLobbies(o);
   const methods = new RouteMethods();
   app.addHook('onRoute', (r) => methods.add(r.url, r.method));

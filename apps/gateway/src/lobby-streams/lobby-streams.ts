@@ -3,7 +3,7 @@
 // Streams count as presence: they are reported to the lobbies service every `lobbyPresenceMs`. Presence,
 // `ping` and `queue_stats` (the matcher's live figures for the lobby's queue) are spread over time by a
 // StreamWheel, a slice of the streams per tick.
-import { BeforeApplicationShutdown, Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, OnModuleInit, Optional } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
 import { Bus, Unsubscribe } from '@spawnpoint/messaging';
 import { BUS, CONFIG, LiveQueueStats, lobbyStreamGauges, metricsEnabled, PlatformConfig, registerGauges } from '@spawnpoint/platform';
@@ -12,6 +12,7 @@ import { RecentUpdates } from './recent-updates';
 import { eventId, SSE_HEADERS, sseFrame } from './sse';
 import { StreamWheel, wheelPlan } from './stream-wheel';
 import { writeInSpan } from './stream-spans';
+import { StreamQuota } from './stream-quota';
 
 /** A client this far behind is dropped (it reconnects with Last-Event-ID and is replayed). */
 const MAX_BUFFERED_BYTES = 1024 * 1024;
@@ -62,7 +63,7 @@ export class LobbyStreams implements OnModuleInit, BeforeApplicationShutdown {
   private readonly queueFigures = new LiveQueueStats();
   private unregisterGauges: (() => void) | null = null;
 
-  constructor(@Inject(BUS) private readonly bus: Bus, @Inject(CONFIG) private readonly config: PlatformConfig) {
+  constructor(@Inject(BUS) private readonly bus: Bus, @Inject(CONFIG) private readonly config: PlatformConfig, @Optional() readonly quota: StreamQuota = new StreamQuota()) {
     this.plan = wheelPlan({ presence: config.lobbyPresenceMs, ping: config.lobbyPingMs, queueStats: config.lobbyQueueStatsMs });
     this.wheel = new StreamWheel(this.plan.slots);
   }
