@@ -1,6 +1,6 @@
 // An upload cut midway (the client closes the connection after part of the ZIP) or stalled (the client
 // stops sending and keeps the connection open; SPAWNPOINT_UPLOAD_IDLE_MS is 1 s here): its partial blob is
-// removed, the build stays `uploading` with its URL still valid, and the same URL then takes the whole
+// removed (a stalled one is answered 408 and its connection closed), the build stays `uploading` with its URL still valid, and the same URL then takes the whole
 // ZIP to `ready`. Both modes, real HTTP over a raw socket; the upload blobs are looked at in the
 // platform's database (standalone: its embedded PostgreSQL, on a port chosen here).
 import { execFileSync } from 'node:child_process';
@@ -74,10 +74,15 @@ function describeAbortedUpload(mode: string, start: () => Promise<{ platform: Pl
       const ticket = await api.post('/v3/builds/upload-url?name=stall');
       const socket = await partialUpload(ticket.body.upload_url, 8 * 1024 * 1024, 2 * 1024 * 1024, partWritten);
       const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+      // The answer is read: the gateway answers 408 and closes the connection (ADR-0020).
+      let answer = '';
+      socket.on('data', (d: Buffer) => { answer += d.toString(); });
       try {
         // Nothing more is sent; the socket stays open from this side.
         await noUploadBlobs();
         await Promise.race([closed, new Promise((_, reject) => setTimeout(() => reject(new Error('the stalled connection was not closed')), 10_000))]);
+        expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+        expect(answer).toMatch(/connection: close/i);
       } finally {
         socket.destroy();
       }

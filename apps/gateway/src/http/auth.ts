@@ -4,7 +4,7 @@
 // the projects service broadcasts `projects.changed` after the write (ADR-0020). The TTL only bounds a
 // missed broadcast, and a reconnect to the bus (broadcasts may have been lost meanwhile) drops everything.
 import { Inject, Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { Bus, Unsubscribe } from '@spawnpoint/messaging';
+import { Bus, runWithDeadline, Unsubscribe } from '@spawnpoint/messaging';
 import { BUS, sha256 } from '@spawnpoint/platform';
 import { Principal, ProjectChangedBroadcast, SUBJECTS, validListener } from '@spawnpoint/proto';
 import { PlayerIdentity } from '../players';
@@ -47,7 +47,8 @@ export class KeyAuthenticator implements OnModuleInit, OnModuleDestroy {
     let lookup = this.inflight.get(keyHash);
     if (!lookup) {
       const generation = this.generation;
-      const pending: Promise<Principal | null> = this.bus.request<Principal | null>(SUBJECTS.projects.authenticate, { keyHash }).then((principal) => {
+      // Shared by every request of the key that misses meanwhile: not bound by the first one's deadline.
+      const pending: Promise<Principal | null> = runWithDeadline(null, () => this.bus.request<Principal | null>(SUBJECTS.projects.authenticate, { keyHash })).then((principal) => {
         if (generation === this.generation) {
           if (this.cache.size > 10_000) this.cache.clear();
           this.cache.set(apiKey, { principal, keyHash, until: Date.now() + (principal ? TTL_MS : UNKNOWN_TTL_MS) });

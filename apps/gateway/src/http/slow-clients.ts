@@ -117,6 +117,7 @@ function watchBody(req: FastifyRequest, reply: FastifyReply, payload: Readable, 
     }
   };
   const fail = (error: string) => {
+    if (stopped) return;
     stop();
     // The rest of the body is not read: the connection is closed once the 408 is written.
     void reply.header('connection', 'close');
@@ -132,7 +133,10 @@ function watchBody(req: FastifyRequest, reply: FastifyReply, payload: Readable, 
   const total = streamed ? null : setTimeout(() => {
     if (!raw.complete) fail(`Request body not received within ${limits.bodyTimeoutMs / 1000} s`);
   }, limits.bodyTimeoutMs);
+  let stopped = false;
   function stop(): void {
+    if (stopped) return;
+    stopped = true;
     clearInterval(window);
     if (total) clearTimeout(total);
     payload.off('data', counter);
@@ -140,14 +144,34 @@ function watchBody(req: FastifyRequest, reply: FastifyReply, payload: Readable, 
   }
   payload.on('data', counter);
   payload.once('end', stop);
-  // A client gone mid-body: the reader sees it as an error (pipe passes on no error, no premature close).
-  payload.once('error', (err) => {
+  // Answered before its body was read (401, 413, …): nothing waits for the rest and no timeout applies;
+  // the rest no longer goes through here (else it would wait on a reader that is gone, and 413's linger
+  // could not drain it).
+  const detach = () => {
     stop();
-    watched.destroy(err);
+    if (raw.complete) return;
+    payload.unpipe(watched);
+    // unpipe paused it: the rest is read and dropped as Node does with any unread body (or 413's linger).
+    payload.resume();
+  };
+  reply.raw.once('finish', detach);
+  reply.raw.once('close', detach);
+  // Whoever ends the body with an error (this watch, the upload's own idle timer, a size cap), the rest of
+  // it is never read: the answer closes the connection. And a reader that stopped listening (the parser
+  // answered and left) must not turn the error into a crash.
+  watched.on('error', () => {
+    if (!reply.raw.headersSent) void reply.header('connection', 'close');
+  });
+  // A client gone mid-body: the reader sees it as an error (pipe passes on no error, no premature close).
+  // (A 4xx: nobody reads the answer, and a client that left is no failure of ours to log as one.)
+  const gone = () => Object.assign(new RemoteError({ error: 'Request body incomplete: the client closed the connection', status: 400 }), { statusCode: 400 });
+  payload.once('error', (err: Error & { code?: string }) => {
+    stop();
+    watched.destroy(err.code === 'ECONNRESET' ? gone() : err);
   });
   payload.once('close', () => {
     stop();
-    if (!raw.complete && !watched.destroyed) watched.destroy(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }));
+    if (!raw.complete && !watched.destroyed) watched.destroy(gone());
   });
   payload.pipe(watched);
   return watched;

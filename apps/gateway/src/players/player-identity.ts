@@ -6,7 +6,7 @@
 //    token's SHA-256 (the token itself is not kept); rejections are not kept;
 //  - a bad token: 401; a provider that cannot be asked (unreachable, timeout, 5xx): 503.
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { Bus, RemoteError } from '@spawnpoint/messaging';
+import { Bus, RemoteError, runWithDeadline } from '@spawnpoint/messaging';
 import { BUS, sha256 } from '@spawnpoint/platform';
 import { checkContract, ProjectAuthConfig, SettingsPatch, SUBJECTS } from '@spawnpoint/proto';
 import type { AuthConfig } from '../schemas';
@@ -88,7 +88,8 @@ export class PlayerIdentity {
 
   private authConfig(projectId: string): Promise<ParsedConfig> {
     return this.configs.getOrLoad(projectId, async () => {
-      const raw = await this.bus.request<ProjectAuthConfig>(SUBJECTS.projects.authConfig, { projectId });
+      // Shared by the requests that miss meanwhile: not bound by the first one's deadline.
+      const raw = await runWithDeadline(null, () => this.bus.request<ProjectAuthConfig>(SUBJECTS.projects.authConfig, { projectId }));
       const parsed = checkContract(SettingsPatch, { auth_config: raw ?? { provider: 'none' } }, []);
       const value: ParsedConfig = parsed.ok
         ? parsed.value.auth_config!
