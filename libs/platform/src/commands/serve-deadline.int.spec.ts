@@ -129,16 +129,3 @@ describe('serve: request deadlines', () => {
     });
   });
 });
-
-/** Repeats `fn` until it resolves (a client still reconnecting answers "no responders" or times out). */
-async function retry<T>(fn: () => Promise<T>, withinMs: number): Promise<T> {
-  const until = Date.now() + withinMs;
-  for (;;) {
-    try {
-      return await fn();
-    } catch (err) {
-      if (Date.now() > until) throw err;
-      await sleep(100);
-    }
-  }
-}
