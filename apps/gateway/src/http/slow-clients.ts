@@ -31,7 +31,7 @@ export const SLOW_CLIENT_DEFAULTS: SlowClientLimits = {
   bodyMinBytes: 1024,
   idleTimeoutMs: 120_000,
   keepAliveTimeoutMs: 72_000,
-  maxIncompletePerSource: 64,
+  maxIncompletePerSource: 256,
 };
 
 const ENV: Record<keyof SlowClientLimits, string> = {
@@ -86,7 +86,9 @@ export function installBodyTimeouts(fastify: FastifyInstance, limits: SlowClient
     const source = req.ip ?? req.raw.socket?.remoteAddress ?? '';
     const open = incomplete.get(source) ?? 0;
     if (limits.maxIncompletePerSource > 0 && open >= limits.maxIncompletePerSource) {
-      void reply.header('connection', 'close');
+      // As after a 413: the rest of the body is read and dropped for a moment so the client, still
+      // sending, reads its 429 rather than a reset; then the connection is closed.
+      reply.raw.once('finish', () => lingerThenClose(req));
       return done(Object.assign(new RemoteError({ error: `Too many requests still sending their body from this address (at most ${limits.maxIncompletePerSource})`, status: 429 }), { statusCode: 429 }), undefined);
     }
     incomplete.set(source, open + 1);
@@ -100,6 +102,18 @@ export function installBodyTimeouts(fastify: FastifyInstance, limits: SlowClient
     };
     done(null, watchBody(req, reply, payload, limits, streamedBody(req), uncount));
   });
+}
+
+const LINGER_MS = 5_000;
+
+function lingerThenClose(req: FastifyRequest): void {
+  const raw = req.raw;
+  if (raw.complete) return;
+  const timer = setTimeout(() => raw.socket?.destroy(), LINGER_MS).unref();
+  raw.once('end', () => {
+    clearTimeout(timer);
+    raw.socket?.end();
+  }).once('close', () => clearTimeout(timer)).resume();
 }
 
 function watchBody(req: FastifyRequest, reply: FastifyReply, payload: Readable, limits: SlowClientLimits, streamed: boolean, finished: () => void): Readable {
