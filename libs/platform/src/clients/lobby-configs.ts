@@ -1,12 +1,13 @@
 // The lobby configs of a project (used by the lobbies and matchmaking services) (its settings' lobby_configs), asked of the projects service and kept a
-// few seconds: every lobby request names its config. A project event that changes them drops the entry
-// at once (the host's consumer); a config not found in a cached entry is looked up again before a 404.
+// few seconds: every lobby request names its config. A project change drops the entry at once on every
+// replica (the `projects.changed` broadcast, and the host's consumer); a config not found in a cached entry
+// is looked up again before a 404.
 import { Inject, Injectable } from '@nestjs/common';
 import { LobbyConfig, resolveLobbyConfig, resolveModes } from '@spawnpoint/domain';
 import { Platform } from '../nest/service-host';
 import { PLATFORM } from '../nest/tokens';
 import { Unsubscribe } from '@spawnpoint/messaging';
-import { integrationEventName, parseBusEvent, ProjectChangedEvent, ProjectView, SUBJECTS } from '@spawnpoint/proto';
+import { integrationEventName, parseBusEvent, ProjectChangedBroadcast, ProjectChangedEvent, ProjectView, SUBJECTS, validListener } from '@spawnpoint/proto';
 
 /** Project settings are re-read after this long, and at once when a project event says they changed. */
 const SETTINGS_TTL_MS = 5_000;
@@ -55,11 +56,21 @@ export class LobbyConfigs {
     this.cache.delete(projectId);
   }
 
-  /** Drops a project's entry whenever its settings or plan change (a durable consumer named `durable`). */
-  follow(durable: string): Promise<Unsubscribe> {
-    return this.platform.bus.consume({ durable, filters: ['project.ProjectSettingsUpdated', 'project.ProjectPlanChanged'] }, (e) => {
+  /**
+   * Drops a project's entry whenever its settings or plan change: at once on every replica through the
+   * projects service's `projects.changed` broadcast (ADR-0020), and through the durable consumer named
+   * `durable` (shared by the service's replicas: one of them gets each event, even one sent while it was away).
+   */
+  async follow(durable: string): Promise<Unsubscribe> {
+    const subject = SUBJECTS.projects.changed;
+    const stopListening = await this.platform.bus.listen(subject, validListener<ProjectChangedBroadcast>(subject, (c) => this.invalidate(c.projectId)));
+    const stopConsuming = await this.platform.bus.consume({ durable, filters: ['project.ProjectSettingsUpdated', 'project.ProjectPlanChanged'] }, (e) => {
       this.invalidate(parseBusEvent<ProjectChangedEvent>(integrationEventName(e), e.data).projectId);
     });
+    return async () => {
+      await stopListening();
+      await stopConsuming();
+    };
   }
 
   private nowMs(): number {
