@@ -254,9 +254,13 @@ async function bootDistributed(
   await waitFor(async () => (await fetch(`${baseUrl}/health`)).status === 200, 'gateway healthy', log, 60_000, children);
   // More gateway replicas: any of them serves any request (and any player's event stream).
   const gatewayUrls = [baseUrl];
+  // A gateway replica's own ports, for its relaunch on the same address.
+  const extraGatewayEnvs = new Map<string, NodeJS.ProcessEnv>();
   for (let i = 1; i < (options.gateways ?? 1); i++) {
     const extraPort = await freePort();
-    children.push(launch('gateway', { ...env(`gateway-${i + 1}`), PORT: String(extraPort), LEGACY_PORT: String(await freePort()) }, log, stdouts));
+    const gatewayEnv = { ...env(`gateway-${i + 1}`), PORT: String(extraPort), LEGACY_PORT: String(await freePort()) };
+    extraGatewayEnvs.set(`gateway-${i + 1}`, gatewayEnv);
+    children.push(launch('gateway', gatewayEnv, log, stdouts));
     names.push(`gateway-${i + 1}`);
     gatewayUrls.push(`http://127.0.0.1:${extraPort}/api`);
     await waitFor(async () => (await fetch(`${gatewayUrls[i]}/health`)).status === 200, `gateway ${i + 1} healthy`, log, 60_000, children);
@@ -274,7 +278,7 @@ async function bootDistributed(
     // With replicas of the app, the one that has died is started again (with its own environment).
     const dead = names.findIndex((n, i) => n === app && (children[i].exitCode !== null || children[i].signalCode !== null));
     const index = dead >= 0 ? dead : names.indexOf(app);
-    const child = launch(app, env(app, replicaOf(names, index)), log, stdouts);
+    const child = launch(app.replace(/-\d+$/, ''), extraGatewayEnvs.get(app) ?? env(app, replicaOf(names, index)), log, stdouts);
     children[index] = child;
     await waitFor(async () => (log.join('').match(ready) ?? []).length > before, `${app} ready again`, log, 60_000, [child]);
   }
