@@ -7,6 +7,7 @@ import { BusUnavailable } from '../bus';
 import { captureLogs } from '../../../logging/src/testing';
 import { natsTestStream } from '../testing/nats-test-bus';
 import { waitFor } from '../testing/wait';
+import type { IntegrationEvent } from '../bus';
 import type { NatsBus } from './nats-bus';
 
 const MiB = 1024 * 1024;
@@ -213,5 +214,29 @@ describe('NatsBus: bodies over the message limit', () => {
     } finally {
       logs.restore();
     }
+  });
+
+  it('publishes a 3 MiB integration event by reference (object store) and a durable consumer on another connection gets it whole, once', async () => {
+    const got: IntegrationEvent[] = [];
+    const seenHeaders: Record<string, string>[] = [];
+    await b.consume({ durable: `large_${unique}`, filters: ['lobby.*'] }, (e, ctx) => {
+      got.push(e);
+      seenHeaders.push(ctx.headers);
+    });
+    const big: IntegrationEvent = { id: randomBytes(16).toString('hex'), type: 'Huge', streamId: 'lobby-1', revision: 3, position: '9', data: { text: blob(3 * MiB) }, metadata: { projectId: 'p-1' } };
+    const small: IntegrationEvent = { ...big, id: randomBytes(16).toString('hex'), type: 'Small', data: { n: 1 } };
+    await a.publish(big, { 'x-trace': 't-1' });
+    await a.publish(big); // a republish (the relay after a crash) is dropped as before
+    await a.publish(small);
+    await waitFor(() => got.length >= 2, 10_000, 'both events');
+    expect(got.map((e) => e.type)).toEqual(['Huge', 'Small']);
+    expect((got[0].data as { text: string }).text === (big.data as { text: string }).text).toBe(true);
+    expect(got[0]).toEqual(big);
+    expect(Object.keys(seenHeaders[0]).filter((k) => k.startsWith('Spawnpoint-'))).toEqual([]);
+    // What the stream holds for it is small: the body is in the object store.
+    const jsm = await raw.jetstreamManager();
+    const stored = await jsm.streams.getMessage(stream.options.streamName!, { last_by_subj: `${stream.options.eventSubjectPrefix}.lobby.Huge` });
+    expect(stored.data.length).toBe(0);
+    expect(stored.header.get('Spawnpoint-Body-Object')).toBe(big.id);
   });
 });

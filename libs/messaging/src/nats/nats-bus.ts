@@ -24,6 +24,8 @@ import { fromNatsHeaders, toNatsHeaders } from './nats-headers';
 import { BodyOutbox, bodyOf, BodyUnavailable } from './body-outbox';
 import { BroadcastAssembler, splitBroadcast } from './broadcast-parts';
 import { messageLimit } from './message-limit';
+import { EventBodies, eventBodiesBucket } from './event-bodies';
+import { DEFAULT_EVENT_RETENTION } from './event-stream';
 
 const log = logger('bus');
 
@@ -72,6 +74,8 @@ export class NatsBus implements Bus {
     private readonly jsm: JetStreamManager,
     private readonly stream: string,
     private readonly subjectPrefix: string,
+    /** Integration events over the message limit, by reference (ADR-0019). */
+    private readonly eventBodies: EventBodies,
     private readonly requestTimeoutMs: number,
     private readonly maxMessageBytes: number,
     private readonly maxBodyBytes: number,
@@ -91,7 +95,9 @@ export class NatsBus implements Bus {
     try {
       const jsm = await nc.jetstreamManager();
       await ensureEventStream(jsm, stream, subjectPrefix, options.retention);
-      const bus = new NatsBus(nc, nc.jetstream(), jsm, stream, subjectPrefix, options.requestTimeoutMs ?? 5000, options.maxMessageBytes ?? Infinity, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
+      const js = nc.jetstream();
+      const bodies = new EventBodies(js, eventBodiesBucket(stream), (options.retention ?? DEFAULT_EVENT_RETENTION).maxAgeMs);
+      const bus = new NatsBus(nc, js, jsm, stream, subjectPrefix, bodies, options.requestTimeoutMs ?? 5000, options.maxMessageBytes ?? Infinity, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
       // The outbox's subscription is on the server before any reference to it is sent.
       await nc.flush();
       return bus;
@@ -150,8 +156,11 @@ export class NatsBus implements Bus {
     const subject = `${this.subjectPrefix}.${eventTopic(event)}`;
     await publishSpan(subject, headers ?? {}, async (carried) => {
       try {
+        let data = encode(event);
+        // Over the limit: the body goes to the object store first, the stream's message refers to it.
+        if (data.length > this.limit()) [data, carried] = [Empty, { ...carried, ...(await this.eventBodies.put(event.id, data)) }];
         // msgID: the server drops a republished id within the stream's duplicate window.
-        await this.js.publish(subject, encode(event), { msgID: event.id, headers: toNatsHeaders(carried) });
+        await this.js.publish(subject, data, { msgID: event.id, headers: toNatsHeaders(carried) });
       } catch (err) {
         throw new BusUnavailable(subject, unavailableReason(err));
       }
@@ -159,7 +168,7 @@ export class NatsBus implements Bus {
   }
 
   async consume(options: ConsumerOptions, handler: IntegrationHandler): Promise<Unsubscribe> {
-    const source = { js: this.js, jsm: this.jsm, stream: this.stream, subjectPrefix: this.subjectPrefix };
+    const source = { js: this.js, jsm: this.jsm, stream: this.stream, subjectPrefix: this.subjectPrefix, bodies: this.eventBodies };
     const stop = await startDurableConsumer(source, options, handler);
     this.durables.add(options.durable);
     return this.track(async () => {
