@@ -122,7 +122,7 @@ describe('NatsBus: bodies over the message limit', () => {
         },
       });
     const gone = refer('gone', 100);
-    const huge = refer('huge', 65 * MiB);
+    const huge = refer('huge', 300 * MiB);
     const outbox = raw.subscribe(`_SPAWNPOINT_BODY.nobody.${unique}`, {
       callback: (_err, msg) => {
         const h = natsHeaders();
@@ -134,7 +134,7 @@ describe('NatsBus: bodies over the message limit', () => {
     const started = Date.now();
     await expect(a.request(subject('gone'), {}, { timeoutMs: 5000 })).rejects.toThrow(/no longer holds it/);
     expect(Date.now() - started).toBeLessThan(2000);
-    await expect(a.request(subject('huge'), {}, { timeoutMs: 5000 })).rejects.toThrow(/over the bound of 67108864/);
+    await expect(a.request(subject('huge'), {}, { timeoutMs: 5000 })).rejects.toThrow(/over the bound of 268435456/);
     for (const s of [gone, huge, outbox]) s.unsubscribe();
   });
 

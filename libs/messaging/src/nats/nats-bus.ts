@@ -47,11 +47,12 @@ export interface NatsBusOptions {
    * over it (less header room) travels in parts (ADR-0019). For tests; default the server's limit.
    */
   maxMessageBytes?: number;
-  /** Largest body received in parts (default 64 MiB): a reference to a larger one is refused. */
+  /** Largest body received in parts (default 256 MiB): a reference to a larger one is refused. */
   maxBodyBytes?: number;
 }
 
-const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;
+/** Far above any view our limits allow, far below V8's largest string (a reply is decoded as one). */
+const DEFAULT_MAX_BODY_BYTES = 256 * 1024 * 1024;
 /** How long a reply body is held for its requester's pull (it is pulled at once; this only bounds a requester gone). */
 const REPLY_HOLD_MS = 30_000;
 /** A broadcast's parts all arrive within this, or the broadcast is dropped (as a lost one). */
