@@ -8,14 +8,22 @@ import { type JetStreamClient, type MsgHdrs, nanos, type ObjectStore, StorageTyp
 /** The header on the stream's message: the object's name. Starts with `Spawnpoint-Body`: hidden from handlers. */
 export const EVENT_OBJECT = 'Spawnpoint-Body-Object';
 
+const READ_TIMEOUT_MS = 30_000;
+
 export class EventBodies {
   private store?: Promise<ObjectStore>;
 
   constructor(private readonly js: JetStreamClient, private readonly bucket: string, private readonly maxAgeMs: number) {}
 
-  /** Stores the event's body under its id (a republish overwrites it with the same bytes) and returns the header for its message. */
+  /**
+   * Stores the event's body under its id and returns the header for its message. A republish (the relay
+   * after a crash) finds it stored and leaves it: the bytes are the same, and overwriting would purge the
+   * chunks a consumer may be reading.
+   */
   async put(eventId: string, data: Uint8Array): Promise<Record<string, string>> {
-    await (await this.open()).putBlob({ name: eventId }, data);
+    const store = await this.open();
+    const stored = await store.info(eventId);
+    if (!stored || stored.deleted || stored.size !== data.length) await store.putBlob({ name: eventId }, data);
     return { [EVENT_OBJECT]: eventId };
   }
 
@@ -23,7 +31,17 @@ export class EventBodies {
   async bodyOf(msg: { data: Uint8Array; headers?: MsgHdrs }): Promise<Uint8Array | null> {
     const name = msg.headers?.get(EVENT_OBJECT);
     if (!name) return msg.data;
-    return (await this.open()).getBlob(name);
+    const store = await this.open();
+    // A read that stalls (chunks purged under it, NATS gone) is a failure to retry, not a consumer stuck for good.
+    let timer: NodeJS.Timeout | undefined;
+    const stalled = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`reading event body ${name}: no answer within ${READ_TIMEOUT_MS} ms`)), READ_TIMEOUT_MS);
+    });
+    try {
+      return await Promise.race([store.getBlob(name), stalled]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   private open(): Promise<ObjectStore> {
