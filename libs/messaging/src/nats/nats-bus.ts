@@ -19,13 +19,12 @@ import { EVENTS_PREFIX, eventTopic } from '../subjects';
 import { withCommandId } from '../command-context';
 import { inSpan, processSpan, publishSpan, requestSpan, withTraceContext } from '../tracing';
 import { startDurableConsumer } from './durable-consumer';
-import { ensureEventStream, type EventRetention } from './event-stream';
+import { DEFAULT_EVENT_RETENTION, ensureEventStream, type EventRetention } from './event-stream';
 import { fromNatsHeaders, toNatsHeaders } from './nats-headers';
 import { BodyOutbox, bodyOf, BodyUnavailable } from './body-outbox';
 import { BroadcastAssembler, splitBroadcast } from './broadcast-parts';
 import { messageLimit } from './message-limit';
 import { EventBodies, eventBodiesBucket } from './event-bodies';
-import { DEFAULT_EVENT_RETENTION } from './event-stream';
 
 const log = logger('bus');
 
