@@ -14,12 +14,14 @@ const read = (file: string) => {
 };
 
 export function gameProcesses(dataDir: string): GameProcess[] {
-  const builds = path.join(dataDir, 'builds') + path.sep;
+  // Games run from a builds dir under the data dir, or under a replica's own (`<dataDir>/servers-2/builds`).
+  const under = dataDir + path.sep;
+  const builds = `${path.sep}builds${path.sep}`;
   const found: GameProcess[] = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     const cmdline = read(`/proc/${entry}/cmdline`);
-    if (!cmdline?.split('\0').some((arg) => arg.startsWith(builds))) continue;
+    if (!cmdline?.split('\0').some((arg) => arg.startsWith(under) && arg.slice(under.length - 1).includes(builds))) continue;
     const stat = read(`/proc/${entry}/stat`);
     if (!stat || stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')) continue;
     const env = (read(`/proc/${entry}/environ`) ?? '').split('\0');

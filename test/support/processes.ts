@@ -35,6 +35,10 @@ export interface Platform {
   kill(app: string, signal: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** Distributed: send `signal` to every replica of one app still running, and wait for each to end. */
   killAll?(app: string, signal: NodeJS.Signals): Promise<void>;
+  /** Distributed: send `signal` to the `index`-th replica of one app (0: the first started) and wait for it to end. */
+  killReplica?(app: string, index: number, signal: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Distributed: how many replicas of each app were started (gateway replicas are `gateway`, `gateway-2`, …). */
+  replicas?: Record<string, number>;
   /** Distributed: start that app again with the same environment and wait until it is ready. */
   relaunch(app: string): Promise<void>;
   /** Distributed with `opsPorts`: each app's HEALTH_PORT (probes and /metrics), by app name. */
@@ -190,12 +194,16 @@ export interface DistributedOptions {
   ownDataDirs?: boolean;
   /** Each app its own HEALTH_PORT (probes and /metrics), reported as `opsPorts`. */
   opsPorts?: boolean;
+  /** Use this database (a private PostgreSQL the test may stop) instead of a fresh one on the machine's server. */
+  databaseUrl?: string;
 }
 
 /** Each app its own process over real NATS and PostgreSQL; a project made through the admin API. */
 export async function startDistributed(portRange = '17500-17999', extraEnv: NodeJS.ProcessEnv = {}, options: DistributedOptions = {}): Promise<Platform> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'sp-e2e-distributed-'));
-  const db: TestDatabase = await createTestDatabase('e2e');
+  const db: TestDatabase = options.databaseUrl
+    ? { url: options.databaseUrl, name: 'own', drop: async () => undefined }
+    : await createTestDatabase('e2e');
   const port = await freePort();
   const legacyPort = await freePort();
   const log: string[] = [];
@@ -205,15 +213,18 @@ export async function startDistributed(portRange = '17500-17999', extraEnv: Node
   if (options.opsPorts) {
     for (const app of ['projects', 'builds', 'servers', 'lobbies', 'matchmaking', 'backfill', 'gateway']) opsPorts[app] = await freePort();
   }
-  const env = (app: string): NodeJS.ProcessEnv => ({
-    ...(options.ownDataDirs ? { ...shared, SPAWNPOINT_DATA_DIR: path.join(dataDir, app) } : shared),
-    ...(opsPorts[app] !== undefined ? { HEALTH_PORT: String(opsPorts[app]) } : {}),
+  // A second replica of an app has its own data dir (`<dataDir>/<app>-2`): a servers replica's game machines
+  // are its own, as on another node.
+  const env = (app: string, replica = 0): NodeJS.ProcessEnv => ({
+    ...(replica > 0 ? { ...shared, SPAWNPOINT_DATA_DIR: path.join(dataDir, `${app}-${replica + 1}`) }
+      : options.ownDataDirs ? { ...shared, SPAWNPOINT_DATA_DIR: path.join(dataDir, app) } : shared),
+    ...(opsPorts[app] !== undefined && replica === 0 ? { HEALTH_PORT: String(opsPorts[app]) } : {}),
   });
   // Services first (they create the schema), then the gateway.
   // extraServices: more replicas of a service (they share its bus subjects as a queue group).
   // names[i]: the app of children[i] (for kill and relaunch).
   const names = ['projects', 'builds', 'servers', 'lobbies', 'matchmaking', 'backfill', ...(options.extraServices ?? [])];
-  const children = names.map((app) => launch(app, env(app), log, stdouts));
+  const children = names.map((app, i) => launch(app, env(app, replicaOf(names, i)), log, stdouts));
   try {
     const platform = await bootDistributed(children, names, env, log, stdouts, port, legacyPort, dataDir, db, options);
     return options.opsPorts ? { ...platform, opsPorts } : platform;
@@ -226,8 +237,13 @@ export async function startDistributed(portRange = '17500-17999', extraEnv: Node
   }
 }
 
+/** Which replica of its app `names[i]` is: 0 for the first. */
+function replicaOf(names: string[], i: number): number {
+  return names.slice(0, i).filter((n) => n === names[i]).length;
+}
+
 async function bootDistributed(
-  children: ChildProcess[], names: string[], env: (app: string) => NodeJS.ProcessEnv, log: string[], stdouts: Map<string, string>, port: number, legacyPort: number, dataDir: string, db: TestDatabase,
+  children: ChildProcess[], names: string[], env: (app: string, replica?: number) => NodeJS.ProcessEnv, log: string[], stdouts: Map<string, string>, port: number, legacyPort: number, dataDir: string, db: TestDatabase,
   options: { gateways?: number },
 ): Promise<Platform> {
   const services = children.length;
@@ -238,9 +254,13 @@ async function bootDistributed(
   await waitFor(async () => (await fetch(`${baseUrl}/health`)).status === 200, 'gateway healthy', log, 60_000, children);
   // More gateway replicas: any of them serves any request (and any player's event stream).
   const gatewayUrls = [baseUrl];
+  // A gateway replica's own ports, for its relaunch on the same address.
+  const extraGatewayEnvs = new Map<string, NodeJS.ProcessEnv>();
   for (let i = 1; i < (options.gateways ?? 1); i++) {
     const extraPort = await freePort();
-    children.push(launch('gateway', { ...env(`gateway-${i + 1}`), PORT: String(extraPort), LEGACY_PORT: String(await freePort()) }, log, stdouts));
+    const gatewayEnv = { ...env(`gateway-${i + 1}`), PORT: String(extraPort), LEGACY_PORT: String(await freePort()) };
+    extraGatewayEnvs.set(`gateway-${i + 1}`, gatewayEnv);
+    children.push(launch('gateway', gatewayEnv, log, stdouts));
     names.push(`gateway-${i + 1}`);
     gatewayUrls.push(`http://127.0.0.1:${extraPort}/api`);
     await waitFor(async () => (await fetch(`${gatewayUrls[i]}/health`)).status === 200, `gateway ${i + 1} healthy`, log, 60_000, children);
@@ -255,15 +275,18 @@ async function bootDistributed(
     // A service says it is ready; the gateway, that it listens.
     const ready = new RegExp(`spawnpoint ${app.replace(/-\d+$/, '')} (service ready|listening)`, 'g');
     const before = (log.join('').match(ready) ?? []).length;
-    const child = launch(app, env(app), log, stdouts);
-    // With replicas of the app, the one that has died is started again.
+    // With replicas of the app, the one that has died is started again (with its own environment).
     const dead = names.findIndex((n, i) => n === app && (children[i].exitCode !== null || children[i].signalCode !== null));
-    children[dead >= 0 ? dead : names.indexOf(app)] = child;
+    const index = dead >= 0 ? dead : names.indexOf(app);
+    const child = launch(app.replace(/-\d+$/, ''), extraGatewayEnvs.get(app) ?? env(app, replicaOf(names, index)), log, stdouts);
+    children[index] = child;
     await waitFor(async () => (log.join('').match(ready) ?? []).length > before, `${app} ready again`, log, 60_000, [child]);
   }
   return {
     baseUrl, gatewayUrls, legacyUrl: `http://127.0.0.1:${legacyPort}`, projectId: project.project_id, serverKey: project.server_key, clientKey: project.client_key, dataDir, databaseUrl: db.url, output: () => log.join(''), stdout: (app) => stdouts.get(app) ?? '',
     kill: (app, signal) => killChild(children[names.indexOf(app)], signal),
+    killReplica: (app, index, signal) => killChild(children.filter((_, i) => names[i] === app)[index], signal),
+    replicas: names.reduce<Record<string, number>>((counts, n) => ({ ...counts, [n]: (counts[n] ?? 0) + 1 }), {}),
     async killAll(app, signal) {
       await Promise.all(children.filter((_, i) => names[i] === app).map((child) => killChild(child, signal)));
     },

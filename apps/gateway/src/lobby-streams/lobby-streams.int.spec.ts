@@ -283,3 +283,41 @@ describe('LobbyStreams with the legacy dialect beside v3 streams', () => {
     }
   });
 });
+
+describe('LobbyStreams with a lobby view over 1 MiB (ADR-0019)', () => {
+  let bed: StreamsBed;
+  beforeAll(async () => {
+    bed = await startStreams({ lobbyPingMs: 60_000, lobbyPresenceMs: 60_000 }, 1);
+  });
+  afterAll(() => bed?.close());
+
+  // 100 players with 16 KiB of state each: a 1.6 MiB frame, more than the 1 MiB a client may lag on its own.
+  const big = (tag: string) => lobby('waiting', { players: [{ id: 'alice' }, { id: 'bob' }, ...Array.from({ length: 98 }, (_, i) => ({ id: `p${i}`, state: { blob: `${tag}${'x'.repeat(16 * 1024 - 20)}` } }))] });
+
+  it('keeps a reading client through updates of a 1.6 MiB lobby, and still drops one that stopped reading', async () => {
+    const alice = lobbyEvents(bed.baseUrl, 'key', 'default', 'alice');
+    // Bob's connection is opened and never read: its unread bytes pile up in the gateway.
+    const stalled = http.get(`${bed.baseUrl}/`, { headers: { 'x-player-id': 'bob' } }, (res) => res.pause());
+    try {
+      await alice.next('connected');
+      await new Promise((r) => setTimeout(r, 200));
+      expect(bed.streams.size).toBe(2);
+      for (let rev = 2; rev <= 40; rev++) {
+        await bed.update(rev, big(`r${rev}-`));
+        // Alice keeps up (changes come at the pace of requests); bob reads nothing.
+        await alice.next('lobby_updated', (e) => e.id === `${LOBBY}:${rev}`);
+      }
+      const last = alice.events[alice.events.length - 1];
+      expect(last.id).toBe(`${LOBBY}:40`);
+      expect(last.data.players).toHaveLength(100);
+      expect(last.data.players[99].state.blob.startsWith('r40-')).toBe(true);
+      expect(alice.events.filter((e) => e.type === 'lobby_updated').map((e) => Number(e.id.split(':')[1]))).toEqual(Array.from({ length: 39 }, (_, i) => i + 2));
+      expect(alice.errors).toBe(0);
+      // 39 frames of 1.6 MiB are far more than the loopback socket holds: bob is behind and dropped, alice stays.
+      expect(bed.streams.size).toBe(1);
+    } finally {
+      alice.close();
+      stalled.destroy();
+    }
+  });
+});

@@ -9,13 +9,11 @@ import { Bus, Unsubscribe } from '@spawnpoint/messaging';
 import { BUS, CONFIG, LiveQueueStats, lobbyStreamGauges, metricsEnabled, PlatformConfig, registerGauges } from '@spawnpoint/platform';
 import { LobbyPresence, LobbyStreamEvent, LobbyUpdate, OpenedLobbyStream, SUBJECTS, validListener } from '@spawnpoint/proto';
 import { RecentUpdates } from './recent-updates';
-import { eventId, SSE_HEADERS, sseFrame } from './sse';
+import { eventId, isBehind, SSE_HEADERS, sseFrame } from './sse';
 import { StreamWheel, wheelPlan } from './stream-wheel';
 import { writeInSpan } from './stream-spans';
 import { StreamQuota } from './stream-quota';
 
-/** A client this far behind is dropped (it reconnects with Last-Event-ID and is replayed). */
-const MAX_BUFFERED_BYTES = 1024 * 1024;
 /**
  * Open streams per member of a lobby on one gateway; opening one more ends the oldest. Streams draw on no
  * rate-limit bucket (decisions.md), so a client stuck in a reconnect loop must not pile them up.
@@ -145,7 +143,7 @@ export class LobbyStreams implements OnModuleInit, BeforeApplicationShutdown {
     }
     // Not a member any more, whether this update removed the player or an earlier one that never arrived did.
     const gone = u.kind === 'deleted' || u.removed.includes(s.playerId) || (f.members !== null && !f.members.has(s.playerId));
-    if (gone || s.res.writableLength > MAX_BUFFERED_BYTES) this.close(s);
+    if (gone || isBehind(s.res, f.text.length)) this.close(s);
   }
 
   private close(s: Stream): void {

@@ -7,10 +7,8 @@ import type { ServerResponse } from 'node:http';
 import { Bus, Unsubscribe } from '@spawnpoint/messaging';
 import { BUS, CONFIG, PlatformConfig } from '@spawnpoint/platform';
 import { LobbyUpdate, QueueStatsBroadcast, SUBJECTS, validListener } from '@spawnpoint/proto';
-import { eventId, SSE_HEADERS, sseFrame } from './sse';
+import { eventId, isBehind, SSE_HEADERS, sseFrame } from './sse';
 
-/** A client this far behind is dropped, as on the player streams. */
-const MAX_BUFFERED_BYTES = 1024 * 1024;
 /** Open project streams per project on one gateway; one more ends the oldest (streams draw on no rate-limit bucket). */
 export const MAX_PROJECT_STREAMS = 8;
 
@@ -87,7 +85,8 @@ export class ProjectLobbyStreams implements OnModuleInit, BeforeApplicationShutd
   private write(s: ProjectStream, text: string): void {
     if (s.res.writableEnded) return;
     s.res.write(text);
-    if (s.res.writableLength > MAX_BUFFERED_BYTES) {
+    // As on the player streams (sse.ts).
+    if (isBehind(s.res, text.length)) {
       this.remove(s);
       s.res.end();
     }

@@ -15,6 +15,7 @@ import { decode } from '../json';
 import { subjectMatches } from '../subjects';
 import { consumerAttributes, processSpan } from '../tracing';
 import { fromNatsHeaders } from './nats-headers';
+import type { EventBodies } from './event-bodies';
 
 const log = logger('bus');
 
@@ -26,6 +27,8 @@ export interface EventSource {
   jsm: JetStreamManager;
   stream: string;
   subjectPrefix: string;
+  /** Where events over the message limit are kept (ADR-0019). */
+  bodies: EventBodies;
 }
 
 /** Starts consuming; resolves to a function that stops after the handler in progress is done. */
@@ -48,9 +51,21 @@ export async function startDurableConsumer(
   const deliver = async (msg: JsMsg) => {
     const topic = msg.subject.slice(subjectPrefix.length + 1);
     if (!options.filters.some((filter) => subjectMatches(filter, topic))) return msg.ack();
+    let data: Uint8Array | null;
+    try {
+      data = await source.bodies.bodyOf(msg);
+    } catch (err) {
+      // The object store is unavailable: like any infrastructure failure, try again.
+      log.error({ err }, `bus: consumer ${options.durable} could not read the body of a large event on ${msg.subject}; will retry`);
+      return msg.nak(retryDelayMs(msg.info.redeliveryCount));
+    }
+    if (data === null) {
+      log.error(`bus: consumer ${options.durable} dropped a large event on ${msg.subject}: its body is no longer kept`);
+      return msg.term();
+    }
     let event: IntegrationEvent;
     try {
-      event = decode(msg.data) as IntegrationEvent;
+      event = decode(data) as IntegrationEvent;
     } catch (err) {
       // Not written by this bus; redelivering cannot fix it.
       log.error({ err }, `bus: consumer ${options.durable} dropped an unreadable message on ${msg.subject}`);

@@ -59,6 +59,25 @@ export function describeBusContract(name: string, factory: () => Promise<BusUnde
         await expect(bus.ping()).resolves.toBeUndefined();
       });
 
+      it('carries a 5 MiB request and reply, a 3 MiB broadcast and a 2 MiB event (NATS: over max_payload, ADR-0019)', async () => {
+        const text = (n: number) => ''.padEnd(n, 'abcdefghij');
+        await other.handle(subject('big'), (p: { text: string }) => ({ text: p.text + p.text.slice(0, 10) }));
+        const reply = await bus.request<{ text: string }>(subject('big'), { text: text(5 * 1024 * 1024) });
+        expect(reply.text.length).toBe(5 * 1024 * 1024 + 10);
+        const heard: number[] = [];
+        await other.listen(subject('big-news'), (p: { text: string }) => heard.push(p.text.length));
+        await bus.broadcast(subject('big-news'), { text: text(3 * 1024 * 1024) });
+        const events: IntegrationEvent[] = [];
+        await other.consume({ durable: durable('big'), filters: ['bigcat.*'] }, (e) => {
+          events.push(e);
+        });
+        const e = event('bigcat-1', 'Large', { text: text(2 * 1024 * 1024) });
+        await bus.publish(e);
+        await waitFor(() => heard.length === 1 && events.length === 1, 10_000, 'the broadcast and the event');
+        expect(heard).toEqual([3 * 1024 * 1024]);
+        expect(events[0]).toEqual(e);
+      });
+
       it('passes a RemoteError through with its status and detail', async () => {
         const body = { error: 'Server not found', status: 404, detail: { serverId: 's-1' } };
         await other.handle(subject('missing'), () => {

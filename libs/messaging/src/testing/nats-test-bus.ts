@@ -21,6 +21,8 @@ export function natsTestStream(servers: string): NatsTestStream {
       try {
         const jsm = await nc.jetstreamManager();
         await jsm.streams.delete(options.streamName).catch(() => undefined);
+        // The object store of its large events (ADR-0019), when a test made one.
+        await jsm.streams.delete(`OBJ_${options.streamName}_BODIES`).catch(() => undefined);
       } finally {
         await nc.close();
       }
