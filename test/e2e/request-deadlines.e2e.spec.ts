@@ -4,18 +4,18 @@
 // its deadline and is dropped: no server is ever created. A start sent afterwards runs as usual.
 import { client, eventually } from '../support/http';
 import { Platform, startDistributed } from '../support/processes';
-import { PrivateNats, startPrivateNats } from '../support/private-nats';
+import { OwnNats, startOwnNats } from '../support/own-services';
 import { uploadSample } from './server-lifecycle';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('request deadlines (distributed, a private NATS that hangs)', () => {
   jest.setTimeout(180_000);
-  let nats: PrivateNats;
+  let nats: OwnNats;
   let p: Platform;
   let api: ReturnType<typeof client>;
   beforeAll(async () => {
-    nats = await startPrivateNats();
+    nats = await startOwnNats();
     p = await startDistributed('31900-31949', { NATS_URL: nats.url });
     api = client(p.baseUrl, p.serverKey);
     await uploadSample(api);
@@ -23,7 +23,7 @@ describe('request deadlines (distributed, a private NATS that hangs)', () => {
   afterAll(async () => {
     nats?.resume();
     await p?.stop();
-    await nats?.dispose();
+    await nats?.remove();
   });
 
   it('a start sent while NATS hangs is 503 at its deadline and never applied when NATS comes back', async () => {

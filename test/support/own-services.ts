@@ -1,9 +1,9 @@
 // A private PostgreSQL and a private NATS for outage tests: the machine's own serve every other suite and
 // are never stopped; these are the test's to stop (fast or immediate), kill and start again on the same
 // port and data, as an operator's failover or restart would.
-import { ChildProcess, spawn } from 'node:child_process';
-import { execFileSync } from 'node:child_process';
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
@@ -93,44 +93,62 @@ export async function startOwnPostgres(): Promise<OwnPostgres> {
 export interface OwnNats {
   url: string;
   port: number;
-  /** SIGTERM (a restart: JetStream's store is kept) or SIGKILL. */
+  /** Stops the server (`signal`, SIGTERM by default: a restart keeps JetStream's store; SIGKILL after 5 s) and waits until it is gone. */
   stop(signal?: NodeJS.Signals): Promise<void>;
+  /** Starts it again on the same port and store, and waits until it accepts connections. */
   start(): Promise<void>;
+  /**
+   * Freezes the server (SIGSTOP): connections stay open and what clients send waits in the sockets, to be
+   * delivered on resume(): a hung or partitioned NATS. (A stopped one loses what clients send meanwhile:
+   * the client empties its buffer on each reconnect attempt.)
+   */
+  pause(): void;
+  resume(): void;
+  /** Stops it for good and removes its store. */
   remove(): Promise<void>;
 }
 
-export const NATS_SERVER = process.env.NATS_SERVER_BIN ?? '/usr/sbin/nats-server';
+export const NATS_SERVER = process.env.NATS_SERVER_BIN
+  ?? ['/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/nats-server'].find((p) => existsSync(p)) ?? 'nats-server';
+
+function acceptsTcp(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('connect', () => { socket.destroy(); resolve(true); });
+    socket.once('error', () => resolve(false));
+  });
+}
 
 export async function startOwnNats(): Promise<OwnNats> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'sp-nats-'));
   const port = await freePort();
   let child: ChildProcess | null = null;
-  const listening = async () => {
-    for (let i = 0; i < 100; i++) {
-      const ok = await new Promise<boolean>((resolve) => {
-        const s = require('node:net').connect(port, '127.0.0.1');
-        s.once('connect', () => { s.destroy(); resolve(true); });
-        s.once('error', () => resolve(false));
-      });
-      if (ok) return;
-      await sleep(50);
-    }
-    throw new Error(`own NATS did not listen on ${port}`);
-  };
   const own: OwnNats = {
     url: `nats://127.0.0.1:${port}`, port,
     async start() {
-      child = spawn(NATS_SERVER, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', dir], { stdio: 'ignore' });
-      await listening();
+      if (child) return;
+      const c = spawn(NATS_SERVER, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', dir], { stdio: 'ignore' });
+      child = c;
+      const until = Date.now() + 10_000;
+      while (!(await acceptsTcp(port))) {
+        if (Date.now() > until || c.exitCode !== null) throw new Error(`own nats-server on ${port} did not start`);
+        await sleep(50);
+      }
     },
     async stop(signal = 'SIGTERM') {
       const c = child;
-      if (!c || c.exitCode !== null || c.signalCode !== null) return;
-      await new Promise<void>((resolve) => {
-        c.once('exit', () => resolve());
-        c.kill(signal);
-      });
+      if (!c) return;
+      child = null;
+      if (c.exitCode !== null || c.signalCode !== null) return;
+      c.kill('SIGCONT'); // a paused server cannot act on SIGTERM
+      const ended = new Promise<void>((resolve) => c.once('exit', () => resolve()));
+      c.kill(signal);
+      const kill = setTimeout(() => c.kill('SIGKILL'), 5_000);
+      await ended;
+      clearTimeout(kill);
     },
+    pause: () => void child?.kill('SIGSTOP'),
+    resume: () => void child?.kill('SIGCONT'),
     async remove() {
       await own.stop('SIGKILL');
       rmSync(dir, { recursive: true, force: true });

@@ -7,14 +7,14 @@ import { Principal, SUBJECTS } from '@spawnpoint/proto';
 import { serve, sha256 } from '@spawnpoint/platform';
 import { PlayerIdentity } from '../players';
 import { KeyAuthenticator } from './auth';
-import { PrivateNats, startPrivateNats } from '../../../../test/support/private-nats';
+import { OwnNats, startOwnNats } from '../../../../test/support/own-services';
 
 jest.setTimeout(60_000);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('KeyAuthenticator: project changes and reconnects', () => {
-  let nats: PrivateNats;
+  let nats: OwnNats;
   let projects: NatsBus;
   const gateways: { bus: NatsBus; keys: KeyAuthenticator }[] = [];
   /** What the "projects service" answers now, per key hash; and how often it was asked. */
@@ -26,7 +26,7 @@ describe('KeyAuthenticator: project changes and reconnects', () => {
   } as Principal);
 
   beforeAll(async () => {
-    nats = await startPrivateNats();
+    nats = await startOwnNats();
     projects = await NatsBus.connect({ servers: nats.url, name: 'projects' });
     await serve(projects, {
       [SUBJECTS.projects.authenticate]: ({ keyHash }: { keyHash: string }) => { asked++; return principals.get(keyHash) ?? null; },
@@ -42,7 +42,7 @@ describe('KeyAuthenticator: project changes and reconnects', () => {
   afterAll(async () => {
     for (const g of gateways) await g.keys.onModuleDestroy();
     await Promise.all([projects, ...gateways.map((g) => g.bus)].map((b) => b?.close().catch(() => undefined)));
-    await nats?.dispose();
+    await nats?.remove();
   });
 
   const hashOf = (apiKey: string) => sha256(apiKey);

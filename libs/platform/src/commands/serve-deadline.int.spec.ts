@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { connect, headers as natsHeaders } from 'nats';
 import { BusUnavailable, DEADLINE_HEADER, NatsBus, runWithDeadline } from '@spawnpoint/messaging';
 import { NATS_URL } from '../../../../test/support/nats';
-import { startPrivateNats, PrivateNats } from '../../../../test/support/private-nats';
+import { OwnNats, startOwnNats } from '../../../../test/support/own-services';
 import { natsTestStream } from '../../../messaging/src/testing/nats-test-bus';
 import { sleep } from '../../../messaging/src/testing/wait';
 import { captureLogs } from '../../../logging/src/testing';
@@ -79,20 +79,20 @@ describe('serve: request deadlines', () => {
   });
 
   describe('through a NATS hang (a private server, frozen and resumed)', () => {
-    let nats: PrivateNats;
+    let nats: OwnNats;
     let server: NatsBus;
     let caller: NatsBus;
     const subject = `test.deadline.outage.${randomUUID()}`;
     const ran: unknown[] = [];
     beforeAll(async () => {
-      nats = await startPrivateNats();
+      nats = await startOwnNats();
       server = await NatsBus.connect({ servers: nats.url, name: 'outage-server' });
       caller = await NatsBus.connect({ servers: nats.url, name: 'outage-caller' });
       await serve(server, { [subject]: (payload: unknown) => { ran.push(payload); return { ok: true }; } });
     });
     afterAll(async () => {
       await Promise.all([server?.close(), caller?.close()]).catch(() => undefined);
-      await nats?.dispose();
+      await nats?.remove();
     });
 
     it('a request sent while NATS hangs and delivered after its deadline is not run', async () => {
