@@ -37,6 +37,7 @@ import { Upstream } from './upstream';
             portRange: config.portRange, tcpHost: config.tcpHost, udpHost: config.udpHost, startupTimeoutMs: config.startupTimeoutMs,
             // Each game's pid, start time and spec: a restart after a crash adopts them (docs/adr/0006-crash-recovery.md).
             stateDir: path.join(config.dataDir, 'machines'),
+            ...(config.portLockDir ? { portLockDir: config.portLockDir } : {}),
           }),
     },
     { provide: LogWriter, inject: [PLATFORM], useFactory: (p: Platform) => new LogWriter(p.db) },

@@ -30,6 +30,8 @@ export interface PlatformConfig {
   devServerKey: string | null;
   devClientKey: string | null;
   portRange: [number, number];
+  /** Where the process runtime notes the host ports it reserved, shared by every replica on the host (SPAWNPOINT_PORT_LOCK_DIR). */
+  portLockDir: string | null;
   tcpHost: string;
   udpHost: string;
   startupTimeoutMs: number;
@@ -99,6 +101,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, mode: PlatformC
     devServerKey: env.SPAWNPOINT_DEV_SERVER_KEY || null,
     devClientKey: env.SPAWNPOINT_DEV_CLIENT_KEY || null,
     portRange: range,
+    portLockDir: env.SPAWNPOINT_PORT_LOCK_DIR || null,
     tcpHost: env.SPAWNPOINT_TCP_HOST ?? '127.0.0.1',
     udpHost: env.SPAWNPOINT_UDP_HOST ?? '127.0.0.1',
     startupTimeoutMs: Number(env.SPAWNPOINT_STARTUP_TIMEOUT_MS ?? 120_000),

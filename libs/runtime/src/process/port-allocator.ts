@@ -1,4 +1,5 @@
 import type { Protocol } from '../runtime';
+import type { HostPortLocks } from './host-port-locks';
 import { isPortFree } from './port-probe';
 
 /**
@@ -12,7 +13,8 @@ export class PortAllocator {
   // are unlikely to reach a new one.
   private cursor: number;
 
-  constructor(private readonly range: [number, number]) {
+  /** `locks`: reservations shared with the other runtimes on this host (host-port-locks.ts). */
+  constructor(private readonly range: [number, number], private readonly locks: HostPortLocks | null = null) {
     const [low, high] = range;
     if (!Number.isInteger(low) || !Number.isInteger(high) || low < 1 || high > 65535 || low > high) {
       throw new Error(`invalid port range ${low}-${high}`);
@@ -29,34 +31,46 @@ export class PortAllocator {
 
   /** Ports a game already holds (one adopted after a restart): never handed to another server. */
   reserve(serverId: string, ports: number[]): void {
-    for (const port of ports) this.ownerOf.set(port, serverId);
+    for (const port of ports) {
+      this.ownerOf.set(port, serverId);
+      this.locks?.force(port, serverId);
+    }
   }
 
   release(serverId: string): void {
-    for (const [port, owner] of this.ownerOf) if (owner === serverId) this.ownerOf.delete(port);
+    for (const [port, owner] of this.ownerOf) {
+      if (owner !== serverId) continue;
+      this.ownerOf.delete(port);
+      this.locks?.release(port);
+    }
   }
 
   private async pick(serverId: string, protocols: Protocol[]): Promise<number[]> {
     const picked: number[] = [];
     try {
       for (const protocol of protocols) {
-        const port = await this.nextFree(protocol);
+        const port = await this.nextFree(protocol, serverId);
         this.ownerOf.set(port, serverId);
         picked.push(port);
       }
       return picked;
     } catch (err) {
-      for (const port of picked) this.ownerOf.delete(port);
+      for (const port of picked) {
+        this.ownerOf.delete(port);
+        this.locks?.release(port);
+      }
       throw err;
     }
   }
 
-  private async nextFree(protocol: Protocol): Promise<number> {
+  private async nextFree(protocol: Protocol, serverId: string): Promise<number> {
     const [low, high] = this.range;
     const size = high - low + 1;
     for (let i = 0; i < size; i++) {
       const port = low + ((this.cursor - low + i) % size);
       if (this.ownerOf.has(port) || !(await isPortFree(port, protocol))) continue;
+      // Last: the host-wide reservation is taken only for a port that is free here.
+      if (this.locks && !this.locks.take(port, serverId)) continue;
       this.cursor = port === high ? low : port + 1;
       return port;
     }

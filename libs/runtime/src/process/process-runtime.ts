@@ -10,6 +10,7 @@ import { LineSplitter } from './line-splitter';
 import { MachineRecord, MachineRecords } from './machine-records';
 import { hasEnded, isSameGroupLeader, leftoverGroupMembers, readStat } from './proc-identity';
 import { SpillTail } from './spill-tail';
+import { DEFAULT_PORT_LOCK_DIR, HostPortLocks } from './host-port-locks';
 import { PortAllocator } from './port-allocator';
 import { unboundPorts } from './port-binding';
 import { readTreeUsage } from './proc-fs';
@@ -37,6 +38,11 @@ export interface ProcessRuntimeOptions {
    * adopts its games (recover()). Unset: nothing is noted and nothing can be adopted.
    */
   stateDir?: string;
+  /**
+   * Host ports reserved across every process runtime on this host (host-port-locks.ts): a directory they
+   * share. Default: with a stateDir (a platform's runtime), the machine's temp dir; without, none.
+   */
+  portLockDir?: string | null;
 }
 
 // USER_HZ: the unit of /proc/<pid>/stat CPU times, fixed at 100 in the kernel ABI on every
@@ -97,7 +103,8 @@ export class ProcessRuntime implements GameRuntime {
   private readonly inFlight = new Set<Promise<void>>();
 
   constructor(options: ProcessRuntimeOptions = {}) {
-    this.ports = new PortAllocator(options.portRange ?? [7000, 7999]);
+    const lockDir = options.portLockDir === undefined ? (options.stateDir ? DEFAULT_PORT_LOCK_DIR : null) : options.portLockDir;
+    this.ports = new PortAllocator(options.portRange ?? [7000, 7999], lockDir ? new HostPortLocks(lockDir) : null);
     this.tcpHost = options.tcpHost ?? '127.0.0.1';
     this.udpHost = options.udpHost ?? '127.0.0.1';
     this.startupTimeoutMs = options.startupTimeoutMs ?? 120_000;
