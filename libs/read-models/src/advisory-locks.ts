@@ -1,6 +1,7 @@
 // Session advisory locks on a small pool of their own, for work that must run one at a time across
 // replicas while it waits on other queries (a lock held on the read models' pool could starve them).
 import { Pool } from 'pg';
+import { outageSafe } from './outage-safe-pool';
 
 export class AdvisoryLocks {
   private pool: Pool | null = null;
@@ -9,7 +10,7 @@ export class AdvisoryLocks {
 
   /** Runs `work` holding pg_advisory_lock(namespace, hashtext(key)). */
   async run<T>(namespace: number, key: string, work: () => Promise<T>): Promise<T> {
-    this.pool ??= new Pool({ connectionString: this.connectionString, max: this.poolSize, allowExitOnIdle: true }).on('error', () => undefined);
+    this.pool ??= outageSafe(new Pool({ connectionString: this.connectionString, max: this.poolSize, allowExitOnIdle: true }));
     const client = await this.pool.connect();
     try {
       await client.query('SELECT pg_advisory_lock($1, hashtext($2))', [namespace, key]);

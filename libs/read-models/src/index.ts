@@ -3,3 +3,4 @@ export * from './prisma';
 export * from './generated/client';
 export * from './rate-limit-buckets';
 export * from './advisory-locks';
+export * from './outage-safe-pool';

@@ -1,6 +1,7 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import { Pool } from 'pg';
 import { PrismaClient } from './generated/client';
+import { outageSafe } from './outage-safe-pool';
 import { tracedPool } from './traced-pool';
 
 export type ReadModels = PrismaClient;
@@ -10,9 +11,7 @@ const pools = new WeakMap<ReadModels, Pool>();
 /** A Prisma client over the pg driver adapter (no query-engine binary needed). */
 export function createReadModels(connectionString: string, poolSize = 10): ReadModels {
   // Traced: a span per statement inside a sampled trace (traced-pool.ts).
-  const pool = tracedPool({ connectionString, max: poolSize, allowExitOnIdle: true });
-  // An idle connection dropped by the server is discarded by the pool; without a listener it would crash the process.
-  pool.on('error', () => undefined);
+  const pool = outageSafe(tracedPool({ connectionString, max: poolSize, allowExitOnIdle: true }));
   const db = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
   pools.set(db, pool);
   return db;

@@ -1,6 +1,7 @@
 // Rate-limit token buckets shared by gateway replicas, in PostgreSQL (migration 0009): one statement per
 // lease, atomic under the row lock, on the database's clock. A small pool of its own, so a lease never
 // queues behind read-model queries.
+import { outageSafe } from './outage-safe-pool';
 import { Pool } from 'pg';
 
 export interface Lease {
@@ -23,9 +24,7 @@ export class PgBucketStore implements BucketStore {
   private readonly pool: Pool;
 
   constructor(connectionString: string, options: { poolSize?: number; connectTimeoutMs?: number } = {}) {
-    this.pool = new Pool({ connectionString, max: options.poolSize ?? 4, connectionTimeoutMillis: options.connectTimeoutMs ?? 1000, allowExitOnIdle: true });
-    // A dropped idle connection is discarded by the pool; without a listener it would crash the process.
-    this.pool.on('error', () => undefined);
+    this.pool = outageSafe(new Pool({ connectionString, max: options.poolSize ?? 4, connectionTimeoutMillis: options.connectTimeoutMs ?? 1000, allowExitOnIdle: true }));
   }
 
   async lease(key: string, limit: number, want: number): Promise<Lease> {

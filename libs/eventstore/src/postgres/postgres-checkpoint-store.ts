@@ -1,6 +1,7 @@
 // Subscriber checkpoints in PostgreSQL. The table is created by this store's own migrate(), so it
 // can live in a different database from the events (e.g. next to a projection's read model).
 import { Pool } from 'pg';
+import { outageSafe } from './outage-safe-pool';
 import type { CheckpointStore } from '../event-store';
 import { MIGRATE_LOCK } from './schema';
 
@@ -23,8 +24,7 @@ export class PostgresCheckpointStore implements CheckpointStore {
   constructor(poolOrConnectionString: Pool | string) {
     this.ownsPool = typeof poolOrConnectionString === 'string';
     if (typeof poolOrConnectionString === 'string') {
-      this.pool = new Pool({ connectionString: poolOrConnectionString, max: 2 });
-      this.pool.on('error', () => undefined); // see PostgresEventStore: a dropped idle connection must not crash
+      this.pool = outageSafe(new Pool({ connectionString: poolOrConnectionString, max: 2 }));
     } else {
       this.pool = poolOrConnectionString;
     }

@@ -2,6 +2,7 @@
 // (see schema.ts for why position order equals commit order), subscriptions woken by LISTEN/NOTIFY.
 import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
+import { outageSafe } from './outage-safe-pool';
 import {
   AppendResult,
   EventData,
@@ -41,9 +42,7 @@ export class PostgresEventStore implements EventStore {
   private readonly subscriptions = new Set<PostgresSubscription>();
 
   constructor(options: PostgresEventStoreOptions) {
-    this.pool = new Pool({ connectionString: options.connectionString, max: options.poolSize ?? 10 });
-    // An idle connection dropped by the server is discarded by the pool; without a listener it would crash the process.
-    this.pool.on('error', () => undefined);
+    this.pool = outageSafe(new Pool({ connectionString: options.connectionString, max: options.poolSize ?? 10 }));
     this.appender = new AppendBatcher(this.pool);
     this.notifier = new AppendNotifier(options.connectionString);
     this.tail = new LiveTail(this.pool, this.notifier);

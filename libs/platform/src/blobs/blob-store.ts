@@ -6,6 +6,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { Pool } from 'pg';
+import { outageSafe } from '@spawnpoint/read-models';
 
 export const BLOB_CHUNK_BYTES = 1024 * 1024;
 /** Advisory-lock namespace serialising the completions of one key (a replace is delete + mark). */
@@ -24,9 +25,7 @@ export class BlobStore {
   private readonly chunkBytes: number;
 
   constructor(connectionString: string, options: { poolSize?: number; chunkBytes?: number } = {}) {
-    this.pool = new Pool({ connectionString, max: options.poolSize ?? 4, allowExitOnIdle: true });
-    // A dropped idle connection is discarded by the pool; without a listener it would crash the process.
-    this.pool.on('error', () => undefined);
+    this.pool = outageSafe(new Pool({ connectionString, max: options.poolSize ?? 4, allowExitOnIdle: true }));
     this.chunkBytes = options.chunkBytes ?? BLOB_CHUNK_BYTES;
   }
 

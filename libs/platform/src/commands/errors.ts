@@ -1,6 +1,7 @@
 // One mapping from failures to the spec's error body, used by bus handlers and the gateway.
 import { DomainError, DomainErrorCode } from '@spawnpoint/domain';
 import { BusUnavailable, RemoteError, RemoteErrorBody } from '@spawnpoint/messaging';
+import { isDependencyOutage } from './outage';
 
 const STATUS: Record<DomainErrorCode, number> = { not_found: 404, conflict: 409, forbidden: 403, invalid: 422, bad_request: 400 };
 
@@ -12,6 +13,7 @@ export function toErrorBody(err: unknown): RemoteErrorBody {
     return body;
   }
   if (err instanceof BusUnavailable) return { error: 'Service unavailable', status: 503, detail: err.message };
+  if (isDependencyOutage(err)) return { error: 'Service unavailable', status: 503, detail: 'the database is unavailable; retry shortly' };
   return { error: 'Internal error', status: 500 };
 }
 
