@@ -181,12 +181,19 @@ export async function checkAndClean(gateway: string, serverKey: string, clientKe
     const lobby = await eventually(() => player.get('/v3/lobbies/arena/me', as(j.host)), (r) => r.status !== 503, 30_000, `lobby of ${j.host}`);
     expect([j.player, lobby.status, lobby.body.players?.map((x: any) => x.id).includes(j.player)]).toEqual([j.player, 200, true]);
   }
-  // Queued pairs end in one game (matchmaking is not stuck).
-  const matchServers: string[] = [];
-  for (const [a, b] of load.acked.queued) {
-    const [la, lb] = await Promise.all([a, b].map((who) => eventually(() => player.get('/v3/lobbies/arena/me', as(who)), (r) => r.body.status === 'in_game', 60_000, `${who} in_game`)));
-    expect(la.body.server.instance_id).toBe(lb.body.server.instance_id);
-    matchServers.push(la.body.server.instance_id);
+  // Every queued lobby ends in a game (matchmaking is not stuck), on a running server of a duel: two
+  // lobbies (any two queued lobbies may meet), each on that one server.
+  const inGame = new Map<string, string[]>();
+  for (const who of load.acked.queued.flat()) {
+    const lobby = await eventually(() => player.get('/v3/lobbies/arena/me', as(who)), (r) => r.body.status === 'in_game', 60_000, `${who} in_game`);
+    const id = lobby.body.server.instance_id as string;
+    inGame.set(id, [...(inGame.get(id) ?? []), lobby.body.id]);
+  }
+  for (const [id, lobbies] of inGame) {
+    const match = (await server.get(`/v3/servers/${id}`)).body;
+    expect([id, match.status]).toEqual([id, 'running']);
+    for (const lobby of lobbies) expect(match.custom_data.match.lobbies).toContain(lobby);
+    expect(match.custom_data.match.lobbies).toHaveLength(2);
   }
   // No orphan: one game process per live server, none for anything else.
   const live = await eventually(() => everyServer(server), (l) => l.every((s: any) => s.status === 'running' || s.status === 'stopped'), 30_000, 'settled');
@@ -199,9 +206,8 @@ export async function checkAndClean(gateway: string, serverKey: string, clientKe
   const players = [...load.acked.queued.flat(), ...load.acked.joins.flatMap((j) => [j.player, j.host])];
   for (const who of new Set(players)) await player.delete('/v3/lobbies/arena/me', as(who));
   for (const s of load.acked.starts) {
-    const stop = await eventually(() => server.post(`/v3/servers/${s.id}/stop`), (r) => r.status !== 503, 20_000, `stop of ${s.name}`);
+    const stop = await eventually(() => server.delete(`/v3/servers/${s.id}`), (r) => r.status !== 503, 20_000, `stop of ${s.name}`);
     expect([s.name, stop.status]).toEqual([s.name, 200]);
   }
   await eventually(() => everyServer(server), (l) => l.every((s: any) => s.status === 'stopped' || (s.is_pool_server && !s.pool_claimed_at)), 60_000, 'trial servers stopped');
-  void matchServers;
 }
