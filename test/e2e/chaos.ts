@@ -34,10 +34,12 @@ export interface Acked {
   queued: [string, string][];
   /** Every start name sent (acknowledged or not): none may exist twice. */
   startNames: string[];
+  /** Every player that made or joined a lobby (answered or not): each leaves after the trial. */
+  players: string[];
 }
 
 export class Load {
-  readonly acked: Acked = { starts: [], claims: [], joins: [], queued: [], startNames: [] };
+  readonly acked: Acked = { starts: [], claims: [], joins: [], queued: [], startNames: [], players: [] };
   readonly figures: Figures = { requests: 0, errors: {}, starts: 0, claims: 0, joins: 0, matches: 0 };
   /** Error answers with what was asked: the report of a failed trial. */
   readonly bad: string[] = [];
@@ -112,6 +114,7 @@ export class Load {
   private async join(): Promise<void> {
     const n = this.seq++;
     const host = `${this.tag}-h${n}`;
+    this.acked.players.push(host, `${this.tag}-j${n}-1`, `${this.tag}-j${n}-2`);
     const made = await this.call(`create ${host}`, () => this.api(this.clientKey).post('/v3/lobbies/arena', { region: 'eu-north' }, as(host)));
     if (made?.status !== 201) return;
     for (const k of [1, 2]) {
@@ -127,6 +130,7 @@ export class Load {
   private async matchmake(): Promise<void> {
     const n = this.seq++;
     const pair: [string, string] = [`${this.tag}-m${n}-a`, `${this.tag}-m${n}-b`];
+    this.acked.players.push(...pair);
     for (const who of pair) {
       const made = await this.call(`create ${who}`, () => this.api(this.clientKey).post('/v3/lobbies/arena', { region: 'eu-west' }, as(who)));
       if (made?.status !== 201) return;
@@ -201,12 +205,18 @@ export async function checkAndClean(gateway: string, serverKey: string, clientKe
   const processes = await eventually(async () => gameProcesses(dataDir), (ps) => orphansOf(ps, active).length === 0, 20_000, 'no orphan game process').catch(() => gameProcesses(dataDir));
   expect(orphansOf(processes, active)).toEqual([]);
 
-  // Clean: matches end, lobbies are left, the trial's servers stop.
-  for (const pair of load.acked.queued) for (const who of pair) await player.post('/v3/lobbies/arena/me/end-match', undefined, as(who));
-  const players = [...load.acked.queued.flat(), ...load.acked.joins.flatMap((j) => [j.player, j.host])];
-  for (const who of new Set(players)) await player.delete('/v3/lobbies/arena/me', as(who));
-  for (const s of load.acked.starts) {
-    const stop = await eventually(() => server.delete(`/v3/servers/${s.id}`), (r) => r.status !== 503, 20_000, `stop of ${s.name}`);
+  // Clean: every player of the trial leaves its lobby (a lobby in a game ends it first), every server but
+  // the pool's unclaimed ones stops.
+  for (const who of load.acked.players) {
+    const left = await player.delete('/v3/lobbies/arena/me', as(who));
+    if (left.status === 409) {
+      await player.post('/v3/lobbies/arena/me/end-match', undefined, as(who));
+      await player.delete('/v3/lobbies/arena/me', as(who));
+    }
+  }
+  for (const s of await everyServer(server)) {
+    if (s.status === 'stopped' || (s.is_pool_server && !s.pool_claimed_at)) continue;
+    const stop = await eventually(() => server.delete(`/v3/servers/${s.instance_id}`), (r) => r.status !== 503, 20_000, `stop of ${s.name}`);
     expect([s.name, stop.status]).toEqual([s.name, 200]);
   }
   await eventually(() => everyServer(server), (l) => l.every((s: any) => s.status === 'stopped' || (s.is_pool_server && !s.pool_claimed_at)), 60_000, 'trial servers stopped');
