@@ -23,6 +23,8 @@ import { SdkReadinessTimeouts } from './game/sdk-readiness-timeouts';
 import { ServersReadModel } from './servers-read-model';
 import { ServersHost } from './servers.host';
 import { Upstream } from './upstream';
+import { MachineOwners, ownerLeaseOptions, processOwnerId } from './machine-owners';
+import { hostname } from 'node:os';
 
 @Module({
   providers: [
@@ -38,6 +40,13 @@ import { Upstream } from './upstream';
             // Each game's pid, start time and spec: a restart after a crash adopts them (docs/adr/0006-crash-recovery.md).
             stateDir: path.join(config.dataDir, 'machines'),
           }),
+    },
+    {
+      // This instance's owner id (ADR-0021): the process runtime's is kept in its data dir; a servers pod's is its name.
+      provide: MachineOwners, inject: [PLATFORM],
+      useFactory: (p: Platform) => new MachineOwners(p.db, ownerLeaseOptions(
+        p.config.runtime === 'kubernetes' ? (process.env.POD_NAME ?? hostname()) : processOwnerId(path.join(p.config.dataDir, 'machines')),
+      )),
     },
     { provide: LogWriter, inject: [PLATFORM], useFactory: (p: Platform) => new LogWriter(p.db) },
     { provide: PlanAdmission, inject: [PLATFORM], useFactory: (p: Platform) => new PlanAdmission(p.config.databaseUrl) },
