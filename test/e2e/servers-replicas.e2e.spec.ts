@@ -76,5 +76,35 @@ describe('distributed with two servers replicas: machine ownership', () => {
     // boundary; the record says stopped, and the test (the operator, the host going away) ends them.
     expect(gameProcesses(bDir()).map((g) => g.instanceId).sort()).toEqual([...onB].sort());
     killGames(bDir());
+    await p.relaunch('servers');
+  });
+
+  it('auto_restart with two replicas: 6 crashed games are all started again, whichever replica ran them', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const r = await api.post('/v3/servers/start', { name: `restart ${i}`, region: 'us-east', auto_restart: true });
+      expect(r.status).toBe(201);
+      ids.push(r.body.instance_id);
+    }
+    for (const id of ids) await eventually(() => view(id), (s) => s.status === 'running', 30_000, `server ${id} running`);
+    const games = gameProcesses(p.dataDir).filter((g) => ids.includes(g.instanceId!));
+    expect(games.map((g) => g.instanceId).sort()).toEqual([...ids].sort());
+    const onB = games.filter((g) => gameProcesses(bDir()).some((b) => b.pid === g.pid));
+    expect(onB.length).toBeGreaterThan(0);
+    expect(onB.length).toBeLessThan(6);
+    // Every game crashes (killed from outside: an exit nobody asked for).
+    for (const g of games) process.kill(g.pid, 'SIGKILL');
+    const before = new Set(games.map((g) => g.pid));
+    await eventually(
+      async () => gameProcesses(p.dataDir).filter((g) => ids.includes(g.instanceId!) && !before.has(g.pid)),
+      (again) => again.length === 6, 45_000, 'six new game processes',
+    );
+    for (const id of ids) {
+      const s = await eventually(() => view(id), (v) => v.status === 'running' || v.status === 'stopped', 45_000, `server ${id} running again`);
+      expect([id, s.status]).toEqual([id, 'running']);
+      expect(await echo(s)).toBe('echo: hi');
+    }
+    expect(p.output()).not.toMatch(/PROCESS_EXITED/);
+    for (const id of ids) expect((await api.delete(`/v3/servers/${id}`)).status).toBe(200);
   });
 });
