@@ -65,20 +65,18 @@ export class MachineEvents {
   }
 
   private async handle(event: MachineEvent): Promise<void> {
-    {
-      if (event.type === 'log') {
-        const owner = this.machines.logOwners.projectOf(event.entry.serverId);
-        const projectId = typeof owner === 'string' ? owner : await owner;
-        if (projectId) this.logs.add(projectId, event.entry);
-      } else if (event.type === 'ports_bound') {
-        const ran = await this.states.execute(event.serverId, { type: 'MarkRunning', now: event.at.toISOString() });
-        if (ran.events.some((e) => e.type === 'ServerRunning')) this.coldStarts.running(event.serverId);
-        // An SDK-ready game is still launching: its startup timeout goes on until it reports ready.
-        else if (ran.state.status === 'launching' && ran.state.readiness === 'sdk') this.sdkTimeouts.arm(event.serverId, ran.state);
-      } else if (event.type === 'exited' && event.reason !== 'SHUTDOWN_SIGNAL') {
-        // SHUTDOWN_SIGNAL exits are ours (stop, restart): whoever stopped the machine handles the rest.
-        await this.states.recordExit(event.serverId, event.reason, event.exitCode, event.at);
-      }
+    if (event.type === 'log') {
+      const owner = this.machines.logOwners.projectOf(event.entry.serverId);
+      const projectId = typeof owner === 'string' ? owner : await owner;
+      if (projectId) this.logs.add(projectId, event.entry);
+    } else if (event.type === 'ports_bound') {
+      const ran = await this.states.execute(event.serverId, { type: 'MarkRunning', now: event.at.toISOString() });
+      if (ran.events.some((e) => e.type === 'ServerRunning')) this.coldStarts.running(event.serverId);
+      // An SDK-ready game is still launching: its startup timeout goes on until it reports ready.
+      else if (ran.state.status === 'launching' && ran.state.readiness === 'sdk') this.sdkTimeouts.arm(event.serverId, ran.state);
+    } else if (event.type === 'exited' && event.reason !== 'SHUTDOWN_SIGNAL') {
+      // SHUTDOWN_SIGNAL exits are ours (stop, restart): whoever stopped the machine handles the rest.
+      await this.states.recordExit(event.serverId, event.reason, event.exitCode, event.at);
     }
   }
 }
