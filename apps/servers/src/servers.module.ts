@@ -24,7 +24,6 @@ import { ServersReadModel } from './servers-read-model';
 import { ServersHost } from './servers.host';
 import { Upstream } from './upstream';
 import { MachineOwners, ownerLeaseOptions, processOwnerId } from './machine-owners';
-import { hostname } from 'node:os';
 
 @Module({
   providers: [
@@ -42,10 +41,12 @@ import { hostname } from 'node:os';
           }),
     },
     {
-      // This instance's owner id (ADR-0021): the process runtime's is kept in its data dir; a servers pod's is its name.
+      // This instance's owner id (ADR-0021): the process runtime's is kept in its data dir. Pods are visible to
+      // every servers pod, which adopts them all on start: the replicas share one owner, so a rolling upgrade
+      // (new pod names) never takes their pods over and stops them.
       provide: MachineOwners, inject: [PLATFORM],
       useFactory: (p: Platform) => new MachineOwners(p.db, ownerLeaseOptions(
-        p.config.runtime === 'kubernetes' ? (process.env.POD_NAME ?? hostname()) : processOwnerId(path.join(p.config.dataDir, 'machines')),
+        p.config.runtime === 'kubernetes' ? `kubernetes:${process.env.SPAWNPOINT_POD_NAMESPACE ?? 'default'}` : processOwnerId(path.join(p.config.dataDir, 'machines')),
       )),
     },
     { provide: LogWriter, inject: [PLATFORM], useFactory: (p: Platform) => new LogWriter(p.db) },
