@@ -31,6 +31,10 @@ describe('distributed with two servers replicas: machine ownership', () => {
   });
 
   const view = async (id: string) => (await api.get(`/v3/servers/${id}`)).body as View;
+  // One at a time: two process-runtime replicas share the port range and only see each other's ports once
+  // bound (a known gap: ports reserved per replica, issue 36 item 11 for the store), so concurrent starts on
+  // both may pick one port.
+  const running = (id: string) => eventually(() => view(id), (s) => s.status === 'running', 30_000, `server ${id} running`);
   const echo = async (s: View) => {
     const tcp = s.network_ports.find((x) => x.protocol === 'tcp')!;
     return tcpEcho(tcp.host, tcp.external_port, 'hi');
@@ -42,8 +46,8 @@ describe('distributed with two servers replicas: machine ownership', () => {
       const r = await api.post('/v3/servers/start', { name: `replica ${i}`, region: 'us-east' });
       expect(r.status).toBe(201);
       ids.push(r.body.instance_id);
+      await running(r.body.instance_id);
     }
-    for (const id of ids) await eventually(() => view(id), (s) => s.status === 'running', 30_000, `server ${id} running`);
     const onB = new Set(gameProcesses(bDir()).map((g) => g.instanceId!));
     const onA = ids.filter((id) => !onB.has(id));
     // The starts spread over both replicas (a queue group): each owns some.
@@ -85,8 +89,8 @@ describe('distributed with two servers replicas: machine ownership', () => {
       const r = await api.post('/v3/servers/start', { name: `restart ${i}`, region: 'us-east', auto_restart: true });
       expect(r.status).toBe(201);
       ids.push(r.body.instance_id);
+      await running(r.body.instance_id);
     }
-    for (const id of ids) await eventually(() => view(id), (s) => s.status === 'running', 30_000, `server ${id} running`);
     const games = gameProcesses(p.dataDir).filter((g) => ids.includes(g.instanceId!));
     expect(games.map((g) => g.instanceId).sort()).toEqual([...ids].sort());
     const onB = games.filter((g) => gameProcesses(bDir()).some((b) => b.pid === g.pid));
