@@ -109,6 +109,14 @@ async function main() {
     info('--no-bind: not binding any port');
     setInterval(() => undefined, 60_000); // stay alive with nothing to serve
   } else {
+    // --bind-after-ms N: a slow start (the ports bound N ms late), with a log line each second meanwhile.
+    const bindAfter = flagValue('--bind-after-ms');
+    if (bindAfter) {
+      for (let waited = 0; waited < Number(bindAfter); waited += 1000) {
+        info(`still starting (${waited} ms)`);
+        await new Promise((r) => setTimeout(r, Math.min(1000, Number(bindAfter) - waited)));
+      }
+    }
     const ports = portsFromEnv(process.env);
     for (const { port, protocol } of ports) {
       await (protocol === 'tcp' ? listenTcp(port) : listenUdp(port));

@@ -1,6 +1,7 @@
 // Game output is buffered and written in batches: a chatty game must not cost a round trip a line.
 // Each batch also adds its per-minute counts to log_minutes (the histogram's rollup), in the same
-// transaction: the rollup never disagrees with log_lines.
+// transaction: the rollup never disagrees with log_lines. A batch the database refuses (an outage) is kept
+// and written again with backoff; the buffer is bounded (the oldest lines are dropped, counted in a warning).
 import type { ReadModels } from '@spawnpoint/read-models';
 import { logger } from '@spawnpoint/logging';
 import { storableText } from '@spawnpoint/platform';
@@ -14,21 +15,23 @@ export class LogWriter {
   private buffer: BufferedEntry[] = [];
   private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> = Promise.resolve();
+  private retryMs = 0;
+  private dropped = 0;
 
-  constructor(private readonly db: ReadModels, private readonly intervalMs = 200, private readonly maxBatch = 1000) {}
+  constructor(private readonly db: ReadModels, private readonly intervalMs = 200, private readonly maxBatch = 1000, private readonly maxBuffered = 50_000) {}
 
   add(projectId: string, entry: LogEntry): void {
     // A game may print NUL bytes; one such line must not fail its whole batch (PostgreSQL text refuses NUL).
     this.buffer.push({ ...entry, message: storableText(entry.message), projectId });
-    if (this.buffer.length >= this.maxBatch) void this.flush();
+    if (this.buffer.length > this.maxBuffered) this.drop(this.buffer.length - this.maxBuffered);
+    if (this.buffer.length >= this.maxBatch && this.retryMs === 0) void this.flush();
     else if (!this.timer) this.timer = setTimeout(() => void this.flush(), this.intervalMs);
   }
 
   flush(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    const batch = this.buffer;
-    this.buffer = [];
+    const batch = this.buffer.splice(0, this.maxBatch);
     if (batch.length === 0) return this.flushing;
     this.flushing = this.flushing.then(() =>
       this.db
@@ -36,9 +39,46 @@ export class LogWriter {
           this.db.logLine.createMany({ data: batch.map((e) => ({ serverId: e.serverId, projectId: e.projectId, ts: e.timestamp, level: e.level, stream: e.stream, message: e.message })) }),
           addMinuteCounts(this.db, batch),
         ])
-        .then(() => undefined, (err) => log.error({ err }, 'servers: writing game server log lines failed')),
+        .then(
+          () => {
+            this.retryMs = 0;
+            if (this.buffer.length > 0 && !this.timer) this.timer = setTimeout(() => void this.flush(), 0);
+          },
+          (err) => {
+            // Kept in front of newer lines (order holds) and written again after a backoff.
+            this.buffer.unshift(...batch);
+            if (this.buffer.length > this.maxBuffered) this.drop(this.buffer.length - this.maxBuffered);
+            this.retryMs = Math.min(Math.max(this.retryMs * 2, 250), 5_000);
+            log.error({ err }, `servers: writing game server log lines failed; ${this.buffer.length} lines kept, retrying in ${this.retryMs} ms`);
+            if (this.timer) clearTimeout(this.timer);
+            this.timer = setTimeout(() => void this.flush(), this.retryMs);
+          },
+        ),
     );
     return this.flushing;
+  }
+
+  /** On shutdown: every buffered line written, batch by batch, for as long as the database takes them (at most `maxMs`). */
+  async drain(maxMs = 5_000): Promise<void> {
+    const until = Date.now() + maxMs;
+    do {
+      const before = this.buffer.length;
+      await this.flush();
+      if (this.buffer.length >= before) break; // the database refuses: what is left is lost with this process
+    } while (this.buffer.length > 0 && Date.now() < until);
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  /** Lines kept for a retry (for tests and gauges). */
+  get pending(): number {
+    return this.buffer.length;
+  }
+
+  private drop(n: number): void {
+    this.buffer.splice(0, n);
+    this.dropped += n;
+    log.warn(`servers: the game log buffer is full while the database is unreachable; dropped the ${n} oldest lines (${this.dropped} in all)`);
   }
 }
 

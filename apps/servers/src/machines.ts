@@ -8,6 +8,7 @@ import { AllocatedPort, buildGameEnv, GameRuntime, MachineSpec, PortSpec, splitA
 import { logger } from '@spawnpoint/logging';
 import { BuildDirs } from './build-dirs';
 import { LogAttribution } from './log-attribution';
+import { MachineOwners } from './machine-owners';
 import { RUNTIME } from './runtime';
 import { ServerStates } from './server-states';
 import { ServersReadModel } from './servers-read-model';
@@ -28,6 +29,7 @@ export class Machines {
     private readonly states: ServerStates,
     readModel: ServersReadModel,
     private readonly buildDirs: BuildDirs,
+    private readonly owners: MachineOwners,
   ) {
     this.logOwners = new LogAttribution(
       (id) => this.specs.get(id)?.projectId,
@@ -52,6 +54,11 @@ export class Machines {
     if (spec) this.specs.set(serverId, spec);
   }
 
+  /** The process runtime's owner id (ADR-0021). */
+  get ownerId(): string {
+    return this.owners.ownerId;
+  }
+
   /** Start the server's game (call in its lane); a failure records START_FAILED and answers 409. */
   async launch(launch: ServerLaunch, build: ResolvedBuild, allocated: AllocatedPort[], project: ProjectView, serverToken: string): Promise<void> {
     const spec: MachineSpec = {
@@ -74,6 +81,8 @@ export class Machines {
     }
     this.specs.set(launch.serverId, spec);
     try {
+      // This instance runs the machine: it owns it (a manual restart may move a server to this replica; ADR-0021).
+      await this.owners.claim(launch.serverId);
       // A local game runs from this machine's copy of the build (extracted from its blob when missing).
       if (this.runtime.kind === 'process' && build.kind === 'zip') spec.buildDir = await this.buildDirs.ensure(launch.projectId, build.buildId);
       await this.runtime.start(spec);

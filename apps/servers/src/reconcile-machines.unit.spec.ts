@@ -55,6 +55,8 @@ describe('reconcileMachines with the kubernetes runtime', () => {
     const outcome = await reconcileMachines({
       runtime,
       activeServerIds: async () => ['live', 'gone'],
+      ownership: async (ids) => new Map(ids.map((id) => [id, { ownership: 'mine' as const, ownerId: null }])),
+      takeOver: async () => true,
       load: async (id) => store.get(id) ?? { status: 'none' },
       recordLost: async (id) => void lost.push(id),
       adopted: (id, spec) => void adopted.push({ id, spec }),

@@ -6,13 +6,15 @@
 // pool full all do nothing. A refusal is final and resolves the intent; a lost race or an infrastructure
 // failure throws, so the runner retries it.
 import { Inject, Injectable } from '@nestjs/common';
-import { RefillPool, RestartCrashedServer, ServerCommand, serverStream } from '@spawnpoint/domain';
+import { DomainError, RefillPool, RestartCrashedServer, ServerCommand, ServerLaunch, ServerState, serverStream } from '@spawnpoint/domain';
 import { executeIntentOnce, IntentDispatcher } from '@spawnpoint/platform';
+import { newServerToken } from '@spawnpoint/proto';
 import { GameRuntime } from '@spawnpoint/runtime';
-import { Machines } from './machines';
+import { Machines, networkPorts, portSpecs } from './machines';
 import { ServerPools } from './pools/server-pools';
 import { RUNTIME } from './runtime';
 import { ServerStates } from './server-states';
+import { Upstream } from './upstream';
 
 @Injectable()
 export class ServerIntents {
@@ -21,6 +23,7 @@ export class ServerIntents {
     private readonly states: ServerStates,
     private readonly machines: Machines,
     private readonly pools: ServerPools,
+    private readonly upstream: Upstream,
   ) {}
 
   readonly dispatch: IntentDispatcher = async (intent) => {
@@ -44,9 +47,35 @@ export class ServerIntents {
       // Another crash since (its own intent follows), a stop, a manual restart, or this restart already running.
       if (state.status !== 'launching' || state.restarts !== c.attempt || this.runtime.running().includes(serverId)) return;
       const spec = this.machines.spec(serverId);
-      // An adopted machine whose spec this process never knew cannot be started again: stopped, never stuck launching.
-      if (!spec) return this.onServer(serverId, { type: 'StopServer', reason: 'PROCESS_EXITED', now: c.now }, key);
-      await this.runtime.start(spec).catch(() => this.states.recordExit(serverId, 'START_FAILED', null));
+      if (spec) return void (await this.runtime.start(spec).catch(() => this.states.recordExit(serverId, 'START_FAILED', null)));
+      // The crashed machine ran on another replica (or this one forgot its spec): a new machine here, from the
+      // launch the store keeps, with new ports and a new token (ADR-0021); the crash-loop count goes on.
+      await this.restartHere(state, c, key);
     });
+  }
+
+  private async restartHere(state: Extract<ServerState, { status: 'launching' }>, c: RestartCrashedServer, key: string): Promise<void> {
+    const { serverId } = c;
+    const project = await this.upstream.project(state.projectId);
+    const build = await this.upstream.resolveBuild(state.projectId, state.versionTag, state.version).catch((err) => {
+      if (err instanceof DomainError) return null; // its build is gone: stopped below, never stuck launching
+      throw err;
+    });
+    if (!build) return this.onServer(serverId, { type: 'StopServer', reason: 'PROCESS_EXITED', now: c.now }, key);
+    const allocated = await this.runtime.allocatePorts(serverId, portSpecs(state.networkPorts), state.region);
+    const token = newServerToken(serverId);
+    let next: ServerState;
+    try {
+      ({ state: next } = await this.states.execute(serverId, {
+        type: 'RestartServer', overrides: {}, networkPorts: networkPorts(allocated), buildId: build.buildId, version: build.version, tokenHash: token.hash,
+        now: c.now, crashAttempt: c.attempt,
+      }));
+    } catch (err) {
+      await this.runtime.releasePorts(serverId);
+      // Moved on since the crash (a refusal): nothing to restart.
+      if ((err as { code?: string }).code === 'conflict') return;
+      throw err;
+    }
+    await this.machines.launch(next as ServerLaunch, build, allocated, project, token.token);
   }
 }

@@ -6,6 +6,7 @@ import { ServerLaunch } from '@spawnpoint/domain';
 import { newServerToken, ProjectView, ResolvedBuild } from '@spawnpoint/proto';
 import type { GameRuntime } from '@spawnpoint/runtime';
 import { ColdStarts } from './cold-starts';
+import { MachineOwners } from './machine-owners';
 import { Machines, networkPorts, portSpecs } from './machines';
 import { RUNTIME } from './runtime';
 import { ServerStates } from './server-states';
@@ -17,6 +18,7 @@ export type LaunchFields = Omit<ServerLaunch, 'serverId' | 'projectId' | 'networ
 export class ServerLauncher {
   constructor(
     @Inject(RUNTIME) private readonly runtime: GameRuntime, private readonly states: ServerStates, private readonly machines: Machines, private readonly coldStarts: ColdStarts,
+    private readonly owners: MachineOwners,
   ) {}
 
   async create(project: ProjectView, build: ResolvedBuild, ports: PortConfig[], fields: LaunchFields, serverId: string = randomUUID()): Promise<{ serverId: string; position: bigint | null }> {
@@ -29,6 +31,8 @@ export class ServerLauncher {
     };
     let position: bigint | null;
     try {
+      // The owner first (ADR-0021): a live server never lacks one, so no other replica's reconcile takes it for its own.
+      await this.owners.claim(serverId);
       ({ position } = await this.states.execute(serverId, { type: 'StartServer', now: this.states.now(), ...launch }, { projectId: project.projectId }));
     } catch (err) {
       await this.runtime.releasePorts(serverId);

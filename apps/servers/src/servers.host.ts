@@ -13,12 +13,15 @@ import { Machines } from './machines';
 import { PlanAdmission } from './plan-admission';
 import { RecentClaims } from './pools/recent-claims';
 import { ServerPools } from './pools/server-pools';
-import { reconcileMachines, recordShutdown } from './reconcile-machines';
+import { MachineOwners } from './machine-owners';
+import { ReconcileHost, reconcileMachines, recordShutdown, takeOverExpired } from './reconcile-machines';
 import { RUNTIME } from './runtime';
 import { ServerStates } from './server-states';
 import { ServerIntents } from './server-intents';
 import { ServersReadModel } from './servers-read-model';
 import { serversProjection } from './servers.projection';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 @Injectable()
 export class ServersHost extends ServiceHost {
@@ -34,6 +37,7 @@ export class ServersHost extends ServiceHost {
     private readonly logs: LogWriter,
     private readonly admission: PlanAdmission,
     private readonly recentClaims: RecentClaims,
+    private readonly owners: MachineOwners,
   ) {
     super(platform, readModel, 'servers', ['server']);
   }
@@ -57,32 +61,43 @@ export class ServersHost extends ServiceHost {
   protected override async starting(): Promise<void> {
     this.machineEvents.watch();
     await this.recentClaims.load(this.db, this.clock());
+    // The lease first: this instance's servers are not taken over while it reconciles (ADR-0021).
+    await this.owners.renew();
     await this.reconcile();
+    // Each heartbeat also takes over the live servers of owners whose lease expired.
+    await this.owners.start(async () => void (await takeOverExpired(this.reconcileHost(), () => this.owners.expiredServers())));
     await this.pools.manager.start();
   }
 
   protected override async stopping(): Promise<void> {
     this.pools.manager.stop();
+    this.owners.stop();
     this.machineEvents.unwatchRuntime();
     // Local games end with this process (pods outlive it and are adopted): recorded stopped, not left running.
     if (this.runtime.kind === 'process') {
       await recordShutdown(this.runtime.running(), (id) => this.states.execute(id, { type: 'StopServer', reason: 'SHUTDOWN_SIGNAL', now: this.now() }));
     }
     await this.runtime.close();
-    await this.logs.flush();
+    await this.logs.drain();
     await this.admission.close();
   }
 
   /** After a restart of this service: machines adopted or torn down, lost servers stopped (reconcile-machines.ts); TTL timers are the workflow's, kept in the database. */
   private async reconcile(): Promise<void> {
-    await reconcileMachines({
+    await reconcileMachines(this.reconcileHost());
+  }
+
+  private reconcileHost(): ReconcileHost {
+    return {
       runtime: this.runtime,
       activeServerIds: async () => (await this.db.server.findMany({ where: { status: { in: ['launching', 'running'] } }, select: { id: true } })).map((s) => s.id),
+      ownership: (ids) => this.owners.classify(ids.filter((id) => UUID.test(id))),
+      takeOver: (id, from) => this.owners.takeOver(id, from),
       load: async (id) => (await this.states.load(id)).state,
       recordLost: async (id) => void (await this.states.recordExit(id, 'MACHINE_LOST', null)),
       adopted: (id, spec) => this.machines.adopt(id, spec),
       log: (projectId, entry) => this.logs.add(projectId, entry),
       now: () => this.clock(),
-    });
+    };
   }
 }

@@ -23,6 +23,7 @@ import { SdkReadinessTimeouts } from './game/sdk-readiness-timeouts';
 import { ServersReadModel } from './servers-read-model';
 import { ServersHost } from './servers.host';
 import { Upstream } from './upstream';
+import { MachineOwners, ownerLeaseOptions, processOwnerId } from './machine-owners';
 
 @Module({
   providers: [
@@ -39,6 +40,15 @@ import { Upstream } from './upstream';
             stateDir: path.join(config.dataDir, 'machines'),
             ...(config.portLockDir ? { portLockDir: config.portLockDir } : {}),
           }),
+    },
+    {
+      // This instance's owner id (ADR-0021): the process runtime's is kept in its data dir. Pods are visible to
+      // every servers pod, which adopts them all on start: the replicas share one owner, so a rolling upgrade
+      // (new pod names) never takes their pods over and stops them.
+      provide: MachineOwners, inject: [PLATFORM],
+      useFactory: (p: Platform) => new MachineOwners(p.db, ownerLeaseOptions(
+        p.config.runtime === 'kubernetes' ? `kubernetes:${process.env.SPAWNPOINT_POD_NAMESPACE ?? 'default'}` : processOwnerId(path.join(p.config.dataDir, 'machines')),
+      )),
     },
     { provide: LogWriter, inject: [PLATFORM], useFactory: (p: Platform) => new LogWriter(p.db) },
     { provide: PlanAdmission, inject: [PLATFORM], useFactory: (p: Platform) => new PlanAdmission(p.config.databaseUrl) },

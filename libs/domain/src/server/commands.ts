@@ -13,7 +13,11 @@ export type ServerCommand =
   /** The runtime saw the machine go away on its own. */
   | { type: 'RecordExit'; reason: StopReason; exitCode: number | null; now: string }
   /** `networkPorts`, `buildId`, `version`, `tokenHash`: the new machine's, resolved by the handler. */
-  | { type: 'RestartServer'; overrides: RestartOverrides; networkPorts: NetworkPort[]; buildId: string | null; version: number | null; tokenHash?: string; now: string }
+  | {
+    type: 'RestartServer'; overrides: RestartOverrides; networkPorts: NetworkPort[]; buildId: string | null; version: number | null; tokenHash?: string; now: string;
+    /** A crash restart on a replica that does not hold the crashed machine (ADR-0021): the crash's attempt, kept as the restart count. */
+    crashAttempt?: number;
+  }
   /** The game says it is ready (server token); the only way to running for `readiness: sdk`. */
   | { type: 'ReportReady'; now: string }
   /** The game's player count and/or health (server token); omitted fields keep their last value. */

@@ -30,10 +30,14 @@ export function decide(command: ServerCommand, state: ServerState): ServerEvent[
       return [{ type: 'ServerStopped', data: { serverId, reason: command.reason, exitCode: command.exitCode, at: command.now } }];
     }
     case 'RestartServer':
-      if (state.isPoolServer) throw conflict('pool servers cannot be restarted; stop it and start a new one');
+      if (command.crashAttempt !== undefined) {
+        // A crash restart moved to another machine: only for the crash it answers (the crash-loop count goes on).
+        if (state.status !== 'launching' || state.restarts !== command.crashAttempt) throw conflict('the server moved on since its crash');
+      } else if (state.isPoolServer) throw conflict('pool servers cannot be restarted; stop it and start a new one');
       return [{ type: 'ServerRestarted', data: {
         serverId, ...command.overrides, networkPorts: command.networkPorts, buildId: command.buildId, version: command.version,
-        ...(command.tokenHash === undefined ? {} : { tokenHash: command.tokenHash }), at: command.now,
+        ...(command.tokenHash === undefined ? {} : { tokenHash: command.tokenHash }),
+        ...(command.crashAttempt === undefined ? {} : { restarts: command.crashAttempt }), at: command.now,
       } }];
     case 'ReportReady':
       if (state.status === 'stopped') throw conflict('server is stopped');

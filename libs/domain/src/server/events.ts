@@ -66,6 +66,8 @@ export type ServerRestarted = DomainEvent<'ServerRestarted', RestartOverrides & 
   networkPorts: NetworkPort[];
   buildId: string | null;
   version: number | null;
+  /** A crash restart on another replica (ADR-0021): the restart count goes on; a manual restart resets it. */
+  restarts?: number;
   at: string;
 }>;
 export type ServerCustomDataUpdated = DomainEvent<'ServerCustomDataUpdated', { serverId: string; customData: Record<string, unknown> | null; at: string }>;

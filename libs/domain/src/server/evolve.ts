@@ -21,7 +21,7 @@ export function evolve(state: ServerState, event: ServerEvent): ServerState {
     case 'ServerRestarted': {
       const { serverId: _s, at: _a, ...changes } = event.data;
       const { stoppedAt: _st, stopReason: _r, exitCode: _e, ...rest } = state as Extract<ServerState, { status: 'stopped' }>;
-      return { ...rest, ...changes, status: 'launching', startedAt: null, restarts: 0, gameStatus: null, updatedAt: at };
+      return { ...rest, ...changes, status: 'launching', startedAt: null, restarts: event.data.restarts ?? 0, gameStatus: null, updatedAt: at };
     }
     case 'ServerCustomDataUpdated':
       return { ...state, customData: event.data.customData, updatedAt: at };

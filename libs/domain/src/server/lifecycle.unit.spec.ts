@@ -37,6 +37,28 @@ describe('Server restart', () => {
   });
 });
 
+describe('A crash restart on another replica (ADR-0021)', () => {
+  it('starts a new machine for the crash it answers, and the crash-loop count goes on', () => {
+    const s = given(serverDecider, [started, running, crash(3)])
+      .when({ type: 'RestartServer', overrides: {}, networkPorts: [port(7004)], buildId: 'b1', version: 1, tokenHash: 'h2', now: t2, crashAttempt: 3 })
+      .then([{ type: 'ServerRestarted', data: { serverId: 's1', networkPorts: [port(7004)], buildId: 'b1', version: 1, tokenHash: 'h2', restarts: 3, at: t2 } }]);
+    expect(s).toMatchObject({ status: 'launching', restarts: 3, networkPorts: [port(7004)] });
+  });
+
+  it('refuses when the server moved on since that crash (another crash, or running again)', () => {
+    given(serverDecider, [started, running, crash(1), crash(2)])
+      .when({ type: 'RestartServer', overrides: {}, networkPorts: [], buildId: 'b1', version: 1, now: t2, crashAttempt: 1 }).thenError('conflict', /moved on/);
+    given(serverDecider, [started, running, crash(1), running])
+      .when({ type: 'RestartServer', overrides: {}, networkPorts: [], buildId: 'b1', version: 1, now: t2, crashAttempt: 1 }).thenError('conflict', /moved on/);
+  });
+
+  it('restarts a crashed pool server too (only a manual restart of one is refused)', () => {
+    given(serverDecider, [{ type: 'ServerStarted', data: { ...launch, isPoolServer: true, at: t0 } }, running, crash(1)])
+      .when({ type: 'RestartServer', overrides: {}, networkPorts: [], buildId: 'b1', version: 1, now: t2, crashAttempt: 1 })
+      .then([{ type: 'ServerRestarted', data: { serverId: 's1', networkPorts: [], buildId: 'b1', version: 1, restarts: 1, at: t2 } }]);
+  });
+});
+
 describe('Server custom_data', () => {
   it('replaces custom_data while launching or running', () => {
     given(serverDecider, [started, running]).when({ type: 'UpdateCustomData', customData: { b: 2 }, now: t2 })

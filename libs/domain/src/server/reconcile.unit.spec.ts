@@ -6,21 +6,21 @@ describe('Reconciling machines with the store on start', () => {
     expect(planReconcile({
       servers: [{ serverId: 'a', status: 'running' }, { serverId: 'b', status: 'launching' }],
       machines: ['b', 'a'],
-    })).toEqual({ adopt: ['a', 'b'], stop: [], lost: [] });
+    })).toEqual({ adopt: ['a', 'b'], stop: [], lost: [], takeOver: [] });
   });
 
   it('stops machines whose server is stopped or unknown to the store', () => {
     expect(planReconcile({
       servers: [{ serverId: 'a', status: 'stopped' }, { serverId: 'c', status: 'none' }],
       machines: ['a', 'b', 'c'],
-    })).toEqual({ adopt: [], stop: ['a', 'b', 'c'], lost: [] });
+    })).toEqual({ adopt: [], stop: ['a', 'b', 'c'], lost: [], takeOver: [] });
   });
 
   it('marks live servers without a machine lost, and leaves stopped ones alone', () => {
     expect(planReconcile({
       servers: [{ serverId: 'a', status: 'running' }, { serverId: 'b', status: 'launching' }, { serverId: 'c', status: 'stopped' }],
       machines: [],
-    })).toEqual({ adopt: [], stop: [], lost: ['a', 'b'] });
+    })).toEqual({ adopt: [], stop: [], lost: ['a', 'b'], takeOver: [] });
   });
 
   it('sorts every server into exactly one list', () => {
@@ -28,7 +28,45 @@ describe('Reconciling machines with the store on start', () => {
       servers: [{ serverId: 'run', status: 'running' }, { serverId: 'gone', status: 'running' }, { serverId: 'old', status: 'stopped' }],
       machines: ['run', 'old', 'stray'],
     });
-    expect(plan).toEqual({ adopt: ['run'], stop: ['old', 'stray'], lost: ['gone'] });
+    expect(plan).toEqual({ adopt: ['run'], stop: ['old', 'stray'], lost: ['gone'], takeOver: [] });
+  });
+});
+
+describe('Reconciling with several servers replicas (ADR-0021)', () => {
+  it('leaves the live servers of another instance that heartbeats alone', () => {
+    expect(planReconcile({
+      servers: [{ serverId: 'a', status: 'running', owner: 'live' }, { serverId: 'b', status: 'launching', owner: 'live' }],
+      machines: [],
+    })).toEqual({ adopt: [], stop: [], lost: [], takeOver: [] });
+  });
+
+  it('takes over the live servers of an owner whose lease expired, and records them lost when it has no machine for them', () => {
+    expect(planReconcile({
+      servers: [{ serverId: 'a', status: 'running', owner: 'expired' }, { serverId: 'b', status: 'stopped', owner: 'expired' }],
+      machines: [],
+    })).toEqual({ adopt: [], stop: [], lost: ['a'], takeOver: ['a'] });
+  });
+
+  it('adopts its own machines and records its own lost ones, among servers of other owners', () => {
+    expect(planReconcile({
+      servers: [
+        { serverId: 'mine', status: 'running', owner: 'mine' }, { serverId: 'gone', status: 'launching', owner: 'mine' },
+        { serverId: 'theirs', status: 'running', owner: 'live' }, { serverId: 'dead', status: 'running', owner: 'expired' },
+      ],
+      machines: ['mine'],
+    })).toEqual({ adopt: ['mine'], stop: [], lost: ['dead', 'gone'], takeOver: ['dead'] });
+  });
+
+  it('leaves a machine of a live other owner alone (Kubernetes sees every pod) and adopts one of an expired owner', () => {
+    expect(planReconcile({
+      servers: [{ serverId: 'theirs', status: 'running', owner: 'live' }, { serverId: 'dead', status: 'running', owner: 'expired' }],
+      machines: ['theirs', 'dead'],
+    })).toEqual({ adopt: ['dead'], stop: [], lost: [], takeOver: ['dead'] });
+  });
+
+  it('treats a server without a recorded owner as its own (servers from before ownership)', () => {
+    expect(planReconcile({ servers: [{ serverId: 'a', status: 'running' }], machines: [] }))
+      .toEqual({ adopt: [], stop: [], lost: ['a'], takeOver: [] });
   });
 });
 
