@@ -38,7 +38,7 @@ describe('chaos: two replicas of every app; kill -9, NATS and PostgreSQL outages
   beforeAll(async () => {
     pg = await startOwnPostgres();
     nats = await startOwnNats();
-    p = await startDistributed('20000-20799', { NATS_URL: nats.url, SPAWNPOINT_OWNER_LEASE_MS: '6000' }, { databaseUrl: pg.url, extraServices: APPS, gateways: 2 });
+    p = await startDistributed('20000-20799', { NATS_URL: nats.url }, { databaseUrl: pg.url, extraServices: APPS, gateways: 2 });
     const server = client(p.baseUrl, p.serverKey);
     await uploadSample(server);
     const set = await server.post('/v3/projects/settings', CHAOS_CONFIG);
