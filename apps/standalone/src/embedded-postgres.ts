@@ -94,6 +94,7 @@ export async function startEmbeddedPostgres(dataDir: string, port?: number): Pro
   await stopStalePostgres(databaseDir, (message) => log.warn(message));
   await pg.start().catch(failed('did not start'));
   const client = pg.getPgClient();
+  client.on('error', () => undefined); // a postmaster dying now fails the query below, not the process
   await client.connect();
   const exists = await client.query(`SELECT 1 FROM pg_database WHERE datname = 'spawnpoint'`);
   if (exists.rowCount === 0) await client.query('CREATE DATABASE spawnpoint');

@@ -9,7 +9,8 @@ export class AdvisoryLocks {
 
   /** Runs `work` holding pg_advisory_lock(namespace, hashtext(key)). */
   async run<T>(namespace: number, key: string, work: () => Promise<T>): Promise<T> {
-    this.pool ??= new Pool({ connectionString: this.connectionString, max: this.poolSize, allowExitOnIdle: true }).on('error', () => undefined);
+    this.pool ??= new Pool({ connectionString: this.connectionString, max: this.poolSize, allowExitOnIdle: true }).on('error', () => undefined)
+      .on('connect', (c) => c.on('error', () => undefined)); // a dropped lock connection fails its query, never the process
     const client = await this.pool.connect();
     try {
       await client.query('SELECT pg_advisory_lock($1, hashtext($2))', [namespace, key]);

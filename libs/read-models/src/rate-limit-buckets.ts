@@ -26,6 +26,8 @@ export class PgBucketStore implements BucketStore {
     this.pool = new Pool({ connectionString, max: options.poolSize ?? 4, connectionTimeoutMillis: options.connectTimeoutMs ?? 1000, allowExitOnIdle: true });
     // A dropped idle connection is discarded by the pool; without a listener it would crash the process.
     this.pool.on('error', () => undefined);
+    // A client dropped while checked out (a long transaction, a lock) emits 'error' too: the query it runs fails instead.
+    this.pool.on('connect', (c) => c.on('error', () => undefined));
   }
 
   async lease(key: string, limit: number, want: number): Promise<Lease> {

@@ -69,6 +69,11 @@ class TracedClient extends Client {
  */
 export function tracedPool(config: PoolConfig): Pool {
   const pool = new Pool({ ...config, Client: TracedClient });
+  // A connection dropped by the server (an immediate stop, a failover) emits 'error' on its client, idle in the
+  // pool or checked out; without a listener that crashes the process (issue 36). The statement it ran fails
+  // on its own (and maps to 503 unavailable); the pool discards the client and connects anew on the next checkout.
+  pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const connect = pool.connect.bind(pool) as (callback?: unknown) => unknown;
   pool.connect = ((callback?: unknown) =>
     connect(typeof callback === 'function' && recording() ? context.bind(context.active(), callback as () => void) : callback)) as Pool['connect'];

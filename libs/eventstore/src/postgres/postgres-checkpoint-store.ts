@@ -25,6 +25,7 @@ export class PostgresCheckpointStore implements CheckpointStore {
     if (typeof poolOrConnectionString === 'string') {
       this.pool = new Pool({ connectionString: poolOrConnectionString, max: 2 });
       this.pool.on('error', () => undefined); // see PostgresEventStore: a dropped idle connection must not crash
+      this.pool.on('connect', (c) => c.on('error', () => undefined));
     } else {
       this.pool = poolOrConnectionString;
     }

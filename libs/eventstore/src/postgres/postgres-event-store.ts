@@ -44,6 +44,8 @@ export class PostgresEventStore implements EventStore {
     this.pool = new Pool({ connectionString: options.connectionString, max: options.poolSize ?? 10 });
     // An idle connection dropped by the server is discarded by the pool; without a listener it would crash the process.
     this.pool.on('error', () => undefined);
+    // A client dropped while checked out (a long transaction, a lock) emits 'error' too: the query it runs fails instead.
+    this.pool.on('connect', (c) => c.on('error', () => undefined));
     this.appender = new AppendBatcher(this.pool);
     this.notifier = new AppendNotifier(options.connectionString);
     this.tail = new LiveTail(this.pool, this.notifier);

@@ -27,6 +27,8 @@ export class BlobStore {
     this.pool = new Pool({ connectionString, max: options.poolSize ?? 4, allowExitOnIdle: true });
     // A dropped idle connection is discarded by the pool; without a listener it would crash the process.
     this.pool.on('error', () => undefined);
+    // A client dropped while checked out (a long transaction, a lock) emits 'error' too: the query it runs fails instead.
+    this.pool.on('connect', (c) => c.on('error', () => undefined));
     this.chunkBytes = options.chunkBytes ?? BLOB_CHUNK_BYTES;
   }
 
