@@ -2,6 +2,7 @@
 // Retry-After; a failure of the work itself stays 500, and domain errors keep their own status (issue 36 item 7).
 import { invalid, notFound } from '@spawnpoint/domain';
 import { BusUnavailable, RemoteError } from '@spawnpoint/messaging';
+import { ReadModelBehind } from '../projections/projection-runner';
 import { asRemote, toErrorBody } from './errors';
 
 const pgError = (code: string, message: string) => Object.assign(new Error(message), { code, severity: 'FATAL' });
@@ -23,6 +24,7 @@ describe('toErrorBody', () => {
     ['NATS: no responders', new BusUnavailable('servers.stop', 'no responders')],
     ['NATS: timeout', new BusUnavailable('servers.get', 'timeout')],
     ['NATS: disconnected', new BusUnavailable('lobbies.create', 'disconnected')],
+    ['read models behind (the database was away)', new ReadModelBehind('read models did not reach position 807 within 10000 ms')],
   ])('%s → 503 in the spec\'s body', (_name, err) => {
     const body = toErrorBody(err);
     expect(body.status).toBe(503);
