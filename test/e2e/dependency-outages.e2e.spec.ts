@@ -24,7 +24,7 @@ describe('dependency outages under load (distributed)', () => {
   beforeAll(async () => {
     pg = await startOwnPostgres();
     nats = await startOwnNats();
-    p = await startDistributed('30100-30299', { NATS_URL: nats.url }, { databaseUrl: pg.url });
+    p = await startDistributed('30400-31299', { NATS_URL: nats.url }, { databaseUrl: pg.url });
     const server = client(p.baseUrl, p.serverKey);
     await uploadSample(server);
     expect((await server.post('/v3/projects/settings', CHAOS_CONFIG)).status).toBe(200);
