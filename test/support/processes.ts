@@ -41,6 +41,8 @@ export interface Platform {
   replicas?: Record<string, number>;
   /** Distributed: start that app again with the same environment and wait until it is ready. */
   relaunch(app: string): Promise<void>;
+  /** Distributed: the apps (one entry per replica) whose process has exited, with how. */
+  exited?(): string[];
   /** Distributed with `opsPorts`: each app's HEALTH_PORT (probes and /metrics), by app name. */
   opsPorts?: Record<string, number>;
 }
@@ -291,6 +293,7 @@ async function bootDistributed(
       await Promise.all(children.filter((_, i) => names[i] === app).map((child) => killChild(child, signal)));
     },
     relaunch,
+    exited: () => names.flatMap((n, i) => (children[i].exitCode !== null || children[i].signalCode !== null ? [`${n} (${children[i].exitCode ?? children[i].signalCode})`] : [])),
     /** kill -9 (by default) one service app and start it again. */
     async restartApp(app: string, signal: NodeJS.Signals = 'SIGKILL') {
       await killChild(children[names.indexOf(app)], signal);

@@ -1,24 +1,32 @@
 // The lobbies service's dispatcher of workflow intents (ADR-0010): a command on a lobby, run through the
 // same write path as the handlers (claims, broadcast), with the intent's key as its command id; a launch
-// (StartLobbyServer) through LobbyLaunch, the same path as a direct start, with the same key. Repeats and
+// (StartLobbyServer) through LobbyLaunch, the same path as a direct start, with the same key; a server stop
+// (StopLobbyServer) through GameServers.stop, which throws while the servers service does not answer (retried). Repeats and
 // refusals are intents' outcomes (the lobby gone, moved on, or on another server: resolved); a key already on
 // the lobby's stream is not applied again (LobbyWrites.run's `once`).
 import { Injectable } from '@nestjs/common';
-import { LobbyCommand, StartLobbyServer } from '@spawnpoint/domain';
-import { intentOutcome, IntentDispatcher } from '@spawnpoint/platform';
+import { LobbyCommand, StartLobbyServer, StopLobbyServer } from '@spawnpoint/domain';
+import { GameServers, intentOutcome, IntentDispatcher } from '@spawnpoint/platform';
 import { LobbyLaunch } from './lobby-launch';
 import { isLive, LobbyStates } from './lobby-states';
 import { LobbyWrites } from './lobby-writes';
 
 @Injectable()
 export class LobbyIntents {
-  constructor(private readonly states: LobbyStates, private readonly writes: LobbyWrites, private readonly launches: LobbyLaunch) {}
+  constructor(private readonly states: LobbyStates, private readonly writes: LobbyWrites, private readonly launches: LobbyLaunch, private readonly servers: GameServers) {}
 
   readonly dispatch: IntentDispatcher = async (intent) => {
     const target = intent.target;
     if ('request' in target && target.request === 'StartLobbyServer') {
       const c = intent.command as StartLobbyServer;
       return this.launches.resume(c.lobbyId, c.attempt);
+    }
+    if ('request' in target && target.request === 'StopLobbyServer') {
+      // Throws while the servers service does not answer: the runner retries until the stop gets through.
+      const c = intent.command as StopLobbyServer;
+      const { state } = await this.states.load(c.lobbyId);
+      if (state.status === 'none') return; // never created here: nothing of ours to stop
+      return this.servers.stop(state.projectId, c.serverId);
     }
     if (!('aggregate' in target) || target.aggregate !== 'lobby') throw new Error(`lobbies: no route for the intent ${intent.key}`);
     await intentOutcome(async () => {

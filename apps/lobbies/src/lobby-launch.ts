@@ -63,7 +63,7 @@ export class LobbyLaunch {
       assigned = await this.writes.run(projectId, lobbyId, { type: 'ServerAssigned', server: server as never, now: this.writes.now() });
     } catch (err) {
       // The lobby moved on (deleted, host ended it) while the server launched: nobody needs it.
-      void this.servers.stop(projectId, server.instance_id);
+      this.servers.stopEventually(projectId, server.instance_id);
       throw err;
     }
     return assigned.state;

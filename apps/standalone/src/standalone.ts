@@ -48,6 +48,8 @@ export async function startStandalone(env: NodeJS.ProcessEnv = process.env): Pro
       throw err;
     }
     config.databaseUrl = pg.url;
+    const db = pg;
+    ops?.liveness(() => db.alive());
   }
   @Module({ imports: [PlatformModule.forRoot(config, 'standalone'), ProjectsModule, LobbiesModule, MatchmakingModule, BackfillModule, BuildsModule, ServersModule, GatewayModule] })
   class StandaloneRoot {}

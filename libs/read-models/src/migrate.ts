@@ -10,6 +10,7 @@ const LOCK_KEY = 7_402_001;
 
 export async function migrateReadModels(connectionString: string): Promise<string[]> {
   const client = new Client({ connectionString });
+  client.on('error', () => undefined); // a dropped connection fails the statement running, not the process
   await client.connect();
   const applied: string[] = [];
   try {
@@ -42,6 +43,7 @@ export async function migrateReadModels(connectionString: string): Promise<strin
  */
 export async function pendingReadModelMigrations(connectionString: string): Promise<string[]> {
   const client = new Client({ connectionString, connectionTimeoutMillis: 5000 });
+  client.on('error', () => undefined);
   await client.connect();
   try {
     const { rows } = await client.query<{ exists: boolean }>("SELECT to_regclass('_read_model_migrations') IS NOT NULL AS exists");

@@ -69,6 +69,7 @@ class TracedClient extends Client {
  */
 export function tracedPool(config: PoolConfig): Pool {
   const pool = new Pool({ ...config, Client: TracedClient });
+  // Its errors: createReadModels makes it outageSafe (outage-safe-pool.ts).
   const connect = pool.connect.bind(pool) as (callback?: unknown) => unknown;
   pool.connect = ((callback?: unknown) =>
     connect(typeof callback === 'function' && recording() ? context.bind(context.active(), callback as () => void) : callback)) as Pool['connect'];

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { LobbyView } from '@spawnpoint/domain';
-import { BusCommand, GameServers } from '@spawnpoint/platform';
+import { BusCommand } from '@spawnpoint/platform';
 import { PlayerLobbyRequest } from '@spawnpoint/proto';
 import { LobbyStates } from '../lobby-states';
 import { viewAfter } from '../lobby-views';
@@ -13,14 +13,13 @@ export class EndMatch extends BusCommand<PlayerLobbyRequest, LobbyView> {}
 @Injectable()
 @CommandHandler(EndMatch)
 export class EndMatchHandler implements ICommandHandler<EndMatch> {
-  constructor(private readonly states: LobbyStates, private readonly writes: LobbyWrites, private readonly servers: GameServers) {}
+  constructor(private readonly states: LobbyStates, private readonly writes: LobbyWrites) {}
 
   async execute({ request: r }: EndMatch): Promise<LobbyView> {
-    const { lobbyId, state } = await this.states.mine(r);
-    // A match's server stops when the match's last lobby leaves it (the match workflow), not with one lobby.
-    const server = state.matchmaking?.matchId ? undefined : state.server?.instance_id;
+    const { lobbyId } = await this.states.mine(r);
+    // The lobby's server is stopped by the lobby-launch workflow's StopLobbyServer intent (retried until the servers
+    // service answers); a match's server when the match's last lobby leaves it (the match workflow).
     const ran = await this.writes.run(r.projectId, lobbyId, { type: 'EndMatch', playerId: r.playerId, now: this.writes.now() });
-    if (server) void this.servers.stop(r.projectId, server);
     return viewAfter(ran);
   }
 }

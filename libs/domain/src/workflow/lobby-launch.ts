@@ -25,21 +25,37 @@ export interface StartLobbyServer {
   now: string;
 }
 
+/**
+ * Stop the lobby's server: the host ended the match, or the lobby was deleted while its game was starting or
+ * running (issue 36: a stop sent once and dropped when the servers service did not answer left the game
+ * running until its TTL). An intent, so the runner retries it until the servers service answers; a server
+ * already stopped or gone is an answer. A matchmade lobby's server is the match's to stop.
+ */
+export interface StopLobbyServer {
+  type: 'StopLobbyServer';
+  lobbyId: string;
+  serverId: string;
+  now: string;
+}
+
 export type LobbyLaunchCheck = DomainEvent<'LobbyLaunchCheck', { lobbyId: string; attempt: number; at: string }>;
 export type LobbyLaunchTimedOut = DomainEvent<'LobbyLaunchTimedOut', { lobbyId: string; attempt: number; at: string }>;
 export type LobbyLaunchEvent = LobbyEvent | LobbyLaunchCheck | LobbyLaunchTimedOut;
-export type LobbyLaunchIntent = Intent<StartLobbyServer | LobbyCommand, LobbyLaunchCheck | LobbyLaunchTimedOut>;
+export type LobbyLaunchIntent = Intent<StartLobbyServer | StopLobbyServer | LobbyCommand, LobbyLaunchCheck | LobbyLaunchTimedOut>;
 
 export interface LobbyLaunchState {
   status: 'none' | 'waiting' | 'starting' | 'in_game';
   /** GameStarting events so far: the current launch's number (the lobby's own `launches`). */
   attempt: number;
-  /** The server assigned in the current launch. */
+  /** The server assigned in the current launch (after GameEnded/LobbyDeleted: the one to stop, if any). */
   serverId: string | null;
+  /** The lobby is in a match (LobbyMatched): its server is the match's, not the lobby's to stop. */
+  matched?: boolean;
 }
 
 /** The lobby events a launch is made of; the rest (joins, state, chat) is routed nowhere and costs nothing. */
-const LAUNCH_EVENTS = new Set<string>(['GameStarting', 'LobbyServerAssigned', 'GameStarted', 'GameEnded', 'LobbyLaunchCheck', 'LobbyLaunchTimedOut']);
+const LAUNCH_EVENTS = new Set<string>(['GameStarting', 'LobbyServerAssigned', 'GameStarted', 'GameEnded', 'LobbyDeleted', 'LobbyMatched', 'LobbyLaunchCheck', 'LobbyLaunchTimedOut']);
+const live = (state: LobbyLaunchState) => state.status === 'starting' || state.status === 'in_game';
 const timerId = (lobbyId: string) => `lobby-launch:${lobbyId}`;
 export const lobbyLaunchKey = (lobbyId: string, attempt: number) => `lobby-launch:${lobbyId}:${attempt}`;
 
@@ -56,13 +72,22 @@ export const lobbyLaunchWorkflow: Workflow<LobbyLaunchEvent, LobbyLaunchState, L
   evolve(state, event) {
     switch (event.type) {
       case 'GameStarting':
-        return { status: 'starting', attempt: state.attempt + 1, serverId: null };
+        return { status: 'starting', attempt: state.attempt + 1, serverId: null, matched: state.matched };
       case 'LobbyServerAssigned':
         return { ...state, serverId: event.data.server.instance_id };
       case 'GameStarted':
         return { ...state, status: 'in_game' };
-      case 'GameEnded':
-        return { ...state, status: 'waiting', serverId: null };
+      case 'LobbyMatched':
+        return { ...state, matched: true };
+      case 'GameEnded': {
+        // The host's end of the lobby's own game keeps the server, for react to stop it; the game's own end needs no stop.
+        const stop = event.data.reason === 'host' && !event.data.matchId && !state.matched && live(state);
+        return { status: 'waiting', attempt: state.attempt, serverId: stop ? state.serverId : null, matched: false };
+      }
+      case 'LobbyDeleted': {
+        const stop = !event.data.matchId && !state.matched && live(state);
+        return { status: 'none', attempt: state.attempt, serverId: stop ? state.serverId : null, matched: false };
+      }
       default:
         return state;
     }
@@ -89,8 +114,19 @@ export const lobbyLaunchWorkflow: Workflow<LobbyLaunchEvent, LobbyLaunchState, L
       }
       case 'LobbyServerAssigned':
       case 'GameStarted':
-      case 'GameEnded':
         return [{ kind: 'cancel-timer', id: timerId(lobbyId) }];
+      case 'GameEnded':
+      case 'LobbyDeleted': {
+        const cancel: LobbyLaunchIntent = { kind: 'cancel-timer', id: timerId(lobbyId) };
+        if (!state.serverId) return [cancel];
+        const stop: CommandIntent<StopLobbyServer> = {
+          kind: 'command',
+          target: { request: 'StopLobbyServer', projectId: null },
+          command: { type: 'StopLobbyServer', lobbyId, serverId: state.serverId, now: event.data.at },
+          key: `${lobbyLaunchKey(lobbyId, state.attempt)}:stop`,
+        };
+        return [cancel, stop];
+      }
       case 'LobbyLaunchTimedOut':
         // A timer of an earlier attempt, or the lobby moved on: nothing to do. A lobby deleted meanwhile
         // refuses the stop, which resolves the intent.

@@ -64,11 +64,48 @@ describe('Lobby launch workflow', () => {
     givenWorkflow(launch, [created, starting, assigned]).when(timedOut(1)).thenNothing();
   });
 
-  it('routes only the events of a launch: a join, a state change or a deletion reaches no instance', () => {
+  it('routes only the events of a launch: a join or a state change reaches no instance', () => {
     expect(launch.route(starting)).toEqual(['l1']);
     expect(launch.route(timedOut(1))).toEqual(['l1']);
     expect(launch.route(created)).toEqual([]);
     expect(launch.route({ type: 'PlayerJoined', data: { lobbyId: 'l1', playerId: 'bob', state: {}, at: t1 } })).toEqual([]);
-    expect(launch.route({ type: 'LobbyDeleted', data: { lobbyId: 'l1', reason: 'admin', at: t1 } })).toEqual([]);
+    // A deletion is routed: it may stop the lobby's server (below).
+    expect(launch.route({ type: 'LobbyDeleted', data: { lobbyId: 'l1', reason: 'admin', at: t1 } })).toEqual(['l1']);
+  });
+
+  describe('the lobby server stop (issue 36 item 5: a durable intent, never fire-and-forget)', () => {
+    const started: LobbyEvent = { type: 'GameStarted', data: { lobbyId: 'l1', at: t1 } };
+    const hostEnded: LobbyEvent = { type: 'GameEnded', data: { lobbyId: 'l1', reason: 'host', by: 'alice', at: t1 } };
+    const deleted: LobbyEvent = { type: 'LobbyDeleted', data: { lobbyId: 'l1', reason: 'admin', at: t1 } };
+    const matched: LobbyEvent = { type: 'LobbyMatched', data: { lobbyId: 'l1', matchId: 'm1', at: t1 } };
+    const stop = {
+      kind: 'command', target: { request: 'StopLobbyServer', projectId: null },
+      command: { type: 'StopLobbyServer', lobbyId: 'l1', serverId: 's1', now: t1 }, key: 'lobby-launch:l1:1:stop',
+    };
+    const cancel = { kind: 'cancel-timer', id: 'lobby-launch:l1' };
+
+    it('the host ends the match: its server is stopped, keyed by the launch', () => {
+      givenWorkflow(launch, [created, starting, assigned, started]).when(hostEnded).then([cancel, stop]);
+    });
+
+    it('the lobby is deleted while its game runs (or starts): its server is stopped', () => {
+      givenWorkflow(launch, [created, starting, assigned, started]).when(deleted).then([cancel, stop]);
+      givenWorkflow(launch, [created, starting, assigned]).when(deleted).then([cancel, stop]);
+    });
+
+    it('the game ended on its own (the server stopped): nothing to stop, neither then nor at a later delete', () => {
+      givenWorkflow(launch, [created, starting, assigned, started]).when(ended).then([cancel]);
+      givenWorkflow(launch, [created, starting, assigned, started, ended]).when(deleted).then([cancel]);
+    });
+
+    it('after the host ended the match, a later delete sends no second stop', () => {
+      givenWorkflow(launch, [created, starting, assigned, started, hostEnded]).when(deleted).then([cancel]);
+    });
+
+    it("a matchmade lobby's server is the match's to stop", () => {
+      givenWorkflow(launch, [created, matched, starting, assigned, started]).when(hostEnded).then([cancel]);
+      givenWorkflow(launch, [created, starting, assigned, started]).when({ ...hostEnded, data: { ...hostEnded.data, matchId: 'm1' } } as LobbyEvent).then([cancel]);
+      givenWorkflow(launch, [created, matched, starting, assigned, started]).when(deleted).then([cancel]);
+    });
   });
 });

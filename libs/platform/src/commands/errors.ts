@@ -1,7 +1,7 @@
 // One mapping from failures to the spec's error body, used by bus handlers and the gateway.
 import { DomainError, DomainErrorCode } from '@spawnpoint/domain';
-import { BusUnavailable, RemoteError, RemoteErrorBody } from '@spawnpoint/messaging';
-import { isDependencyOutage } from './outage';
+import { BusUnavailable, isInfrastructureError, RemoteError, RemoteErrorBody } from '@spawnpoint/messaging';
+import { ReadModelBehind } from '../projections/projection-runner';
 
 const STATUS: Record<DomainErrorCode, number> = { not_found: 404, conflict: 409, forbidden: 403, invalid: 422, bad_request: 400 };
 
@@ -13,7 +13,10 @@ export function toErrorBody(err: unknown): RemoteErrorBody {
     return body;
   }
   if (err instanceof BusUnavailable) return { error: 'Service unavailable', status: 503, detail: err.message };
-  if (isDependencyOutage(err)) return { error: 'Service unavailable', status: 503, detail: 'the database is unavailable; retry shortly' };
+  // The database or the bus is unreachable (down, restarting, failing over, a connection dropped): the
+  // request may pass on a retry, so the client is told to retry (503 + Retry-After at the gateway), never 500.
+  if (err instanceof ReadModelBehind) return { error: 'Service unavailable', status: 503, detail: 'the service is catching up after an outage; retry later' };
+  if (isInfrastructureError(err)) return { error: 'Service unavailable', status: 503, detail: 'a dependency of the service is unavailable; retry later' };
   return { error: 'Internal error', status: 500 };
 }
 

@@ -1,10 +1,10 @@
 // A database outage is a 503 (with the spec's body), never a 500, and never the end of the process: real
 // PostgreSQL stopped fast and immediately under a pg pool, a checked-out client and Prisma.
 import { Pool } from 'pg';
+import { isInfrastructureError as isDependencyOutage } from '@spawnpoint/messaging';
 import { closeReadModels, createReadModels, outageSafe } from '@spawnpoint/read-models';
 import { OwnPostgres, startOwnPostgres } from '../../../../test/support/own-services';
 import { toErrorBody } from './errors';
-import { isDependencyOutage } from './outage';
 
 jest.setTimeout(120_000);
 

@@ -48,6 +48,8 @@ export interface HealthServer {
   ready(checks: ReadinessChecks, dependencies?: Record<string, string>): void;
   /** Shutting down: readiness fails at once (traffic drains), liveness still answers. */
   stopping(): void;
+  /** Liveness also asks `alive` (standalone: its embedded database could be restarted): false answers /livez 503. */
+  liveness(alive: () => boolean): void;
   close(): Promise<void>;
 }
 
@@ -101,6 +103,7 @@ export async function startOpsServer(service: string, env: NodeJS.ProcessEnv, ho
 export async function startHealthServer(service: string, port: number, host = '0.0.0.0'): Promise<HealthServer> {
   let phase: 'starting' | 'ready' | 'stopping' = 'starting';
   let checks: ReadinessChecks = {};
+  let alive: () => boolean = () => true;
   let unregisterGauges: (() => void) | null = null;
   const server: Server = createServer((req, res) => {
     const send = (status: number, body: unknown) => {
@@ -109,7 +112,7 @@ export async function startHealthServer(service: string, port: number, host = '0
     };
     const path = (req.url ?? '/').split('?')[0];
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(405, { error: 'Only GET' });
-    if (path === '/livez') return send(200, { status: 'ok', service });
+    if (path === '/livez') return alive() ? send(200, { status: 'ok', service }) : send(503, { status: 'failed', service });
     if (path === '/readyz') {
       if (phase !== 'ready') return send(503, { status: phase, service });
       void runChecks(checks).then((r) => send(r.ok ? 200 : 503, { status: r.ok ? 'ok' : 'unavailable', service, checks: r.checks }));
@@ -133,6 +136,9 @@ export async function startHealthServer(service: string, port: number, host = '0
   const address = server.address();
   return {
     port: typeof address === 'object' && address ? address.port : port,
+    liveness(check) {
+      alive = check;
+    },
     ready(given, dependencies) {
       checks = given;
       if (phase === 'starting') phase = 'ready';

@@ -22,6 +22,15 @@ import { findParked, insertParked, parkedPositions, recordReplayFailure, registe
 
 const log = logger('projections');
 
+/**
+ * The read models did not catch up with a write in time: the database is unreachable or slow (an outage), so
+ * the request answers 503 with Retry-After (toErrorBody), never 500; the write itself is stored, and a retry
+ * with the same command id answers it.
+ */
+export class ReadModelBehind extends Error {
+  override readonly name = 'ReadModelBehind';
+}
+
 export type Tx = Parameters<Parameters<ReadModels['$transaction']>[0]>[0];
 
 /** A pg connection inside the batch's transaction: plain SQL with `$1`… parameters; a `name` prepares it once per connection. */
@@ -177,7 +186,7 @@ export class ProjectionRunner {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiters = this.waiters.filter((w) => w !== waiter);
-        reject(new Error(`read models did not reach position ${position} within ${timeoutMs} ms`));
+        reject(new ReadModelBehind(`read models did not reach position ${position} within ${timeoutMs} ms`));
       }, timeoutMs);
       const waiter = { position, category, resolve: () => { clearTimeout(timer); resolve(); } };
       this.waiters.push(waiter);

@@ -773,10 +773,15 @@ class WorkflowLoop {
     } catch (err) {
       if (this.stopped) return false; // abandoned by stop(): the next runner sends it again
       const attempts = row.attempts + 1;
-      const giveUp = attempts >= this.opts.dispatchAttempts;
-      const retryAt = giveUp ? null : new Date(this.now().getTime() + Math.min(this.opts.dispatchBackoffMs * 2 ** (attempts - 1), 60_000));
+      // A dependency that does not answer (the target service down or restarting, the database) is waited out,
+      // however long: the intent is the only record of the effect (issue 36). Only the work's own failures give up.
+      const outage = isInfrastructureError(err);
+      const giveUp = attempts >= this.opts.dispatchAttempts && !outage;
+      const retryAt = giveUp ? null : new Date(this.now().getTime() + Math.min(this.opts.dispatchBackoffMs * 2 ** (Math.min(attempts, 20) - 1), 60_000));
       await intentFailed(this.pool, row.id, storableError(err), retryAt);
-      log.error({ project_id: row.intent.target.projectId ?? undefined }, `workflow ${this.name}: dispatch of ${row.intent.key} failed (attempt ${attempts})${giveUp ? '; given up' : ''}: ${(err as Error).message ?? String(err)}`);
+      const message = `workflow ${this.name}: dispatch of ${row.intent.key} failed (attempt ${attempts})${giveUp ? '; given up' : ''}: ${(err as Error).message ?? String(err)}`;
+      if (outage) log.warn({ project_id: row.intent.target.projectId ?? undefined }, `${message}; retried once it answers`);
+      else log.error({ project_id: row.intent.target.projectId ?? undefined }, message);
       return false;
     }
   }
