@@ -78,34 +78,18 @@ describe('chaos: two replicas of every app; kill -9, NATS and PostgreSQL outages
     }
   });
 
-  it(`NATS restarts under load, ${OUTAGE_TRIALS} trials`, async () => {
+  // Each outage: the dependency goes away for OUTAGE_MS under load and comes back.
+  const outages: [string, string, () => Promise<void>, () => Promise<void>][] = [
+    ['NATS restarts', 'n', () => nats.stop('SIGTERM'), () => nats.start()],
+    ['PostgreSQL restarts (fast)', 'pf', () => pg.stop('fast'), () => pg.start()],
+    ['PostgreSQL stops immediately', 'pi', () => pg.stop('immediate'), () => pg.start()],
+  ];
+  it.each(outages)(`%s under load, ${OUTAGE_TRIALS} trials`, async (_what, tag, stop, start) => {
     for (let i = 0; i < OUTAGE_TRIALS; i++) {
-      await trial(`n${i}`, async () => {
-        await nats.stop('SIGTERM');
+      await trial(`${tag}${i}`, async () => {
+        await stop();
         await sleep(OUTAGE_MS);
-        await nats.start();
-        return { connectionErrorsAllowed: false };
-      });
-    }
-  });
-
-  it(`PostgreSQL restarts (fast) under load, ${OUTAGE_TRIALS} trials`, async () => {
-    for (let i = 0; i < OUTAGE_TRIALS; i++) {
-      await trial(`pf${i}`, async () => {
-        await pg.stop('fast');
-        await sleep(OUTAGE_MS);
-        await pg.start();
-        return { connectionErrorsAllowed: false };
-      });
-    }
-  });
-
-  it(`PostgreSQL stops immediately under load, ${OUTAGE_TRIALS} trials`, async () => {
-    for (let i = 0; i < OUTAGE_TRIALS; i++) {
-      await trial(`pi${i}`, async () => {
-        await pg.stop('immediate');
-        await sleep(OUTAGE_MS);
-        await pg.start();
+        await start();
         return { connectionErrorsAllowed: false };
       });
     }
