@@ -36,10 +36,12 @@ export interface Acked {
   startNames: string[];
   /** Every player that made or joined a lobby (answered or not): each leaves after the trial. */
   players: string[];
+  /** Every player whose lobby was sent into matchmaking (answered or not: a 503 may still have queued it). */
+  matchmaking: string[];
 }
 
 export class Load {
-  readonly acked: Acked = { starts: [], claims: [], joins: [], queued: [], startNames: [], players: [] };
+  readonly acked: Acked = { starts: [], claims: [], joins: [], queued: [], startNames: [], players: [], matchmaking: [] };
   readonly figures: Figures = { requests: 0, errors: {}, starts: 0, claims: 0, joins: 0, matches: 0 };
   /** Error answers with what was asked: the report of a failed trial. */
   readonly bad: string[] = [];
@@ -47,7 +49,7 @@ export class Load {
   private workers: Promise<void>[] = [];
   private seq = 0;
 
-  constructor(private readonly gateways: string[], private readonly serverKey: string, private readonly clientKey: string, private readonly tag: string) {}
+  constructor(private readonly gateways: string[], private readonly serverKey: string, private readonly clientKey: string, readonly tag: string) {}
 
   start(workers = 4): void {
     const ops = [() => this.coldStart(), () => this.claim(), () => this.join(), () => this.matchmake()];
@@ -137,6 +139,7 @@ export class Load {
     }
     let queued = 0;
     for (const who of pair) {
+      this.acked.matchmaking.push(who);
       const res = await this.call(`matchmaking ${who}`, () => this.api(this.clientKey).post('/v3/lobbies/arena/me/matchmaking', { mode: 'duel' }, as(who)));
       if (res?.status === 200) queued++;
     }
@@ -185,8 +188,20 @@ export async function checkAndClean(gateway: string, serverKey: string, clientKe
     const lobby = await eventually(() => player.get('/v3/lobbies/arena/me', as(j.host)), (r) => r.status !== 503, 30_000, `lobby of ${j.host}`);
     expect([j.player, lobby.status, lobby.body.players?.map((x: any) => x.id).includes(j.player)]).toEqual([j.player, 200, true]);
   }
-  // Every queued lobby ends in a game (matchmaking is not stuck), on a running server of a duel: two
-  // lobbies (any two queued lobbies may meet), each on that one server.
+  // Any two queued lobbies may meet, and a pair may have queued only one of its lobbies (the other's request
+  // failed): with an odd number queued, one waits for a partner. Matchmaking is not stuck when at most one
+  // is left in the queue; that one gets a partner, so every queued lobby must then end in a game.
+  const waiting = await eventually(async () => {
+    const states = await Promise.all(load.acked.matchmaking.map(async (who) => (await player.get('/v3/lobbies/arena/me', as(who))).body?.status));
+    return load.acked.matchmaking.filter((_, i) => states[i] === 'in_queue');
+  }, (w) => w.length <= 1, 60_000, 'at most one lobby left in the matchmaking queue');
+  if (waiting.length === 1) {
+    const partner = `${load.tag}-partner`;
+    load.acked.players.push(partner);
+    expect((await player.post('/v3/lobbies/arena', { region: 'eu-west' }, as(partner))).status).toBe(201);
+    expect((await player.post('/v3/lobbies/arena/me/matchmaking', { mode: 'duel' }, as(partner))).status).toBe(200);
+  }
+  // Every queued lobby ends in a game, on a running server of a duel: two lobbies, each on that one server.
   const inGame = new Map<string, string[]>();
   for (const who of load.acked.queued.flat()) {
     const lobby = await eventually(() => player.get('/v3/lobbies/arena/me', as(who)), (r) => r.body.status === 'in_game', 60_000, `${who} in_game`);

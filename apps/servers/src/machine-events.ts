@@ -13,14 +13,9 @@ import { LogWriter } from './log-writer';
 import { Machines } from './machines';
 import { RUNTIME } from './runtime';
 import { ServerStates } from './server-states';
+import { throughOutages } from './through-outages';
 
 const log = logger('servers');
-
-// Backoff of a report the store could not take: 250 ms doubling to 5 s, for about 10 minutes (then the
-// startup timeout or reconcile decides).
-const RETRY_FIRST_MS = 250;
-const RETRY_MAX_MS = 5_000;
-const RETRY_ATTEMPTS = 125;
 
 @Injectable()
 export class MachineEvents {
@@ -49,18 +44,13 @@ export class MachineEvents {
 
   private async on(event: MachineEvent): Promise<void> {
     if (event.type === 'log') return this.handle(event).catch((err) => log.error({ err }, 'servers: attributing a game log line failed'));
-    for (let attempt = 0, delay = RETRY_FIRST_MS; ; attempt++, delay = Math.min(delay * 2, RETRY_MAX_MS)) {
-      try {
-        return await this.handle(event);
-      } catch (err) {
-        // A refusal (already stopped, moved on) is an answer; anything else (the store unreachable) is retried.
-        if (err instanceof DomainError || !this.watching || attempt >= RETRY_ATTEMPTS) {
-          log.error({ err }, `servers: handling ${event.type} of ${event.serverId} failed${err instanceof DomainError ? '' : ` after ${attempt + 1} attempts`}`);
-          return;
-        }
-        log.warn({ err }, `servers: handling ${event.type} of ${event.serverId} failed; retrying in ${delay} ms`);
-        await new Promise((r) => setTimeout(r, delay));
-      }
+    try {
+      // A refusal (already stopped, moved on) is an answer; anything else (the store unreachable, a lost race) is retried.
+      await throughOutages(`handling ${event.type} of ${event.serverId}`, () => this.handle(event), {
+        retryIf: (err) => !(err instanceof DomainError), active: () => this.watching,
+      });
+    } catch (err) {
+      log.error({ err }, `servers: handling ${event.type} of ${event.serverId} failed`);
     }
   }
 

@@ -12,6 +12,7 @@ import { MachineOwners } from './machine-owners';
 import { RUNTIME } from './runtime';
 import { ServerStates } from './server-states';
 import { ServersReadModel } from './servers-read-model';
+import { throughOutages } from './through-outages';
 
 const log = logger('servers');
 
@@ -39,9 +40,10 @@ export class Machines {
       if (event.type !== 'ServerStopped') return;
       const serverId = event.data.serverId;
       // Only if still stopped when its turn comes: a restart queued before it may have started a new machine.
-      void states.lane.run(serverId, async () => {
+      // Through an outage: a stopped server's game left running would be an orphan.
+      void states.lane.run(serverId, () => throughOutages(`tearing down ${serverId}`, async () => {
         if ((await states.load(serverId, revision)).state.status === 'stopped') await this.teardown(serverId);
-      }).catch((err) => log.error({ err, project_id: this.specs.get(serverId)?.projectId }, `servers: teardown of ${serverId} failed`));
+      })).catch((err) => log.error({ err, project_id: this.specs.get(serverId)?.projectId }, `servers: teardown of ${serverId} failed`));
     });
   }
 
@@ -80,14 +82,18 @@ export class Machines {
       });
     }
     this.specs.set(launch.serverId, spec);
+    // Its ServerStarted is in the store: a database outage now must not leave it launching without a machine.
+    const id = launch.serverId;
     try {
       // This instance runs the machine: it owns it (a manual restart may move a server to this replica; ADR-0021).
-      await this.owners.claim(launch.serverId);
+      await throughOutages(`recording the owner of ${id}`, () => this.owners.claim(id));
       // A local game runs from this machine's copy of the build (extracted from its blob when missing).
-      if (this.runtime.kind === 'process' && build.kind === 'zip') spec.buildDir = await this.buildDirs.ensure(launch.projectId, build.buildId);
+      if (this.runtime.kind === 'process' && build.kind === 'zip') {
+        spec.buildDir = await throughOutages(`preparing the build of ${id}`, () => this.buildDirs.ensure(launch.projectId, build.buildId));
+      }
       await this.runtime.start(spec);
     } catch (err) {
-      await this.states.recordExit(launch.serverId, 'START_FAILED', null);
+      await throughOutages(`recording the failed start of ${id}`, () => this.states.recordExit(id, 'START_FAILED', null), { retryIf: (e) => !(e instanceof DomainError) });
       throw new DomainError('conflict', `the game server could not be started: ${(err as Error).message}`);
     }
   }

@@ -4,12 +4,17 @@ import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { ServerLaunch } from '@spawnpoint/domain';
 import { newServerToken, ProjectView, ResolvedBuild } from '@spawnpoint/proto';
+import { isInfrastructureError } from '@spawnpoint/messaging';
 import type { GameRuntime } from '@spawnpoint/runtime';
+import { logger } from '@spawnpoint/logging';
 import { ColdStarts } from './cold-starts';
 import { MachineOwners } from './machine-owners';
 import { Machines, networkPorts, portSpecs } from './machines';
 import { RUNTIME } from './runtime';
 import { ServerStates } from './server-states';
+import { throughOutages } from './through-outages';
+
+const log = logger('servers');
 
 export type PortConfig = { name: string; internal_port: number; protocol: 'udp' | 'tcp'; tls_enabled?: boolean };
 export type LaunchFields = Omit<ServerLaunch, 'serverId' | 'projectId' | 'networkPorts' | 'buildId' | 'version' | 'tokenHash'>;
@@ -35,10 +40,33 @@ export class ServerLauncher {
       await this.owners.claim(serverId);
       ({ position } = await this.states.execute(serverId, { type: 'StartServer', now: this.states.now(), ...launch }, { projectId: project.projectId }));
     } catch (err) {
-      await this.runtime.releasePorts(serverId);
+      // The store may have taken the append before the connection broke: then a machine is owed.
+      if (isInfrastructureError(err)) void this.resolveUnanswered(launch, () => this.states.lane.run(serverId, () => this.machines.launch(launch, build, allocated, project, token.token)));
+      else await this.runtime.releasePorts(serverId);
       throw err;
     }
     await this.states.lane.run(serverId, () => this.machines.launch(launch, build, allocated, project, token.token));
     return { serverId, position };
+  }
+
+  /**
+   * A ServerStarted whose append went unanswered (a database outage): read the stream back once it answers.
+   * Appended with this launch's token → the machine is launched (a retried start with the same command id
+   * finds the server and answers it); not appended → the ports go back. Never a server left launching
+   * without a machine, never a machine without its server.
+   */
+  private async resolveUnanswered(launch: ServerLaunch, launchMachine: () => Promise<void>): Promise<void> {
+    const { serverId } = launch;
+    try {
+      const { state } = await throughOutages(`reading back the start of ${serverId}`, () => this.states.load(serverId));
+      if (state.status === 'launching' && state.tokenHash === launch.tokenHash && !this.runtime.running().includes(serverId)) {
+        log.warn(`servers: the start of ${serverId} was stored though its append went unanswered; launching its machine`);
+        await launchMachine();
+      } else if (state.status === 'none') {
+        await this.runtime.releasePorts(serverId);
+      }
+    } catch (err) {
+      log.error({ err }, `servers: resolving the unanswered start of ${serverId} failed`);
+    }
   }
 }
