@@ -1,5 +1,10 @@
+import { spawn } from 'node:child_process';
 import dgram from 'node:dgram';
 import net from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { HostPortLocks } from './host-port-locks';
 import { PortAllocator } from './port-allocator';
 
 // Real sockets on a range no other spec uses.
@@ -40,6 +45,42 @@ describe('PortAllocator', () => {
     const allocator = new PortAllocator([LOW, LOW + 49]);
     const results = await Promise.all(Array.from({ length: 20 }, (_, i) => allocator.allocate(`s${i}`, ['tcp', 'udp'])));
     expect(new Set(results.flat()).size).toBe(40);
+  });
+
+  it('never probes a port another runtime on the host reserved: its game binds it meanwhile without EADDRINUSE', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'port-locks-'));
+    try {
+      const replicaA = new PortAllocator([LOW + 10, LOW + 11], new HostPortLocks(dir));
+      const replicaB = new PortAllocator([LOW + 10, LOW + 11], new HostPortLocks(dir));
+      const [reserved] = await replicaA.allocate('game-of-a', ['udp']);
+      // A's game (its own process, as a game is) binds and rebinds its port while B allocates and releases the
+      // other one, over and over: B must never bind A's port, even for a probe.
+      const game = spawn(process.execPath, ['-e', `
+        const dgram = require('node:dgram');
+        let failures = 0;
+        const end = Date.now() + 1500;
+        (async () => {
+          while (Date.now() < end) {
+            const s = dgram.createSocket('udp4');
+            await new Promise((r) => { s.once('error', () => { failures++; r(); }); s.bind({ port: ${reserved}, address: '0.0.0.0', exclusive: true }, r); });
+            await new Promise((r) => s.close(r));
+          }
+          process.stdout.write(String(failures));
+        })();`]);
+      let out = '';
+      game.stdout.on('data', (d) => { out += d; });
+      const ended = new Promise((resolve) => game.once('exit', resolve));
+      const until = Date.now() + 1400;
+      for (let i = 0; Date.now() < until; i++) {
+        expect(await replicaB.allocate(`b-${i}`, ['udp'])).toEqual([LOW + 11]);
+        replicaB.release(`b-${i}`);
+      }
+      await ended;
+      const failures = Number(out);
+      expect(failures).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('rejects a nonsensical range', () => {

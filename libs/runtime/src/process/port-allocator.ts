@@ -68,9 +68,14 @@ export class PortAllocator {
     const size = high - low + 1;
     for (let i = 0; i < size; i++) {
       const port = low + ((this.cursor - low + i) % size);
-      if (this.ownerOf.has(port) || !(await isPortFree(port, protocol))) continue;
-      // Last: the host-wide reservation is taken only for a port that is free here.
+      if (this.ownerOf.has(port)) continue;
+      // The host-wide reservation first: probing binds the port for a moment, and a port another replica
+      // reserved may be about to be bound by its game (the probe made that bind fail: EADDRINUSE).
       if (this.locks && !this.locks.take(port, serverId)) continue;
+      if (!(await isPortFree(port, protocol))) {
+        this.locks?.release(port);
+        continue;
+      }
       this.cursor = port === high ? low : port + 1;
       return port;
     }
