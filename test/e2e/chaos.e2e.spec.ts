@@ -4,6 +4,7 @@
 // 3 times each, under the same load. After each (chaos.ts): no acknowledged write lost or doubled, no
 // orphan or wrongly killed game, nothing stuck in a transient status, every error a 503 with Retry-After
 // (or, for a killed gateway, a connection it cut). The figures are printed for the closing note.
+import { writeFileSync } from 'node:fs';
 import { client } from '../support/http';
 import { OwnNats, OwnPostgres, startOwnNats, startOwnPostgres } from '../support/own-services';
 import { Platform, startDistributed } from '../support/processes';
@@ -45,6 +46,8 @@ describe('chaos: two replicas of every app; kill -9, NATS and PostgreSQL outages
     expect(set.status).toBe(200);
   });
   afterAll(async () => {
+    // The whole platform's output, for a failed trial's post-mortem (CHAOS_LOG=<file>).
+    if (process.env.CHAOS_LOG && p) writeFileSync(process.env.CHAOS_LOG, p.output());
     await p?.stop();
     await nats?.remove();
     await pg?.remove();

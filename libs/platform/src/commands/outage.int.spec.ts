@@ -2,7 +2,7 @@
 // PostgreSQL stopped fast and immediately under a pg pool, a checked-out client and Prisma.
 import { Pool } from 'pg';
 import { isInfrastructureError as isDependencyOutage } from '@spawnpoint/messaging';
-import { closeReadModels, createReadModels, outageSafe } from '@spawnpoint/read-models';
+import { closeReadModels, createReadModels, outageSafe, readModelsPool } from '@spawnpoint/read-models';
 import { OwnPostgres, startOwnPostgres } from '../../../../test/support/own-services';
 import { toErrorBody } from './errors';
 
@@ -61,5 +61,32 @@ it('a fault of ours stays a 500', async () => {
     expect(isDependencyOutage(new TypeError('x is undefined'))).toBe(false);
   } finally {
     await pool.end();
+  }
+});
+
+it.each(['fast', 'immediate'] as const)('%s stop during Prisma transactions: no client leaks, the pool serves again at once after (it hung forever)', async (mode) => {
+  const db = createReadModels(pg.url, 3);
+  const pool = readModelsPool(db);
+  try {
+    await db.$executeRawUnsafe('CREATE TABLE IF NOT EXISTS outage_leak (x int)');
+    // Every client of the pool inside a transaction, one more waiting for a client, when the database goes.
+    const inFlight = [
+      ...[1, 2, 3].map(() => db.$transaction([db.$executeRawUnsafe('INSERT INTO outage_leak VALUES (1)'), db.$queryRawUnsafe('SELECT pg_sleep(2)')])),
+      db.$transaction(async (tx) => {
+        await tx.$executeRawUnsafe('INSERT INTO outage_leak VALUES (2)');
+        await tx.$queryRawUnsafe('SELECT pg_sleep(2)');
+      }),
+    ].map((p) => p.then(() => 'committed', () => 'failed'));
+    await new Promise((r) => setTimeout(r, 500));
+    expect(pool.waitingCount).toBe(1);
+    await pg.stop(mode);
+    const settled = await Promise.race([Promise.all(inFlight), new Promise((r) => setTimeout(() => r('still waiting'), 10_000))]);
+    expect(settled).toEqual(['failed', 'failed', 'failed', 'failed']);
+    expect(pool.totalCount).toBe(0); // the dead clients were given back as broken, none held
+    await pg.start();
+    const after = await Promise.race([db.$executeRawUnsafe('INSERT INTO outage_leak VALUES (3)').then(() => 'written'), new Promise((r) => setTimeout(() => r('hung'), 10_000))]);
+    expect(after).toBe('written');
+  } finally {
+    await closeReadModels(db);
   }
 });
