@@ -1,6 +1,6 @@
 // Ownership of game machines with several servers replicas (ADR-0021). This runtime instance has an owner
 // id (process runtime: generated once into <dataDir>/machines/owner-id, so a restart on the same data dir
-// is the same owner; Kubernetes: the servers pod's name) and heartbeats a lease in PostgreSQL. A server
+// is the same owner; Kubernetes: the servers pod's namespace and name) and heartbeats a lease in PostgreSQL. A server
 // records the owner of its machine (server_owners) before ServerStarted is appended. Reconcile touches
 // only this owner's servers and takes over those of an owner whose lease expired: a conditional UPDATE
 // of the owner column, so exactly one instance wins.
@@ -33,6 +33,15 @@ export function processOwnerId(machinesDir: string): string {
   const id = `${hostname()}-${randomUUID()}`;
   writeFileSync(file, `${id}\n`, { flag: 'w' });
   return id;
+}
+
+/**
+ * The kubernetes runtime's owner id: the servers pod (SPAWNPOINT_POD_NAME from the downward API, else the
+ * host name, which is the pod's name). A replica restarted under a new name is a new owner: it adopts the
+ * old name's pods once that lease expired (or was resigned on an orderly shutdown).
+ */
+export function kubernetesOwnerId(env: NodeJS.ProcessEnv = process.env): string {
+  return `kubernetes:${env.SPAWNPOINT_POD_NAMESPACE || 'default'}:${env.SPAWNPOINT_POD_NAME || hostname()}`;
 }
 
 /** Lease options from the environment: SPAWNPOINT_OWNER_LEASE_MS (default 30 s), heartbeat a sixth of it (at most 5 s). */
@@ -80,6 +89,11 @@ export class MachineOwners {
   stop(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+  }
+
+  /** End the lease now (an orderly shutdown whose machines run on: pods), so other replicas adopt them on their next beat. */
+  async resign(): Promise<void> {
+    await this.db.$executeRaw`UPDATE machine_owner_leases SET expires_at = now() WHERE owner_id = ${this.ownerId}`;
   }
 
   /** This instance owns the server's machine (a launch, a restart here, an adoption). */
