@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createReadModels, migrateReadModels, ReadModels } from '@spawnpoint/read-models';
 import { createTestDatabase, TestDatabase } from '../../../test/support/databases';
-import { MachineOwners, ownerLeaseOptions, processOwnerId } from './machine-owners';
+import { kubernetesOwnerId, MachineOwners, ownerLeaseOptions, processOwnerId } from './machine-owners';
 
 jest.setTimeout(30_000);
 
@@ -46,6 +46,11 @@ describe('MachineOwners', () => {
     } finally {
       rmSync(tmp, { recursive: true, force: true });
     }
+  });
+
+  it('names a kubernetes owner by the servers pod: namespace and name from the downward API, else the host name', () => {
+    expect(kubernetesOwnerId({ SPAWNPOINT_POD_NAMESPACE: 'spawnpoint', SPAWNPOINT_POD_NAME: 'sp-servers-5c9-x2' })).toBe('kubernetes:spawnpoint:sp-servers-5c9-x2');
+    expect(kubernetesOwnerId({})).toBe(`kubernetes:default:${os.hostname()}`);
   });
 
   it('classifies servers: its own, a live owner\'s, an expired owner\'s, and none recorded as its own', async () => {
