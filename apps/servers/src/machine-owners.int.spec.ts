@@ -66,6 +66,7 @@ describe('MachineOwners', () => {
     const seen = await a.classify([sa, sb, sd, none]);
     expect([...seen.entries()].map(([id, o]) => [id, o.ownership])).toEqual([[sa, 'mine'], [sb, 'live'], [sd, 'expired'], [none, 'mine']]);
     expect(seen.get(sd)!.ownerId).toBe(dead.ownerId);
+    expect([await a.owns(sa), await a.owns(sb), await a.owns(none), await b.owns(sa)]).toEqual([true, false, true, false]);
     expect(await a.expiredServers()).toEqual([sd]);
     // The owner back (its lease renewed) is live again: nothing to take over.
     await dead.renew();

@@ -103,6 +103,12 @@ export class MachineOwners {
       ON CONFLICT (server_id) DO UPDATE SET owner_id = EXCLUDED.owner_id`;
   }
 
+  /** Whether this instance owns the server's machine (no owner recorded counts as its own, as in classify). */
+  async owns(serverId: string): Promise<boolean> {
+    const rows = await this.db.$queryRaw<{ owner_id: string }[]>`SELECT owner_id FROM server_owners WHERE server_id = ${serverId}::uuid`;
+    return rows.length === 0 || rows[0].owner_id === this.ownerId;
+  }
+
   /** Each server's ownership as this instance sees it: no recorded owner is taken as its own (servers from before ADR-0021). */
   async classify(serverIds: string[]): Promise<Map<string, { ownership: ServerOwnership; ownerId: string | null }>> {
     const out = new Map<string, { ownership: ServerOwnership; ownerId: string | null }>(serverIds.map((id) => [id, { ownership: 'mine', ownerId: null }]));
