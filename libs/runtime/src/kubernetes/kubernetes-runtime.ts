@@ -340,7 +340,10 @@ export class KubernetesRuntime implements GameRuntime {
     return [...this.machines.values()].filter((m) => !m.exited).map((m) => m.serverId);
   }
 
-  /** Pods carry their server's label: once every region is listed, each live one is adopted (onPodChange). */
+  /**
+   * Pods carry their server's label: once every region is listed, each live one is adopted (onPodChange);
+   * with adoptOnSight false none is, and unwatched() lists them for reconcile to adopt what is its own.
+   */
   async recover(): Promise<RecoveredMachine[]> {
     await this.synced();
     return this.running().map((serverId) => ({ serverId, spec: null }));
