@@ -262,7 +262,7 @@ describe('helm chart', () => {
         'ClusterRole/spawnpoint-sp-game-nodes', 'ClusterRoleBinding/spawnpoint-sp-game-nodes', 'ConfigMap/sp-kubernetes-runtime',
         ...APPS.map((app) => `Deployment/sp-${app}`),
         'Pod/sp-test-health',
-        'PodDisruptionBudget/sp-gateway', 'PodDisruptionBudget/sp-matchmaking',
+        'PodDisruptionBudget/sp-gateway', 'PodDisruptionBudget/sp-matchmaking', 'PodDisruptionBudget/sp-servers',
         'Role/sp-game-servers', 'RoleBinding/sp-game-servers',
         'Secret/sp-admin-token', 'Secret/sp-artifact-secret', 'Secret/sp-database',
         ...APPS.map((app) => `Service/sp-${app}`),
@@ -406,7 +406,7 @@ describe('helm chart', () => {
     });
 
     it('sets nothing of it by default, and refuses a ratio outside 0 to 1', () => {
-      for (const app of APPS) expect(Object.keys(valueOf(render(), app)).filter((name) => name.startsWith('OTEL_') || name.startsWith('SPAWNPOINT_POD_'))).toEqual([]);
+      for (const app of APPS) expect(Object.keys(valueOf(render(), app)).filter((name) => name.startsWith('OTEL_'))).toEqual([]);
       expect(renderError({ tracing: { endpoint: 'http://otel:4318', sampleRatio: 1.5 } })).toMatch(/tracing.sampleRatio: Must be less than or equal to 1/);
       expect(renderError({ tracing: { endpoint: 'otel:4318' } })).toMatch(/tracing.endpoint: Does not match pattern/);
       expect(renderError({ tracing: { resourceAttributes: { team: 'a,b' } } })).toMatch(/tracing.resourceAttributes.team: Does not match pattern/);
@@ -485,8 +485,15 @@ describe('helm chart', () => {
       expect(pod.containers[0].volumeMounts).toContainEqual({ name: 'kubernetes-runtime', mountPath: '/etc/spawnpoint/kubernetes', readOnly: true });
       expect(pod.volumes).toContainEqual({ name: 'kubernetes-runtime', configMap: { name: 'sp-kubernetes-runtime' } });
       expect(pod.serviceAccountName).toBe('sp-servers');
-      // Two servers apps would hand out the same host ports.
-      expect(deployment.spec.strategy).toEqual({ type: 'Recreate' });
+      // Two replicas by default, rolled one at a time: each owns the pods it launched, host ports are reserved in
+      // PostgreSQL, and a replica's pods are adopted by another once its lease ends (ADR-0021).
+      expect(deployment.spec.replicas).toBe(2);
+      expect(deployment.spec.strategy).toBeUndefined();
+      expect(find(objects, 'PodDisruptionBudget', 'sp-servers')!.spec.maxUnavailable).toBe(1);
+      // Its machine owner id is its pod's namespace and name.
+      expect(valueOf(objects, 'servers')).toMatchObject({
+        SPAWNPOINT_POD_NAME: { fieldRef: { fieldPath: 'metadata.name' } }, SPAWNPOINT_POD_NAMESPACE: { fieldRef: { fieldPath: 'metadata.namespace' } },
+      });
       expect(deployment.spec.template.metadata.annotations['checksum/kubernetes-runtime']).toMatch(/^[0-9a-f]{64}$/);
       // Only the servers app talks to the cluster.
       const gateway = podOf(objects, 'gateway');
@@ -515,6 +522,8 @@ describe('helm chart', () => {
       expect(plain.filter((o) => ['Role', 'ClusterRole', 'ConfigMap'].includes(o.kind))).toEqual([]);
       expect(valueOf(plain, 'servers')).not.toHaveProperty('RUNTIME');
       expect(podOf(plain, 'servers').hostNetwork).toBeUndefined();
+      expect(find(plain, 'Deployment', 'sp-servers')!.spec).toMatchObject({ replicas: 2 });
+      expect(find(plain, 'Deployment', 'sp-servers')!.spec.strategy).toBeUndefined();
       const host = find(render({ runtime: 'process', apps: { servers: { hostNetwork: true } } }), 'Deployment', 'sp-servers')!;
       expect(host.spec.template.spec).toMatchObject({ hostNetwork: true, dnsPolicy: 'ClusterFirstWithHostNet' });
       expect(host.spec.strategy).toEqual({ type: 'Recreate' });
@@ -585,7 +594,6 @@ describe('helm chart', () => {
   });
 
   it('refuses values that cannot work, saying why', () => {
-    expect(renderError({ ...KUBERNETES_VALUES, apps: { servers: { replicas: 2 } } })).toMatch(/apps.servers.replicas must be 1/);
     expect(renderError({ kubernetes: { config: { regions: null } } })).toMatch(/regions is required/);
     expect(renderError({ database: { url: '' } })).toMatch(/needs PostgreSQL: set database.url, database.existingSecret or postgresql.enabled=true/);
     expect(renderError({ apps: { servers: { hostNetwork: true } } })).toMatch(/apps.servers.hostNetwork is for runtime=process/);
@@ -612,7 +620,7 @@ describe('helm chart', () => {
     // For each leaf of values.yaml: a value to set and, where the leaf only matters with others, the
     // values it needs. `*` stands for each app. A leaf missing here fails the test below.
     const app = (name: string, values: Values) => ({ apps: { [name]: values } });
-    const multi = (name: string): Values => ({ ...app(name, { replicas: 2 }), ...(name === 'servers' ? { runtime: 'process' } : {}) });
+    const multi = (name: string): Values => app(name, { replicas: 2 });
     const CASES: Record<string, { set: unknown; with?: (appName: string) => Values }> = {
       'image.repository': { set: 'registry.example.com/sp' }, 'image.tag': { set: '9.9.9' }, 'image.pullPolicy': { set: 'Always' },
       imagePullSecrets: { set: ['pull'] },

@@ -86,7 +86,7 @@ export function deploymentsOf(objects: K8sObject[]): RenderedApp[] {
     for (const e of c.env ?? []) {
       if (e.value !== undefined) env[e.name] = String(e.value);
       else if (e.valueFrom?.secretKeyRef) env[e.name] = secretValue(objects, e.valueFrom.secretKeyRef.name, e.valueFrom.secretKeyRef.key);
-      else if (e.valueFrom?.fieldRef) env[e.name] = e.valueFrom.fieldRef.fieldPath === 'metadata.name' ? d.metadata.name : '127.0.0.1';
+      else if (e.valueFrom?.fieldRef) env[e.name] = ({ 'metadata.name': d.metadata.name, 'metadata.namespace': 'spawnpoint' } as Record<string, string>)[e.valueFrom.fieldRef.fieldPath] ?? '127.0.0.1';
       else throw new Error(`${d.metadata.name}: env ${e.name} has no value the test can resolve`);
     }
     for (const from of c.envFrom ?? []) throw new Error(`${d.metadata.name}: envFrom ${JSON.stringify(from)} is not resolved by this test`);
@@ -220,6 +220,9 @@ export async function startFromChart(image: string, extraValues: Record<string, 
       database: { url: db.url },
       publicUrl: `http://127.0.0.1:${firstPort}`,
       gameServers: { portRange: '27950-27999', tcpHost: '127.0.0.1', udpHost: '127.0.0.1' },
+      // Pods have a network each, these containers share the host's: two process-runtime servers replicas
+      // would hand out one port range on it (the chart runs two by default).
+      apps: { servers: { replicas: 1 } },
       ...extraValues,
     };
     const objects = renderChart(values);

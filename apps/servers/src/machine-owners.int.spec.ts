@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createReadModels, migrateReadModels, ReadModels } from '@spawnpoint/read-models';
 import { createTestDatabase, TestDatabase } from '../../../test/support/databases';
-import { MachineOwners, ownerLeaseOptions, processOwnerId } from './machine-owners';
+import { kubernetesOwnerId, MachineOwners, ownerLeaseOptions, processOwnerId } from './machine-owners';
 
 jest.setTimeout(30_000);
 
@@ -48,6 +48,11 @@ describe('MachineOwners', () => {
     }
   });
 
+  it('names a kubernetes owner by the servers pod: namespace and name from the downward API, else the host name', () => {
+    expect(kubernetesOwnerId({ SPAWNPOINT_POD_NAMESPACE: 'spawnpoint', SPAWNPOINT_POD_NAME: 'sp-servers-5c9-x2' })).toBe('kubernetes:spawnpoint:sp-servers-5c9-x2');
+    expect(kubernetesOwnerId({})).toBe(`kubernetes:default:${os.hostname()}`);
+  });
+
   it('classifies servers: its own, a live owner\'s, an expired owner\'s, and none recorded as its own', async () => {
     const a = new MachineOwners(rm, { ownerId: `a-${randomUUID()}`, leaseMs: 60_000, heartbeatMs: 10_000 });
     const b = new MachineOwners(rm, { ownerId: `b-${randomUUID()}`, leaseMs: 60_000, heartbeatMs: 10_000 });
@@ -61,6 +66,7 @@ describe('MachineOwners', () => {
     const seen = await a.classify([sa, sb, sd, none]);
     expect([...seen.entries()].map(([id, o]) => [id, o.ownership])).toEqual([[sa, 'mine'], [sb, 'live'], [sd, 'expired'], [none, 'mine']]);
     expect(seen.get(sd)!.ownerId).toBe(dead.ownerId);
+    expect([await a.owns(sa), await a.owns(sb), await a.owns(none), await b.owns(sa)]).toEqual([true, false, true, false]);
     expect(await a.expiredServers()).toEqual([sd]);
     // The owner back (its lease renewed) is live again: nothing to take over.
     await dead.renew();

@@ -1,6 +1,6 @@
 // Ownership of game machines with several servers replicas (ADR-0021). This runtime instance has an owner
 // id (process runtime: generated once into <dataDir>/machines/owner-id, so a restart on the same data dir
-// is the same owner; Kubernetes: the servers pod's name) and heartbeats a lease in PostgreSQL. A server
+// is the same owner; Kubernetes: the servers pod's namespace and name) and heartbeats a lease in PostgreSQL. A server
 // records the owner of its machine (server_owners) before ServerStarted is appended. Reconcile touches
 // only this owner's servers and takes over those of an owner whose lease expired: a conditional UPDATE
 // of the owner column, so exactly one instance wins.
@@ -33,6 +33,15 @@ export function processOwnerId(machinesDir: string): string {
   const id = `${hostname()}-${randomUUID()}`;
   writeFileSync(file, `${id}\n`, { flag: 'w' });
   return id;
+}
+
+/**
+ * The kubernetes runtime's owner id: the servers pod (SPAWNPOINT_POD_NAME from the downward API, else the
+ * host name, which is the pod's name). A replica restarted under a new name is a new owner: it adopts the
+ * old name's pods once that lease expired (or was resigned on an orderly shutdown).
+ */
+export function kubernetesOwnerId(env: NodeJS.ProcessEnv = process.env): string {
+  return `kubernetes:${env.SPAWNPOINT_POD_NAMESPACE || 'default'}:${env.SPAWNPOINT_POD_NAME || hostname()}`;
 }
 
 /** Lease options from the environment: SPAWNPOINT_OWNER_LEASE_MS (default 30 s), heartbeat a sixth of it (at most 5 s). */
@@ -82,11 +91,22 @@ export class MachineOwners {
     this.timer = null;
   }
 
+  /** End the lease now (an orderly shutdown whose machines run on: pods), so other replicas adopt them on their next beat. */
+  async resign(): Promise<void> {
+    await this.db.$executeRaw`UPDATE machine_owner_leases SET expires_at = now() WHERE owner_id = ${this.ownerId}`;
+  }
+
   /** This instance owns the server's machine (a launch, a restart here, an adoption). */
   async claim(serverId: string): Promise<void> {
     await this.db.$executeRaw`
       INSERT INTO server_owners (server_id, owner_id) VALUES (${serverId}::uuid, ${this.ownerId})
       ON CONFLICT (server_id) DO UPDATE SET owner_id = EXCLUDED.owner_id`;
+  }
+
+  /** Whether this instance owns the server's machine (no owner recorded counts as its own, as in classify). */
+  async owns(serverId: string): Promise<boolean> {
+    const rows = await this.db.$queryRaw<{ owner_id: string }[]>`SELECT owner_id FROM server_owners WHERE server_id = ${serverId}::uuid`;
+    return rows.length === 0 || rows[0].owner_id === this.ownerId;
   }
 
   /** Each server's ownership as this instance sees it: no recorded owner is taken as its own (servers from before ADR-0021). */

@@ -47,8 +47,15 @@ export class Machines {
     });
   }
 
-  spec(serverId: string): MachineSpec | undefined {
-    return this.specs.get(serverId);
+  /**
+   * The spec to start again after a crash, while this instance still owns the server: a launch on another
+   * replica since (a crash restart there) moved the server, with a new token, and this spec is stale.
+   */
+  async ownSpec(serverId: string): Promise<MachineSpec | undefined> {
+    const spec = this.specs.get(serverId);
+    if (!spec || (await this.owners.owns(serverId))) return spec;
+    this.specs.delete(serverId);
+    return undefined;
   }
 
   /** A machine adopted after a restart of this service: its spec, when the runtime kept it. */

@@ -1,7 +1,8 @@
 // On start of the servers service: the runtime's machines against the store's live servers (after a crash,
 // a deploy, or a restart of the host). Machines of live servers are adopted, machines nobody owns are torn
-// down, live servers without a machine are recorded stopped (MACHINE_LOST). The decision is the domain's
-// pure planReconcile; this file gathers its inputs and carries it out.
+// down, live servers without a machine are recorded stopped (MACHINE_LOST); with several replicas only this
+// instance's servers and those of owners whose lease expired (ADR-0021), also on every lease heartbeat. The
+// decision is the domain's pure planReconcile; this file gathers its inputs and carries it out.
 import { planReconcile, RecordedStatus, ServerOwnership, ServerState } from '@spawnpoint/domain';
 import { GameRuntime, LogEntry, MachineSpec } from '@spawnpoint/runtime';
 import { logger } from '@spawnpoint/logging';
@@ -28,7 +29,7 @@ export interface ReconcileHost {
   now(): Date;
 }
 
-export interface ReconcileOutcome { adopted: number; stopped: number; lost: number }
+export interface ReconcileOutcome { adopted: number; stopped: number; lost: number; takenOver: number }
 
 // Machines no live server owns serve nobody: a short grace, as the service waits for them before serving.
 const ORPHAN_GRACE_MS = 2000;
@@ -36,55 +37,68 @@ const ORPHAN_GRACE_MS = 2000;
 export async function reconcileMachines(host: ReconcileHost): Promise<ReconcileOutcome> {
   const recovered = await host.runtime.recover();
   const specs = new Map(recovered.map((m) => [m.serverId, m.spec]));
-  const ids = [...new Set([...(await host.activeServerIds()), ...specs.keys()])];
+  // Kubernetes with several replicas: every pod of the regions, whoever watches it; the plan says which are ours.
+  const machines = [...new Set([...specs.keys(), ...(host.runtime.unwatched?.() ?? [])])];
+  const ids = [...new Set([...(await host.activeServerIds()), ...machines])];
+  const outcome = await carryOut(host, ids, machines, specs);
+  if (outcome.adopted + outcome.stopped + outcome.lost > 0) {
+    log.info(`servers: reconciled machines with the store: ${outcome.adopted} adopted, ${outcome.stopped} stopped (no live server), ${outcome.lost} lost (recorded stopped), ${outcome.takenOver} taken over from expired owners, ${outcome.leftAlone} of live owners left alone`);
+  }
+  return { adopted: outcome.adopted, stopped: outcome.stopped, lost: outcome.lost, takenOver: outcome.takenOver };
+}
+
+/**
+ * Periodically (on each lease heartbeat): the live servers of owners whose lease expired are taken over, by
+ * the same plan. A pod this instance sees is adopted and runs on (Kubernetes: pods outlive their servers
+ * replica, and a rolling upgrade renames every replica); a server without a machine it can see is recorded
+ * stopped MACHINE_LOST (a process runtime cannot see another data dir's games).
+ */
+export async function takeOverExpired(host: ReconcileHost, expired: () => Promise<string[]>): Promise<ReconcileOutcome> {
+  const ids = await expired();
+  if (ids.length === 0) return { adopted: 0, stopped: 0, lost: 0, takenOver: 0 };
+  const seen = new Set(host.runtime.unwatched?.() ?? []);
+  const outcome = await carryOut(host, ids, ids.filter((id) => seen.has(id)), new Map());
+  if (outcome.takenOver > 0) {
+    log.warn(`servers: took over ${outcome.takenOver} live servers of expired machine owners; recorded stopped (MACHINE_LOST): ${outcome.lost}, adopted (their pods run on): ${outcome.adopted}`);
+  }
+  return { adopted: outcome.adopted, stopped: outcome.stopped, lost: outcome.lost, takenOver: outcome.takenOver };
+}
+
+/** planReconcile over these servers and machines, carried out. */
+async function carryOut(host: ReconcileHost, ids: string[], machines: string[], specs: Map<string, MachineSpec | null>) {
   const states = new Map<string, ServerState>();
   // A failed read fails the start (and the service is started again): never a live game taken for a stray.
   for (const id of ids) states.set(id, await host.load(id));
   const owners = await host.ownership(ids);
   const plan = planReconcile({
     servers: ids.map((serverId) => ({ serverId, status: states.get(serverId)!.status as RecordedStatus, owner: owners.get(serverId)?.ownership })),
-    machines: [...specs.keys()],
+    machines,
   });
   // Only the instance whose conditional update wins the owner column acts on an expired owner's server.
   const lostTakeOver = new Set<string>();
   for (const serverId of plan.takeOver) {
     if (!(await host.takeOver(serverId, owners.get(serverId)!.ownerId!))) lostTakeOver.add(serverId);
   }
-  plan.adopt = plan.adopt.filter((id) => !lostTakeOver.has(id));
-  plan.lost = plan.lost.filter((id) => !lostTakeOver.has(id));
-  for (const serverId of plan.adopt) host.adopted(serverId, specs.get(serverId) ?? null);
+  const adopt = plan.adopt.filter((id) => !lostTakeOver.has(id));
+  const lost = plan.lost.filter((id) => !lostTakeOver.has(id));
+  const adopted: string[] = [];
+  for (const serverId of adopt) {
+    // A pod this instance does not watch yet (another instance's, or its own before a restart) is watched
+    // from now on; one that went in the meantime is lost.
+    if (!specs.has(serverId) && host.runtime.adopt && !host.runtime.adopt(serverId)) lost.push(serverId);
+    else adopted.push(serverId);
+  }
+  for (const serverId of adopted) host.adopted(serverId, specs.get(serverId) ?? null);
   await Promise.all(plan.stop.map(async (serverId) => {
     await host.runtime.stop(serverId, ORPHAN_GRACE_MS);
     await host.runtime.releasePorts(serverId);
   }));
   const takenOver = new Set(plan.takeOver);
-  for (const serverId of plan.lost) await recordLostServer(host, serverId, states.get(serverId)!, takenOver.has(serverId));
-  if (plan.adopt.length + plan.stop.length + plan.lost.length > 0) {
-    log.info(`servers: reconciled machines with the store: ${plan.adopt.length} adopted, ${plan.stop.length} stopped (no live server), ${plan.lost.length} lost (recorded stopped), ${plan.takeOver.length - lostTakeOver.size} taken over from expired owners, ${[...owners.values()].filter((o) => o.ownership === 'live').length} of live owners left alone`);
-  }
-  return { adopted: plan.adopt.length, stopped: plan.stop.length, lost: plan.lost.length };
-}
-
-/**
- * Periodically (on each lease heartbeat): the live servers of owners whose lease expired are taken over. This
- * runtime cannot run them (a process runtime cannot see another data dir's games; a pod is stopped by the
- * teardown the stop triggers): recorded stopped MACHINE_LOST, with a line in the server's logs.
- */
-export async function takeOverExpired(host: ReconcileHost, expired: () => Promise<string[]>): Promise<number> {
-  const ids = await expired();
-  if (ids.length === 0) return 0;
-  const owners = await host.ownership(ids);
-  let taken = 0;
-  for (const serverId of ids) {
-    const owner = owners.get(serverId);
-    if (owner?.ownership !== 'expired' || !(await host.takeOver(serverId, owner.ownerId!))) continue;
-    const state = await host.load(serverId);
-    if (state.status !== 'launching' && state.status !== 'running') continue;
-    await recordLostServer(host, serverId, state, true);
-    taken += 1;
-  }
-  if (taken > 0) log.warn(`servers: took over ${taken} live servers of expired machine owners; recorded stopped (MACHINE_LOST)`);
-  return taken;
+  for (const serverId of lost) await recordLostServer(host, serverId, states.get(serverId)!, takenOver.has(serverId));
+  return {
+    adopted: adopted.length, stopped: plan.stop.length, lost: lost.length, takenOver: plan.takeOver.length - lostTakeOver.size,
+    leftAlone: [...owners.values()].filter((o) => o.ownership === 'live').length,
+  };
 }
 
 async function recordLostServer(host: ReconcileHost, serverId: string, state: ServerState, takenOver: boolean): Promise<void> {
@@ -92,7 +106,7 @@ async function recordLostServer(host: ReconcileHost, serverId: string, state: Se
     host.log(state.projectId, {
       serverId, timestamp: host.now(), stream: 'stderr', level: 'error',
       message: takenOver
-        ? 'spawnpoint: the servers replica that ran this game server stopped heartbeating (its lease expired); another replica cannot run its machine: recorded stopped (MACHINE_LOST)'
+        ? `spawnpoint: the servers replica that ran this game server stopped heartbeating (its lease expired) and ${host.runtime.kind === 'kubernetes' ? 'its pod is gone' : 'another replica cannot run its machine'}: recorded stopped (MACHINE_LOST)`
         : 'spawnpoint: the game server was gone when the servers service restarted; recorded stopped (MACHINE_LOST)',
     });
   }

@@ -64,7 +64,7 @@ describe('reconcileMachines with the kubernetes runtime', () => {
       now: () => new Date('2026-11-21T12:00:00.000Z'),
     });
 
-    expect(outcome).toEqual({ adopted: 1, stopped: 2, lost: 1 });
+    expect(outcome).toEqual({ adopted: 1, stopped: 2, lost: 1, takenOver: 0 });
     expect(adopted).toEqual([{ id: 'live', spec: null }]);
     expect(lost).toEqual(['gone']);
     expect(logs.map((l) => [l.serverId, l.message, l.timestamp.toISOString()])).toEqual([['gone', expect.stringMatching(/MACHINE_LOST/), '2026-11-21T12:00:00.000Z']]);

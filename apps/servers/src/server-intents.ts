@@ -46,7 +46,7 @@ export class ServerIntents {
       const { state } = await this.states.load(serverId);
       // Another crash since (its own intent follows), a stop, a manual restart, or this restart already running.
       if (state.status !== 'launching' || state.restarts !== c.attempt || this.runtime.running().includes(serverId)) return;
-      const spec = this.machines.spec(serverId);
+      const spec = await this.machines.ownSpec(serverId);
       if (spec) return void (await this.runtime.start(spec).catch(() => this.states.recordExit(serverId, 'START_FAILED', null)));
       // The crashed machine ran on another replica (or this one forgot its spec): a new machine here, from the
       // launch the store keeps, with new ports and a new token (ADR-0021); the crash-loop count goes on.

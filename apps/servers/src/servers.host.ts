@@ -5,6 +5,7 @@
 // state is providers (server-states, machines, machine-events, pools, admission).
 import { Inject, Injectable } from '@nestjs/common';
 import { serverLifecycleWorkflow } from '@spawnpoint/domain';
+import { logger } from '@spawnpoint/logging';
 import { IntentDispatcher, machineGauges, Platform, PLATFORM, poolTargetGauges, serverGauges, ServiceHost } from '@spawnpoint/platform';
 import type { GameRuntime } from '@spawnpoint/runtime';
 import { LogWriter } from './log-writer';
@@ -13,6 +14,7 @@ import { Machines } from './machines';
 import { PlanAdmission } from './plan-admission';
 import { RecentClaims } from './pools/recent-claims';
 import { ServerPools } from './pools/server-pools';
+import { HostPortReservations } from './host-port-reservations';
 import { MachineOwners } from './machine-owners';
 import { ReconcileHost, reconcileMachines, recordShutdown, takeOverExpired } from './reconcile-machines';
 import { RUNTIME } from './runtime';
@@ -21,6 +23,7 @@ import { ServerIntents } from './server-intents';
 import { ServersReadModel } from './servers-read-model';
 import { serversProjection } from './servers.projection';
 
+const log = logger('servers');
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 @Injectable()
@@ -38,6 +41,7 @@ export class ServersHost extends ServiceHost {
     private readonly admission: PlanAdmission,
     private readonly recentClaims: RecentClaims,
     private readonly owners: MachineOwners,
+    private readonly hostPorts: HostPortReservations,
   ) {
     super(platform, readModel, 'servers', ['server']);
   }
@@ -64,8 +68,12 @@ export class ServersHost extends ServiceHost {
     // The lease first: this instance's servers are not taken over while it reconciles (ADR-0021).
     await this.owners.renew();
     await this.reconcile();
-    // Each heartbeat also takes over the live servers of owners whose lease expired.
-    await this.owners.start(async () => void (await takeOverExpired(this.reconcileHost(), () => this.owners.expiredServers())));
+    // Each heartbeat also takes over the live servers of owners whose lease expired, and (kubernetes) sweeps
+    // the host port reservations of servers no longer live that no teardown released.
+    await this.owners.start(async () => {
+      await takeOverExpired(this.reconcileHost(), () => this.owners.expiredServers());
+      if (this.runtime.kind === 'kubernetes') await this.hostPorts.sweep();
+    });
     await this.pools.manager.start();
   }
 
@@ -78,6 +86,10 @@ export class ServersHost extends ServiceHost {
       await recordShutdown(this.runtime.running(), (id) => this.states.execute(id, { type: 'StopServer', reason: 'SHUTDOWN_SIGNAL', now: this.now() }));
     }
     await this.runtime.close();
+    // Pods run on: the lease ends now, so another replica adopts them on its next beat, not after the lease.
+    if (this.runtime.kind === 'kubernetes') {
+      await this.owners.resign().catch((err) => log.warn({ err }, 'servers: ending the machine owner lease failed; other replicas adopt its pods once it expires'));
+    }
     await this.logs.drain();
     await this.admission.close();
   }

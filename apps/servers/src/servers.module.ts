@@ -23,17 +23,20 @@ import { SdkReadinessTimeouts } from './game/sdk-readiness-timeouts';
 import { ServersReadModel } from './servers-read-model';
 import { ServersHost } from './servers.host';
 import { Upstream } from './upstream';
-import { MachineOwners, ownerLeaseOptions, processOwnerId } from './machine-owners';
+import { HostPortReservations } from './host-port-reservations';
+import { kubernetesOwnerId, MachineOwners, ownerLeaseOptions, processOwnerId } from './machine-owners';
 
 @Module({
   providers: [
+    { provide: HostPortReservations, inject: [PLATFORM], useFactory: (p: Platform) => new HostPortReservations(p.db) },
     {
       provide: RUNTIME,
-      inject: [CONFIG],
+      inject: [CONFIG, HostPortReservations],
       // RUNTIME=kubernetes: one Pod per server, configured by the file at SPAWNPOINT_K8S_CONFIG (docs/kubernetes.md).
-      useFactory: async (config: PlatformConfig): Promise<GameRuntime> =>
+      // Servers replicas share its host ports through PostgreSQL, and each watches the pods it owns (ADR-0021).
+      useFactory: async (config: PlatformConfig, hostPorts: HostPortReservations): Promise<GameRuntime> =>
         config.runtime === 'kubernetes'
-          ? KubernetesRuntime.fromEnvironment()
+          ? KubernetesRuntime.fromEnvironment(process.env, { ledger: hostPorts, adoptOnSight: false })
           : new ProcessRuntime({
             portRange: config.portRange, tcpHost: config.tcpHost, udpHost: config.udpHost, startupTimeoutMs: config.startupTimeoutMs,
             // Each game's pid, start time and spec: a restart after a crash adopts them (docs/adr/0006-crash-recovery.md).
@@ -42,12 +45,12 @@ import { MachineOwners, ownerLeaseOptions, processOwnerId } from './machine-owne
           }),
     },
     {
-      // This instance's owner id (ADR-0021): the process runtime's is kept in its data dir. Pods are visible to
-      // every servers pod, which adopts them all on start: the replicas share one owner, so a rolling upgrade
-      // (new pod names) never takes their pods over and stops them.
+      // This instance's owner id (ADR-0021): the process runtime's is kept in its data dir; with Kubernetes it is
+      // the servers pod, and a take-over adopts the pods of an owner whose lease expired (a rolling upgrade
+      // renames every replica), so pods run on.
       provide: MachineOwners, inject: [PLATFORM],
       useFactory: (p: Platform) => new MachineOwners(p.db, ownerLeaseOptions(
-        p.config.runtime === 'kubernetes' ? `kubernetes:${process.env.SPAWNPOINT_POD_NAMESPACE ?? 'default'}` : processOwnerId(path.join(p.config.dataDir, 'machines')),
+        p.config.runtime === 'kubernetes' ? kubernetesOwnerId() : processOwnerId(path.join(p.config.dataDir, 'machines')),
       )),
     },
     { provide: LogWriter, inject: [PLATFORM], useFactory: (p: Platform) => new LogWriter(p.db) },

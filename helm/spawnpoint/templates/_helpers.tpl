@@ -121,8 +121,8 @@ address of the node each game pod runs on.
 
 {{/*
 OpenTelemetry export when tracing.endpoint is set (docs/operations.md, "Traces"): the endpoint, the
-parent-based ratio sampler, headers from a Secret, and the pod as resource attributes (the downward API;
-$(VAR) refers to the variables before it). (dict "ctx" $ "app" app).
+parent-based ratio sampler, headers from a Secret, and the pod as resource attributes ($(VAR) refers to
+SPAWNPOINT_POD_NAME/NAMESPACE, set from the downward API before it in every app). (dict "ctx" $ "app" app).
 */}}
 {{- define "spawnpoint.tracingEnv" -}}
 {{- $t := .ctx.Values.tracing -}}
@@ -137,10 +137,6 @@ $(VAR) refers to the variables before it). (dict "ctx" $ "app" app).
 - name: OTEL_EXPORTER_OTLP_HEADERS
   valueFrom: { secretKeyRef: { name: {{ $t.headers.existingSecret | quote }}, key: {{ $t.headers.existingSecretKey | quote }} } }
 {{- end }}
-- name: SPAWNPOINT_POD_NAME
-  valueFrom: { fieldRef: { fieldPath: metadata.name } }
-- name: SPAWNPOINT_POD_NAMESPACE
-  valueFrom: { fieldRef: { fieldPath: metadata.namespace } }
 {{- $attributes := list "service.instance.id=$(SPAWNPOINT_POD_NAME)" "k8s.pod.name=$(SPAWNPOINT_POD_NAME)" "k8s.namespace.name=$(SPAWNPOINT_POD_NAMESPACE)" (printf "k8s.deployment.name=%s-%s" .ctx.Release.Name .app) }}
 {{- range $key, $value := $t.resourceAttributes }}{{ $attributes = append $attributes (printf "%s=%s" $key $value) }}{{ end }}
 - name: OTEL_RESOURCE_ATTRIBUTES

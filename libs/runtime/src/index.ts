@@ -6,6 +6,7 @@ export { ProcessRuntime, type ProcessRuntimeOptions } from './process/process-ru
 export { parseProcNet, boundInodes, parseSocketLink, parseChildPids, TCP_LISTEN, type ProcNetSocket } from './process/proc-net';
 export { parseProcStat, parseVmRssBytes, type ProcStat } from './process/proc-stat';
 export { KubernetesRuntime, type KubernetesRuntimeOptions } from './kubernetes/kubernetes-runtime';
+export type { HostPortLedger } from './kubernetes/host-port-ledger';
 export {
   loadKubernetesSettings, parseKubernetesSettings, SETTINGS_ENV as KUBERNETES_SETTINGS_ENV, SETTINGS_DEFAULTS as KUBERNETES_SETTINGS_DEFAULTS,
   type KubernetesRegionSettings, type KubernetesRuntimeSettings, type LogStreams,

@@ -90,6 +90,13 @@ export interface GameRuntime {
    * its own: ports, exit, logs. Once, before the first start. Resolves with every machine it now runs.
    */
   recover(): Promise<RecoveredMachine[]>;
+  /**
+   * Machines this instance sees but does not watch: with the kubernetes runtime and several servers replicas,
+   * the pods other instances started (or its own before a restart). Absent: a runtime sees only its own.
+   */
+  unwatched?(): string[];
+  /** Watch a machine unwatched() lists as this instance's own (reconcile: its owner is now this instance). False: it is gone. */
+  adopt?(serverId: string): boolean;
   metrics(serverId: string): Promise<MachineMetrics | null>;
   close(): Promise<void>;
 }

@@ -70,6 +70,40 @@ describe('Reconciling with several servers replicas (ADR-0021)', () => {
   });
 });
 
+describe('Reconciling on Kubernetes, one owner per servers pod (ADR-0021)', () => {
+  // Every replica sees every pod of its regions; a rolling upgrade gives each replica a new name (a new owner).
+  it('given an owner renamed by an upgrade whose lease expired, when a replica reconciles, then it adopts that owner\'s pods and records lost only the servers without one', () => {
+    expect(planReconcile({
+      servers: [
+        { serverId: 'runs-on', status: 'running', owner: 'expired' }, { serverId: 'starting', status: 'launching', owner: 'expired' },
+        { serverId: 'no-pod', status: 'running', owner: 'expired' },
+      ],
+      machines: ['runs-on', 'starting'],
+    })).toEqual({ adopt: ['runs-on', 'starting'], stop: [], lost: ['no-pod'], takeOver: ['runs-on', 'starting', 'no-pod'] });
+  });
+
+  it('given a live owner launching a server whose pod is not created yet, when a new replica reconciles, then it touches neither that server nor that owner\'s pods', () => {
+    expect(planReconcile({
+      servers: [{ serverId: 'creating', status: 'launching', owner: 'live' }, { serverId: 'theirs', status: 'running', owner: 'live' }],
+      machines: ['theirs'],
+    })).toEqual({ adopt: [], stop: [], lost: [], takeOver: [] });
+  });
+
+  it('given a replica restarted under the same pod name, when it reconciles, then it adopts its own pods without a take-over', () => {
+    expect(planReconcile({
+      servers: [{ serverId: 'mine', status: 'running', owner: 'mine' }, { serverId: 'creating', status: 'launching', owner: 'mine' }],
+      machines: ['mine'],
+    })).toEqual({ adopt: ['mine'], stop: [], lost: ['creating'], takeOver: [] });
+  });
+
+  it('given an expired owner\'s pod whose server stopped while nobody watched, when a replica reconciles, then the pod is deleted and nothing is taken over', () => {
+    expect(planReconcile({
+      servers: [{ serverId: 'ended', status: 'stopped', owner: 'expired' }],
+      machines: ['ended'],
+    })).toEqual({ adopt: [], stop: ['ended'], lost: [], takeOver: [] });
+  });
+});
+
 describe('A server whose machine was lost', () => {
   const launch: ServerLaunch = {
     serverId: 's1', projectId: 'p', name: 'match', region: 'eu-west', computeSize: 'small', versionTag: 'game', version: 1, buildId: 'b1',

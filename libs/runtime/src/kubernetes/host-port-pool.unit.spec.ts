@@ -35,6 +35,15 @@ describe('HostPortPool', () => {
     expect(pool.allocate('d', 1, new Set())).toEqual([7001]);
   });
 
+  it('picks candidates next-fit without reserving them, from where it was told to start', () => {
+    const pool = new HostPortPool([7000, 7009], 7008);
+    expect(pool.pick(3, new Set([7009]))).toEqual([7008, 7000, 7001]);
+    expect(pool.reservedBy('a')).toEqual([]);
+    expect(pool.pick(1, new Set())).toEqual([7002]);
+    expect(() => pool.pick(10, new Set([7005]))).toThrow('no free host port in range 7000-7009 (10 needed)');
+    expect(new HostPortPool([7000, 7009], 9000).pick(1, new Set())).toEqual([7000]);
+  });
+
   it('refuses an invalid range', () => {
     expect(() => new HostPortPool([9, 1])).toThrow('invalid port range 9-1');
     expect(() => new HostPortPool([0, 10])).toThrow(/invalid port range/);

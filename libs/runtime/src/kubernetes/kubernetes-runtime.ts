@@ -1,7 +1,9 @@
 // The kubernetes game runtime: one Pod per game server (podFor), in the cluster and namespace of its
 // region; a watch per region turns pod updates into machine events (podEvents); logs are followed from
 // the API server. Pods outlive this process: close() detaches, and the next instance adopts the pods it
-// finds, so deploying the servers service does not end matches.
+// finds, so deploying the servers service does not end matches. With several servers replicas (ADR-0021)
+// each watches only its own pods (adoptOnSight false: reconcile adopts what its owner lease says is its)
+// and host ports are reserved in a ledger every replica shares (PostgreSQL in the servers app).
 import type { CoreV1Api, CustomObjectsApi, KubeConfig, V1Node, V1Pod, V1Taint, V1Toleration } from '@kubernetes/client-node';
 import { emitTo } from '../listeners';
 import { classifyLogLevel } from '../log-level';
@@ -10,6 +12,7 @@ import type { AllocatedPort, ExitReason, GameRuntime, LogStream, MachineEvent, M
 import { ApiStatusError, describeApiError } from './api-errors';
 import { openApiStream } from './api-stream';
 import { kubernetesClient, type KubernetesClient } from './client';
+import type { HostPortLedger } from './host-port-ledger';
 import { HostPortPool } from './host-port-pool';
 import { ANNOTATION_PORTS, ANNOTATION_SERVER_ID, GAME_CONTAINER, podName, regionSelector } from './labels';
 import { LogFollower } from './log-follower';
@@ -30,6 +33,18 @@ export interface KubernetesRuntimeOptions {
   warn?: (message: string) => void;
   /** Watch retry backoff, first and longest. */
   backoffMs?: [number, number];
+  /**
+   * Host port reservations shared with the other servers replicas (ADR-0021). Without one they are kept in
+   * this process, which is right for a single replica only.
+   */
+  ledger?: HostPortLedger;
+  /**
+   * Whether every pod of the regions is watched as this instance's own (default true: a single replica). With
+   * false a pod it did not start is watched (events, logs, timeouts) only once adopt() asks for it, as
+   * reconcile does with the pods whose server it owns; unwatched pods still count as taken ports, stop()
+   * still deletes them, and metrics() still reads them.
+   */
+  adoptOnSight?: boolean;
 }
 
 // After the game ends, how long its log streams may take to deliver their last lines.
@@ -91,11 +106,17 @@ export class KubernetesRuntime implements GameRuntime {
   private readonly tombstones = new Set<string>();
   private readonly listeners = new Set<(event: MachineEvent) => void>();
   private readonly warn: (message: string) => void;
+  private readonly ledger: HostPortLedger | undefined;
+  private readonly adoptOnSight: boolean;
+  /** Unwatched pods being deleted, by uid: `gone` is called when the watch sees the pod go. */
+  private readonly ending = new Map<string, { done: Promise<void>; gone: () => void }>();
   private closed = false;
 
   constructor(readonly settings: KubernetesRuntimeSettings, options: KubernetesRuntimeOptions = {}) {
     this.client = kubernetesClient();
     this.warn = options.warn ?? ((message) => log.warn(`kubernetes runtime: ${message}`));
+    this.ledger = options.ledger;
+    this.adoptOnSight = options.adoptOnSight ?? true;
     const base = options.kubeConfig ?? this.defaultKubeConfig();
     for (const [name, regionSettings] of Object.entries(settings.regions)) {
       const kubeConfig = regionSettings.context ? this.withContext(base, name, regionSettings.context) : base;
@@ -111,7 +132,8 @@ export class KubernetesRuntime implements GameRuntime {
         // Each API call a CLIENT span when it is part of a trace (a start request's).
         core: tracedApi(kubeConfig.makeApiClient(this.client.CoreV1Api), { region: name, server: kubeConfig.getCurrentCluster()?.server }),
         custom: tracedApi(kubeConfig.makeApiClient(this.client.CustomObjectsApi), { region: name, server: kubeConfig.getCurrentCluster()?.server }),
-        pool: new HostPortPool(regionSettings.portRange),
+        // Replicas sharing a ledger start next-fit at different ports, so they rarely race for the same one.
+        pool: new HostPortPool(regionSettings.portRange, this.ledger ? randomPortIn(regionSettings.portRange) : undefined),
         synced: false,
       });
     }
@@ -167,7 +189,9 @@ export class KubernetesRuntime implements GameRuntime {
     // A region without a host for these ports gives players the address of a node picked now; the pod is
     // pinned to it (start), so that address is the one its host ports answer on.
     const node = ports.some((port) => !hostOf(port)) ? await this.pickNode(target) : null;
-    const numbers = target.pool.allocate(serverId, ports.length, this.busyPorts(target));
+    const numbers = this.ledger
+      ? await this.reserveInLedger(this.ledger, target, serverId, ports.length)
+      : this.pickPorts(target, ports.length, this.busyPorts(target), (count, busy) => target.pool.allocate(serverId, count, busy));
     this.reservations.set(serverId, target);
     if (node) this.placements.set(serverId, node.name);
     else this.placements.delete(serverId);
@@ -184,6 +208,42 @@ export class KubernetesRuntime implements GameRuntime {
     this.reservations.get(serverId)?.pool.release(serverId);
     this.reservations.delete(serverId);
     this.placements.delete(serverId);
+    await this.ledger?.release(serverId);
+  }
+
+  /**
+   * `count` ports of the region in the shared ledger, all or none. Candidates come next-fit from the pool,
+   * skipping ports live pods hold and ports the ledger says are reserved; a candidate another replica
+   * reserved in between is replaced by the next one. A server that holds `count` ports already (a retried
+   * allocation, a crash restart on another replica) gets the same ones again.
+   */
+  private async reserveInLedger(ledger: HostPortLedger, region: Region, serverId: string, count: number): Promise<number[]> {
+    const held = await ledger.held(region.name);
+    const mine = [...held].filter(([, holder]) => holder === serverId).map(([port]) => port);
+    if (mine.length === count) return mine.sort(byNumber);
+    if (mine.length > 0) await ledger.release(serverId);
+    const taken = new Set([...this.busyPorts(region), ...held.keys()]);
+    const won: number[] = [];
+    try {
+      while (won.length < count) {
+        const candidates = this.pickPorts(region, count - won.length, taken, (n, busy) => region.pool.pick(n, busy));
+        for (const port of candidates) taken.add(port);
+        won.push(...(await ledger.reserve(region.name, serverId, candidates)));
+      }
+    } catch (err) {
+      if (won.length > 0) await ledger.release(serverId).catch(() => undefined);
+      throw err;
+    }
+    return won.sort(byNumber);
+  }
+
+  /** The pool's pick, its "range is full" said with the region and what holds the ports. */
+  private pickPorts(region: Region, count: number, busy: ReadonlySet<number>, pick: (count: number, busy: ReadonlySet<number>) => number[]): number[] {
+    try {
+      return pick(count, busy);
+    } catch (err) {
+      throw new Error(`region ${region.name}: ${(err as Error).message}; ${busy.size} of its ports are held by live pods${this.ledger ? ' or reserved by other servers' : ''}`);
+    }
   }
 
   async start(spec: MachineSpec): Promise<void> {
@@ -196,21 +256,36 @@ export class KubernetesRuntime implements GameRuntime {
     const earlier = this.machines.get(spec.serverId);
     if (earlier && !earlier.exited) throw new Error(`server ${spec.serverId} is already running`);
     if (earlier) await this.awaitGone(earlier);
+    // A crash restart here of a game another replica ran: its ended pod goes first (the name is the same).
+    const unwatched = this.unwatchedPod(spec.serverId);
+    if (unwatched) await this.awaitUnwatchedGone(spec.serverId, unwatched.pod);
 
     const reservedIn = this.reservations.get(spec.serverId);
     if (reservedIn && reservedIn !== region) throw new Error(`server ${spec.serverId}: its ports were allocated in region ${reservedIn.name}, not ${region.name}`);
-    region.pool.claim(spec.serverId, spec.ports.map((p) => p.externalPort));
+    const hostPorts = spec.ports.map((p) => p.externalPort);
+    if (!this.ledger) region.pool.claim(spec.serverId, hostPorts);
     this.reservations.set(spec.serverId, region);
 
     let markCreated!: () => void;
     const machine = this.track(spec.serverId, region, new Promise<void>((resolve) => { markCreated = resolve; }));
+    if (this.ledger) {
+      // Claimed again: another replica's late teardown of this server's previous run may have released them.
+      const mine = await this.ledger.reserve(region.name, spec.serverId, hostPorts).catch((err) => {
+        this.untrack(machine, markCreated);
+        throw err;
+      });
+      const refused = hostPorts.filter((port) => !mine.includes(port));
+      if (refused.length > 0) {
+        this.untrack(machine, markCreated);
+        throw new Error(`server ${spec.serverId}: host port ${refused.join(', ')} of region ${region.name} is reserved for another server`);
+      }
+    }
     try {
       const created = await region.core.createNamespacedPod({ namespace: region.settings.namespace, body: pod });
       machine.uid = created.metadata?.uid;
       machine.createdAt = Date.now();
     } catch (err) {
-      this.machines.delete(spec.serverId);
-      machine.markGone();
+      this.untrack(machine, () => undefined);
       throw new Error(`kubernetes: could not create pod ${machine.podName} in namespace ${region.settings.namespace} (region ${region.name}): ${describeApiError(err)}`, { cause: err });
     } finally {
       markCreated();
@@ -220,14 +295,40 @@ export class KubernetesRuntime implements GameRuntime {
   }
 
   stop(serverId: string, graceMs?: number): Promise<void> {
+    const graceSeconds = graceMs === undefined ? this.settings.terminationGracePeriodSeconds : Math.max(1, Math.ceil(graceMs / 1000));
     const machine = this.machines.get(serverId);
-    if (!machine) return Promise.resolve();
+    // Another instance's pod (a stopped server's teardown runs on every replica; reconcile's strays).
+    if (!machine) return this.endUnwatched(serverId, graceSeconds);
     if (!machine.stopRequested) {
       if (!machine.exited) machine.exitReason ??= 'SHUTDOWN_SIGNAL';
-      const graceSeconds = graceMs === undefined ? this.settings.terminationGracePeriodSeconds : Math.max(1, Math.ceil(graceMs / 1000));
       machine.stopRequested = this.deleteAndAwait(machine, graceSeconds);
     }
     return machine.stopRequested;
+  }
+
+  /**
+   * Watch a pod this instance sees but does not watch (adoptOnSight false) as its own: its server's owner is
+   * now this instance (reconcile after a restart, or a take-over from an owner whose lease expired). Its
+   * current state is reported as for any adopted pod (ports bound, or how it ended). False: no pod is seen.
+   */
+  adopt(serverId: string): boolean {
+    if (this.machines.has(serverId)) return true;
+    const seen = this.unwatchedPod(serverId);
+    if (!seen) return false;
+    this.enqueue(this.trackAdopted(seen.region.name, serverId, seen.pod), { pod: seen.pod, deleted: false });
+    return true;
+  }
+
+  /** The servers whose pods the regions show but this instance does not watch (adoptOnSight false: other instances', until adopted). */
+  unwatched(): string[] {
+    const ids = new Set<string>();
+    for (const region of this.regions.values()) {
+      for (const pod of region.watch.pods()) {
+        const serverId = serverIdOf(pod);
+        if (serverId && !this.machines.has(serverId)) ids.add(serverId);
+      }
+    }
+    return [...ids].sort();
   }
 
   watch(listener: (event: MachineEvent) => void): () => void {
@@ -239,7 +340,10 @@ export class KubernetesRuntime implements GameRuntime {
     return [...this.machines.values()].filter((m) => !m.exited).map((m) => m.serverId);
   }
 
-  /** Pods carry their server's label: once every region is listed, each live one is adopted (onPodChange). */
+  /**
+   * Pods carry their server's label: once every region is listed, each live one is adopted (onPodChange);
+   * with adoptOnSight false none is, and unwatched() lists them for reconcile to adopt what is its own.
+   */
   async recover(): Promise<RecoveredMachine[]> {
     await this.synced();
     return this.running().map((serverId) => ({ serverId, spec: null }));
@@ -247,16 +351,21 @@ export class KubernetesRuntime implements GameRuntime {
 
   async metrics(serverId: string): Promise<MachineMetrics | null> {
     const machine = this.machines.get(serverId);
-    if (!machine || machine.exited) return null;
-    const limits = machine.pod?.spec?.containers.find((c) => c.name === GAME_CONTAINER)?.resources?.limits;
+    // Any replica answers: a pod another instance watches is read the same way.
+    const other = machine ? undefined : this.unwatchedPod(serverId);
+    if (machine ? machine.exited : !other || outcomeOf(other.pod)) return null;
+    const region = machine?.region ?? other!.region;
+    const pod = machine ? machine.pod : other!.pod;
+    const name = machine?.podName ?? other!.pod.metadata!.name!;
+    const limits = pod?.spec?.containers.find((c) => c.name === GAME_CONTAINER)?.resources?.limits;
     const result: MachineMetrics = {
       cpu_percent: null, memory_bytes: null, memory_limit_bytes: parseQuantity(limits?.memory), network_rx_bytes: null, network_tx_bytes: null,
       sampled_at: new Date().toISOString(),
     };
     try {
       // metrics.k8s.io (metrics-server); absent, or no sample yet for a new pod: the usage stays null.
-      const sample = (await machine.region.custom.getNamespacedCustomObject({
-        group: 'metrics.k8s.io', version: 'v1beta1', namespace: machine.region.settings.namespace, plural: 'pods', name: machine.podName,
+      const sample = (await region.custom.getNamespacedCustomObject({
+        group: 'metrics.k8s.io', version: 'v1beta1', namespace: region.settings.namespace, plural: 'pods', name,
       })) as { timestamp?: string; containers?: Array<{ name: string; usage?: { cpu?: string; memory?: string } }> };
       const usage = sample.containers?.find((c) => c.name === GAME_CONTAINER)?.usage;
       const cores = parseQuantity(usage?.cpu);
@@ -275,6 +384,7 @@ export class KubernetesRuntime implements GameRuntime {
     this.closed = true;
     for (const region of this.regions.values()) region.watch.stop();
     for (const machine of this.machines.values()) this.detach(machine);
+    for (const { gone } of this.ending.values()) gone();
     this.listeners.clear();
   }
 
@@ -298,6 +408,7 @@ export class KubernetesRuntime implements GameRuntime {
     const serverId = serverIdOf(pod);
     const uid = pod.metadata?.uid;
     if (!serverId || !uid) return;
+    if (deleted) this.ending.get(uid)?.gone();
     if (this.tombstones.has(uid)) {
       if (deleted) this.tombstones.delete(uid);
       else if (!pod.metadata?.deletionTimestamp) void this.deletePod(this.regions.get(regionName)!, pod, 1);
@@ -309,8 +420,9 @@ export class KubernetesRuntime implements GameRuntime {
       return;
     }
     if (!machine) {
-      if (deleted) return;
-      machine = this.adopt(regionName, serverId, pod);
+      // Another instance's pod, or one reconcile has not adopted yet.
+      if (deleted || !this.adoptOnSight) return;
+      machine = this.trackAdopted(regionName, serverId, pod);
     }
     if (machine.uid === undefined) {
       machine.early.push({ pod, deleted });
@@ -330,7 +442,7 @@ export class KubernetesRuntime implements GameRuntime {
   }
 
   /** A pod this process did not start: started before a restart, or by another replica. */
-  private adopt(regionName: string, serverId: string, pod: V1Pod): Machine {
+  private trackAdopted(regionName: string, serverId: string, pod: V1Pod): Machine {
     const region = this.regions.get(regionName)!;
     const machine = this.track(serverId, region, Promise.resolve(), true);
     machine.uid = pod.metadata?.uid;
@@ -507,6 +619,64 @@ export class KubernetesRuntime implements GameRuntime {
     if (!gone) throw new Error(`server ${machine.serverId}: its previous pod ${machine.podName} is still terminating`);
   }
 
+  /** Forget a machine whose pod was never created. */
+  private untrack(machine: Machine, markCreated: () => void): void {
+    if (this.machines.get(machine.serverId) === machine) this.machines.delete(machine.serverId);
+    machine.markGone();
+    markCreated();
+  }
+
+  /**
+   * Delete another instance's pod of the server (uid-preconditioned: never a newer pod by that name) and wait
+   * until the watch sees it go, at most the grace period and stopTimeoutMs. Its exit is its owner's to report.
+   */
+  private endUnwatched(serverId: string, graceSeconds: number): Promise<void> {
+    const seen = this.unwatchedPod(serverId);
+    if (!seen) return Promise.resolve();
+    const { region, pod } = seen;
+    const uid = pod.metadata!.uid!;
+    const ending = this.ending.get(uid);
+    if (ending) return ending.done;
+    let gone!: () => void;
+    let timer: NodeJS.Timeout | undefined;
+    const deleted = new Promise<void>((resolve) => {
+      gone = resolve;
+      timer = setTimeout(resolve, graceSeconds * 1000 + this.settings.stopTimeoutMs);
+    });
+    const done = (async () => {
+      try {
+        if (!pod.metadata?.deletionTimestamp && !(await this.deletePod(region, pod, graceSeconds))) return;
+        // Gone already (the delete found it so)?
+        if (region.watch.pods().some((p) => p.metadata?.uid === uid)) await deleted;
+      } finally {
+        clearTimeout(timer);
+        this.ending.delete(uid);
+      }
+    })();
+    this.ending.set(uid, { done, gone });
+    return done;
+  }
+
+  /** Before starting the server here: a pod of it another instance watches must have ended, and is removed first. */
+  private async awaitUnwatchedGone(serverId: string, pod: V1Pod): Promise<void> {
+    const name = pod.metadata?.name;
+    if (!outcomeOf(pod) && !pod.metadata?.deletionTimestamp) {
+      throw new Error(`server ${serverId} is already running (pod ${name}, watched by another servers replica)`);
+    }
+    await this.endUnwatched(serverId, 1);
+    if (this.unwatchedPod(serverId)?.pod.metadata?.uid === pod.metadata?.uid) throw new Error(`server ${serverId}: its previous pod ${name} is still terminating`);
+  }
+
+  /** A pod of the server in the regions' watches that this instance does not watch. */
+  private unwatchedPod(serverId: string): { region: Region; pod: V1Pod } | undefined {
+    if (this.machines.has(serverId)) return undefined;
+    for (const region of this.regions.values()) {
+      const pod = region.watch.pods().find((p) => serverIdOf(p) === serverId && p.metadata?.uid);
+      if (pod) return { region, pod };
+    }
+    return undefined;
+  }
+
   private pendingTimeout(machine: Machine): void {
     if (machine.gameStarted || machine.exited || machine.stopRequested) return;
     machine.exitReason = 'STARTUP_FAILURE_TIMEOUT';
@@ -652,6 +822,12 @@ function nodeHostsOf(spec: MachineSpec, region: KubernetesRegionSettings): Set<s
 function pinnedNode(pod: V1Pod): string | undefined {
   const term = pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms?.[0];
   return term?.matchFields?.find((f) => f.key === 'metadata.name' && f.operator === 'In')?.values?.[0];
+}
+
+const byNumber = (a: number, b: number) => a - b;
+
+function randomPortIn([low, high]: [number, number]): number {
+  return low + Math.floor(Math.random() * (high - low + 1));
 }
 
 function labelSelector(labels: Record<string, string> | undefined): string {

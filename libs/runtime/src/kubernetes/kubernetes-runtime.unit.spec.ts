@@ -6,7 +6,7 @@ import { rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { EventRecorder } from '../testing/event-recorder';
-import { KubernetesRuntime } from './kubernetes-runtime';
+import { KubernetesRuntime, type KubernetesRuntimeOptions } from './kubernetes-runtime';
 import { podFor } from './pod-for';
 import { parseKubernetesSettings, type KubernetesRuntimeSettings } from './settings';
 import { FakeApiServer } from './testing/fake-api-server';
@@ -28,8 +28,8 @@ function settings(overrides: Record<string, unknown> = {}): KubernetesRuntimeSet
   });
 }
 
-function newRuntime(config = settings()): KubernetesRuntime {
-  const created = new KubernetesRuntime(config, { kubeConfig: api.kubeConfig(), warn: (m) => warnings.push(m), backoffMs: [20, 100] });
+function newRuntime(config = settings(), options: KubernetesRuntimeOptions = {}): KubernetesRuntime {
+  const created = new KubernetesRuntime(config, { kubeConfig: api.kubeConfig(), warn: (m) => warnings.push(m), backoffMs: [20, 100], ...options });
   runtimes.push(created);
   return created;
 }
@@ -387,6 +387,92 @@ describe('KubernetesRuntime against a fake API server', () => {
     await expect(runtime.start({ ...machineSpec({ serverId: 'nozip', build: 'zip' }), artifactUrl: undefined })).rejects.toThrow(/needs an artifactUrl/);
     await expect(runtime.start(machineSpec({ serverId: 'far', region: 'us-east' }))).rejects.toThrow(/region us-east has no cluster/);
     expect(api.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
+  });
+});
+
+describe('KubernetesRuntime with several servers replicas (adoptOnSight: false)', () => {
+  // Each replica watches only the pods it started or adopted; another replica's pods still hold their ports,
+  // and any replica can stop them or read their metrics.
+  let a: KubernetesRuntime;
+  let b: KubernetesRuntime;
+  let aEvents: EventRecorder;
+  let bEvents: EventRecorder;
+  beforeEach(async () => {
+    await runtime.close(); // the suite's runtime adopts every pod on sight
+    a = newRuntime(settings(), { adoptOnSight: false });
+    b = newRuntime(settings(), { adoptOnSight: false });
+    await Promise.all([a.synced(2000), b.synced(2000)]);
+    aEvents = new EventRecorder(a);
+    bEvents = new EventRecorder(b);
+  });
+  afterEach(() => {
+    aEvents.stop();
+    bEvents.stop();
+  });
+
+  it('reports only its own pods; another replica\'s is unwatched (its ports taken) until adopted, then reported from its current state', async () => {
+    const { serverId, name } = await launch(a);
+    api.setGame(NS, name, ...running(true));
+    await aEvents.portsBound(serverId, 2000);
+    await waitFor(() => b.unwatched().includes(serverId));
+    expect([a.running(), a.unwatched(), b.running()]).toEqual([[serverId], [], []]);
+    expect((await b.allocatePorts('other', [TCP_GAME]))[0].externalPort).toBe(30002);
+    await sleep(100);
+    expect(bEvents.events).toEqual([]);
+
+    expect(b.adopt(serverId)).toBe(true);
+    expect([b.running(), b.unwatched()]).toEqual([[serverId], []]);
+    await bEvents.portsBound(serverId, 2000);
+    expect(b.adopt('no-such-server')).toBe(false);
+  });
+
+  it('stops another replica\'s pod (a stopped server\'s teardown runs on every replica) once gone; its end is the owner\'s to report', async () => {
+    const { serverId, name } = await launch(a);
+    api.setGame(NS, name, ...running(true));
+    await waitFor(() => b.unwatched().includes(serverId));
+    const uid = api.pod(NS, name)!.metadata!.uid;
+    await b.stop(serverId, 1000);
+    expect(api.pod(NS, name)).toBeUndefined();
+    const deletes = api.requests.filter((r) => r.method === 'DELETE');
+    expect(deletes.map((r) => [r.body.preconditions.uid, r.query.get('gracePeriodSeconds')])).toEqual([[uid, '1']]);
+    expect(await aEvents.exited(serverId, 2000)).toMatchObject({ exitCode: 0 });
+    expect(bEvents.events).toEqual([]);
+    await b.stop(serverId);
+    expect(api.requests.filter((r) => r.method === 'DELETE')).toHaveLength(1);
+  });
+
+  it('reads the metrics of another replica\'s pod', async () => {
+    const { serverId, name } = await launch(a);
+    api.setGame(NS, name, ...running(true));
+    await waitFor(() => b.unwatched().includes(serverId));
+    api.metrics.set(name, { timestamp: '2026-01-01T00:00:30Z', containers: [{ name: 'game', usage: { cpu: '250000000n', memory: '8Mi' } }] });
+    expect(await b.metrics(serverId)).toMatchObject({ cpu_percent: 25, memory_bytes: 8 * 2 ** 20, memory_limit_bytes: 1024 * 2 ** 20 });
+  });
+
+  it('starts a server here after another replica\'s pod of it ended (a crash restart on this replica), deleting that pod first', async () => {
+    const { serverId, name, ports } = await launch(a);
+    await a.close(); // its replica is gone: nobody cleans the ended pod up
+    const old = api.pod(NS, name)!.metadata!.uid;
+    api.setGame(NS, name, { terminated: { exitCode: 3, reason: 'Error' } });
+    await waitFor(() => b.unwatched().includes(serverId));
+    for (const until = Date.now() + 2000; (await b.metrics(serverId)) !== null;) {
+      if (Date.now() > until) throw new Error('b never saw the pod end');
+      await sleep(10);
+    }
+    await b.start({ ...machineSpec({ serverId, ports: [], build: 'image' }), ports });
+    expect(api.requests.filter((r) => r.method === 'DELETE').map((r) => r.body.preconditions.uid)).toEqual([old]);
+    expect(api.pod(NS, name)!.metadata!.uid).not.toBe(old);
+    expect(b.running()).toEqual([serverId]);
+    await sleep(50);
+    expect(bEvents.events.filter((e) => e.type === 'exited')).toEqual([]);
+  });
+
+  it('refuses to start a server whose pod another replica still runs', async () => {
+    const { serverId, ports } = await launch(a);
+    await waitFor(() => b.unwatched().includes(serverId));
+    await expect(b.start({ ...machineSpec({ serverId, ports: [], build: 'image' }), ports }))
+      .rejects.toThrow(`server ${serverId} is already running (pod sp-${serverId}, watched by another servers replica)`);
+    expect(api.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
   });
 });
 

@@ -187,7 +187,7 @@ export class ProcessRuntime implements GameRuntime {
     for (const record of this.records?.list() ?? []) {
       if (this.machines.has(record.serverId)) continue;
       if (isSameGroupLeader(record)) {
-        this.adopt(record);
+        this.adoptNoted(record);
         continue;
       }
       // Gone while nobody watched. Whatever the game left behind in its process group goes too.
@@ -273,7 +273,7 @@ export class ProcessRuntime implements GameRuntime {
   }
 
   /** Watch a game an earlier instance started, as if this one had. */
-  private adopt(record: MachineRecord): void {
+  private adoptNoted(record: MachineRecord): void {
     const { spec, pid } = record;
     const spill = this.records!.spillFiles(spec.serverId);
     const offsets = this.records!.readOffsets(spec.serverId);
