@@ -214,11 +214,14 @@ export async function checkAndClean(gateway: string, serverKey: string, clientKe
     for (const lobby of lobbies) expect(match.custom_data.match.lobbies).toContain(lobby);
     expect(match.custom_data.match.lobbies).toHaveLength(2);
   }
-  // No orphan: one game process per live server, none for anything else.
-  const live = await eventually(() => everyServer(server), (l) => l.every((s: any) => s.status === 'running' || s.status === 'stopped'), 30_000, 'settled');
-  const active = new Set(live.filter((s: any) => s.status === 'running').map((s: any) => s.instance_id as string));
-  const processes = await eventually(async () => gameProcesses(dataDir), (ps) => orphansOf(ps, active).length === 0, 20_000, 'no orphan game process').catch(() => gameProcesses(dataDir));
-  expect(orphansOf(processes, active)).toEqual([]);
+  // No orphan: one game process per live server, none for anything else. Both read afresh on each look: a pool
+  // refill may start a game between two reads.
+  const orphans = async () => {
+    const processes = await gameProcesses(dataDir);
+    const live = await everyServer(server);
+    return orphansOf(processes, new Set(live.filter((s: any) => s.status === 'running' || s.status === 'launching').map((s: any) => s.instance_id as string)));
+  };
+  expect(await eventually(orphans, (o) => o.length === 0, 20_000, 'no orphan game process').catch(orphans)).toEqual([]);
 
   // Clean: every player of the trial leaves its lobby (a lobby in a game ends it first), every server but
   // the pool's unclaimed ones stops.

@@ -19,6 +19,8 @@ export interface ReconcileHost {
   takeOver(serverId: string, from: string): Promise<boolean>;
   /** The server's state from its stream (the store decides, not a possibly lagging read model). */
   load(serverId: string): Promise<ServerState>;
+  /** A launching server of this instance whose machine never came: a new machine (true), or false to record it lost. */
+  relaunch?(serverId: string): Promise<boolean>;
   /** The machine is gone: record it (RecordExit with reason MACHINE_LOST). */
   recordLost(serverId: string): Promise<void>;
   /** An adopted machine: remember its spec (for crash restarts). */
@@ -94,9 +96,21 @@ async function carryOut(host: ReconcileHost, ids: string[], machines: string[], 
     await host.runtime.releasePorts(serverId);
   }));
   const takenOver = new Set(plan.takeOver);
-  for (const serverId of lost) await recordLostServer(host, serverId, states.get(serverId)!, takenOver.has(serverId));
+  // Its own server that never ran (started, not yet spawned when this process died; a retried start may have
+  // been answered with it) is launched again rather than recorded lost. Another owner's is never: its game may
+  // still run where this instance cannot see it.
+  let relaunched = 0;
+  for (const serverId of lost) {
+    const state = states.get(serverId)!;
+    if (!takenOver.has(serverId) && state.status === 'launching' && state.startedAt === null && host.relaunch
+      && (await host.relaunch(serverId).catch((err) => (log.warn({ err }, `servers: relaunching ${serverId} failed; recorded lost`), false)))) {
+      relaunched += 1;
+      continue;
+    }
+    await recordLostServer(host, serverId, state, takenOver.has(serverId));
+  }
   return {
-    adopted: adopted.length, stopped: plan.stop.length, lost: lost.length, takenOver: plan.takeOver.length - lostTakeOver.size,
+    adopted: adopted.length + relaunched, stopped: plan.stop.length, lost: lost.length - relaunched, takenOver: plan.takeOver.length - lostTakeOver.size,
     leftAlone: [...owners.values()].filter((o) => o.ownership === 'live').length,
   };
 }

@@ -73,4 +73,33 @@ describe('reconcileMachines with the kubernetes runtime', () => {
     expect(api.pod(NS, 'sp-live')).toBeDefined();
     expect(runtime.running()).toEqual(['live']);
   });
+
+  it('launches its own server that never ran again instead of recording it lost; one that ran, an expired owner\'s, or one it cannot launch is lost', async () => {
+    const neverRan = (id: string) => ({ ...state(id, 'launching'), startedAt: null }) as ServerState;
+    const store = new Map<string, ServerState>([
+      ['never-ran', neverRan('never-ran')], ['ran', state('ran', 'running')], ['build-gone', neverRan('build-gone')], ['expired-owners', neverRan('expired-owners')],
+    ]);
+    const relaunched: string[] = [];
+    const lost: string[] = [];
+    const runtime = await KubernetesRuntime.connect(settings, { kubeConfig: api.kubeConfig(), warn: () => undefined });
+    runtimes.push(runtime);
+    const outcome = await reconcileMachines({
+      runtime,
+      activeServerIds: async () => [...store.keys()],
+      ownership: async (ids) => new Map(ids.map((id) => [id, id === 'expired-owners' ? { ownership: 'expired' as const, ownerId: 'dead' } : { ownership: 'mine' as const, ownerId: null }])),
+      takeOver: async () => true,
+      load: async (id) => store.get(id) ?? { status: 'none' },
+      relaunch: async (id) => {
+        relaunched.push(id);
+        return id !== 'build-gone';
+      },
+      recordLost: async (id) => void lost.push(id),
+      adopted: () => undefined,
+      log: () => undefined,
+      now: () => new Date('2026-11-21T12:00:00.000Z'),
+    });
+    expect(relaunched.sort()).toEqual(['build-gone', 'never-ran']);
+    expect(lost.sort()).toEqual(['build-gone', 'expired-owners', 'ran']);
+    expect(outcome).toMatchObject({ adopted: 1, lost: 3 });
+  });
 });

@@ -54,6 +54,22 @@ export class ServerIntents {
     });
   }
 
+  /**
+   * A server of this instance still `launching` whose machine never came (this process died between storing
+   * its start and spawning its game, and a retried start was answered with it): a new machine from the launch
+   * the store keeps, as a crash restart on another replica does (new ports and token, the crash-loop count
+   * unchanged). False when it cannot (moved on, its build gone): the caller records it lost.
+   */
+  async relaunch(serverId: string, now: string): Promise<boolean> {
+    return this.states.lane.run(serverId, async () => {
+      const { state } = await this.states.load(serverId);
+      if (state.status !== 'launching' || this.runtime.running().includes(serverId)) return false;
+      await this.restartHere(state, { type: 'RestartCrashedServer', projectId: state.projectId, serverId, attempt: state.restarts, now }, `relaunch:${serverId}:${state.updatedAt}`);
+      const { state: after } = await this.states.load(serverId);
+      return after.status !== 'stopped' && this.runtime.running().includes(serverId);
+    });
+  }
+
   private async restartHere(state: Extract<ServerState, { status: 'launching' }>, c: RestartCrashedServer, key: string): Promise<void> {
     const { serverId } = c;
     const project = await this.upstream.project(state.projectId);

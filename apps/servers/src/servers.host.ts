@@ -106,6 +106,7 @@ export class ServersHost extends ServiceHost {
       ownership: (ids) => this.owners.classify(ids.filter((id) => UUID.test(id))),
       takeOver: (id, from) => this.owners.takeOver(id, from),
       load: async (id) => (await this.states.load(id)).state,
+      relaunch: (id) => this.intents.relaunch(id, this.now()),
       recordLost: async (id) => void (await this.states.recordExit(id, 'MACHINE_LOST', null)),
       adopted: (id, spec) => this.machines.adopt(id, spec),
       log: (projectId, entry) => this.logs.add(projectId, entry),
