@@ -27,9 +27,9 @@ const roots = (kind) => ({
     '^@spawnpoint/(gateway|projects|builds|servers|lobbies|matchmaking|backfill|standalone)$': '<rootDir>/apps/$1/src',
   },
   testMatch: [`<rootDir>/{libs,apps,packages,proto,bench,test,scripts}/**/*.${kind}.spec.ts`],
-  // The chaos and dependency-outage suites (issue 36: trials that still fail, servers left launching after an
-  // outage) run on their own: `npm run test:chaos`.
-  testPathIgnorePatterns: ['/node_modules/', ...(process.env.SPAWNPOINT_CHAOS === '1' ? [] : ['/test/e2e/(chaos|dependency-outages)\\.e2e\\.spec\\.ts$'])],
+  // The chaos suite (issue 36: some trials still fail after a kill or an immediate PostgreSQL stop, see
+  // docs/testing.md) runs on its own: `npm run test:chaos`.
+  testPathIgnorePatterns: ['/node_modules/', ...(process.env.SPAWNPOINT_CHAOS === '1' ? [] : ['/test/e2e/chaos\\.e2e\\.spec\\.ts$'])],
   // e2e: a failing test prints the tail of the platform's own output (test/support/e2e-environment.js).
   ...(kind === 'e2e' ? { testEnvironment: '<rootDir>/test/support/e2e-environment.js' } : {}),
 });

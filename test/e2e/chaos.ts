@@ -209,7 +209,8 @@ export async function checkAndClean(gateway: string, serverKey: string, clientKe
     inGame.set(id, [...(inGame.get(id) ?? []), lobby.body.id]);
   }
   for (const [id, lobbies] of inGame) {
-    const match = (await server.get(`/v3/servers/${id}`)).body;
+    // The lobby is in_game on the server's ServerRunning; the servers read model may apply it a moment later.
+    const match = (await eventually(() => server.get(`/v3/servers/${id}`), (r) => r.body?.status !== 'launching', 15_000, `match server ${id} running`)).body;
     expect([id, match.status]).toEqual([id, 'running']);
     for (const lobby of lobbies) expect(match.custom_data.match.lobbies).toContain(lobby);
     expect(match.custom_data.match.lobbies).toHaveLength(2);
