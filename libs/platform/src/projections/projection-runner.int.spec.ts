@@ -111,6 +111,47 @@ describe('ProjectionRunner', () => {
     }
   });
 
+  it('two replicas share a checkpoint: one that resubscribes after a database failure still hands every event to its in-memory copy', async () => {
+    // The replica's database goes away for one batch (an infrastructure error: the runner resubscribes from
+    // the checkpoint), while the other replica moves the shared checkpoint past the events it missed.
+    let outage = false;
+    const seen = { a: [] as number[], b: [] as number[] };
+    const replica = (who: 'a' | 'b'): Projection => ({
+      name: 'shared-book',
+      categories: ['tome'],
+      async applySql(events, sql) {
+        if (who === 'a' && outage) throw Object.assign(new Error('Connection terminated unexpectedly'), { code: 'ECONNRESET' });
+        await sql.query('SELECT 1');
+      },
+      applied: (event) => void seen[who].push(event.revision),
+    });
+    const a = new ProjectionRunner(store, models, [replica('a')]);
+    const b = new ProjectionRunner(store, models, [replica('b')]);
+    await a.start();
+    await b.start();
+    const logs = captureLogs();
+    try {
+      let last = 0n;
+      const append = async (i: number) => (last = (await store.appendToStream('tome-1', [{ type: 'Page', data: { i } }], i === 0 ? 'no_stream' : i - 1)).position);
+      for (let i = 0; i < 5; i++) await append(i);
+      await a.waitFor(last, 'tome-1', 10_000);
+      outage = true;
+      for (let i = 5; i < 10; i++) await append(i);
+      await b.waitFor(last, 'tome-1', 10_000);
+      await new Promise((r) => setTimeout(r, 300)); // a's batch fails meanwhile; b has saved the checkpoint past it
+      outage = false;
+      for (let i = 10; i < 12; i++) await append(i);
+      await a.waitFor(last, 'tome-1', 15_000);
+      expect(logs.messages('error').some((m) => /projection shared-book failed; resubscribing from its checkpoint/.test(m))).toBe(true);
+      expect([...new Set(seen.a)].sort((x, y) => x - y)).toEqual([...Array(12).keys()]);
+      expect([...new Set(seen.b)].sort((x, y) => x - y)).toEqual([...Array(12).keys()]);
+    } finally {
+      logs.restore();
+      await a.stop();
+      await b.stop();
+    }
+  });
+
   it('plain-SQL projections: the batch and the checkpoint commit together; a failed batch rolls back and is applied again, exactly once', async () => {
     await models.$executeRawUnsafe('CREATE TABLE IF NOT EXISTS sql_ticks (stream text, revision int, PRIMARY KEY (stream, revision))');
     let failOnce = true;

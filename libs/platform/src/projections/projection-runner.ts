@@ -114,6 +114,8 @@ interface Running {
   failures: number;
   /** A replay waits: the flush loop ends after its current batch instead of running on under load. */
   yielding: boolean;
+  /** Subscribed before: a resubscription resumes from where this process got to (subscribe()). */
+  subscribed: boolean;
 }
 
 export interface ProjectionRunnerOptions {
@@ -168,7 +170,7 @@ export class ProjectionRunner {
   async start(): Promise<void> {
     for (const projection of this.projections) {
       await registerProjection(this.db, projection.name, projection.categories);
-      const entry: Running = { projection, subscription: null, position: 0n, saved: 0n, saveTimer: null, pending: [], flushing: null, generation: 0, lastCommitAt: -Infinity, hurry: null, failures: 0, yielding: false };
+      const entry: Running = { projection, subscription: null, position: 0n, saved: 0n, saveTimer: null, pending: [], flushing: null, generation: 0, lastCommitAt: -Infinity, hurry: null, failures: 0, yielding: false, subscribed: false };
       this.running.push(entry);
       await this.subscribe(entry);
     }
@@ -223,7 +225,14 @@ export class ProjectionRunner {
 
   private async subscribe(entry: Running): Promise<void> {
     const cp = await this.db.checkpoint.findUnique({ where: { name: entry.projection.name } });
-    entry.position = entry.saved = cp?.position ?? 0n;
+    const stored = cp?.position ?? 0n;
+    // Replicas share the checkpoint: after a failure another replica may have moved it past events this one
+    // never applied, and what a projection keeps in memory from them (`applied`: the matcher's queue book)
+    // would miss them for good (lobbies queued forever after an outage). So a resubscription resumes from
+    // where this process got to; applying an event again is idempotent (every replica applies every event).
+    entry.position = entry.subscribed && entry.position < stored ? entry.position : stored;
+    entry.saved = stored;
+    entry.subscribed = true;
     entry.pending = [];
     const generation = ++entry.generation;
     entry.subscription = this.store.subscribeToAll(
