@@ -70,11 +70,6 @@ export class LogWriter {
     this.timer = null;
   }
 
-  /** Lines kept for a retry (for tests and gauges). */
-  get pending(): number {
-    return this.buffer.length;
-  }
-
   private drop(n: number): void {
     this.buffer.splice(0, n);
     this.dropped += n;

@@ -63,11 +63,6 @@ export class Machines {
     if (spec) this.specs.set(serverId, spec);
   }
 
-  /** The process runtime's owner id (ADR-0021). */
-  get ownerId(): string {
-    return this.owners.ownerId;
-  }
-
   /** Start the server's game (call in its lane); a failure records START_FAILED and answers 409. */
   async launch(launch: ServerLaunch, build: ResolvedBuild, allocated: AllocatedPort[], project: ProjectView, serverToken: string): Promise<void> {
     const spec: MachineSpec = {

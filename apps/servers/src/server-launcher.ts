@@ -34,6 +34,7 @@ export class ServerLauncher {
     const launch: ServerLaunch = {
       ...fields, serverId, projectId: project.projectId, networkPorts: networkPorts(allocated), buildId: build.buildId, version: build.version, tokenHash: token.hash,
     };
+    const launchMachine = () => this.states.lane.run(serverId, () => this.machines.launch(launch, build, allocated, project, token.token));
     let position: bigint | null;
     try {
       // The owner first (ADR-0021): a live server never lacks one, so no other replica's reconcile takes it for its own.
@@ -41,11 +42,11 @@ export class ServerLauncher {
       ({ position } = await this.states.execute(serverId, { type: 'StartServer', now: this.states.now(), ...launch }, { projectId: project.projectId }));
     } catch (err) {
       // The store may have taken the append before the connection broke: then a machine is owed.
-      if (isInfrastructureError(err)) void this.resolveUnanswered(launch, () => this.states.lane.run(serverId, () => this.machines.launch(launch, build, allocated, project, token.token)));
+      if (isInfrastructureError(err)) void this.resolveUnanswered(launch, launchMachine);
       else await this.runtime.releasePorts(serverId);
       throw err;
     }
-    await this.states.lane.run(serverId, () => this.machines.launch(launch, build, allocated, project, token.token));
+    await launchMachine();
     return { serverId, position };
   }
 
