@@ -210,7 +210,10 @@ export async function startDistributed(portRange = '17500-17999', extraEnv: Node
   const legacyPort = await freePort();
   const log: string[] = [];
   const stdouts = new Map<string, string>();
-  const shared = { ...baseEnv(dataDir, port, portRange, legacyPort), DATABASE_URL: db.url, NATS_URL, ...extraEnv };
+  // Replicas of every app would pass PostgreSQL's default max_connections (100) with the default pools
+  // (docs/operations.md, SPAWNPOINT_DB_POOL_SIZE), as on a managed database: smaller pools, as an operator would.
+  const pools = options.extraServices?.length ? { SPAWNPOINT_DB_POOL_SIZE: '4' } : {};
+  const shared = { ...baseEnv(dataDir, port, portRange, legacyPort), DATABASE_URL: db.url, NATS_URL, ...pools, ...extraEnv };
   const opsPorts: Record<string, number> = {};
   if (options.opsPorts) {
     for (const app of ['projects', 'builds', 'servers', 'lobbies', 'matchmaking', 'backfill', 'gateway']) opsPorts[app] = await freePort();

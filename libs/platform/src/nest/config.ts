@@ -9,6 +9,12 @@ export interface PlatformConfig {
   runtime: 'process' | 'kubernetes';
   databaseUrl: string;
   /**
+   * Connections each of a service's two main PostgreSQL pools (event store, read models) may open
+   * (SPAWNPOINT_DB_POOL_SIZE, default 10). Replicas × services × pools must stay under the server's
+   * max_connections: a managed database's limit is often 100.
+   */
+  dbPoolSize: number;
+  /**
    * EVENTSTORE_URL: the services' event store is EventStoreDB at this connection string (streams,
    * subscriptions, outbox relays); unset: PostgreSQL on databaseUrl. Read models, their checkpoints and
    * parked events stay in PostgreSQL either way (ADR-0009).
@@ -86,6 +92,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, mode: PlatformC
     mode,
     runtime,
     databaseUrl: env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/spawnpoint',
+    dbPoolSize: Math.ceil(positive(env, 'SPAWNPOINT_DB_POOL_SIZE', 10)),
     eventStoreUrl: env.EVENTSTORE_URL || null,
     natsUrl: env.NATS_URL ?? 'nats://127.0.0.1:4222',
     eventRetention: {

@@ -23,3 +23,11 @@ describe('the workflow dispatch concurrency setting', () => {
     expect(() => loadConfig({ SPAWNPOINT_WORKFLOW_DISPATCH_CONCURRENCY: '0' })).toThrow('SPAWNPOINT_WORKFLOW_DISPATCH_CONCURRENCY must be a positive number, not "0"');
   });
 });
+
+describe('the database pool size setting', () => {
+  it('defaults to 10 connections per pool, takes a positive number from the environment, and refuses anything else', () => {
+    expect(loadConfig({}).dbPoolSize).toBe(10);
+    expect(loadConfig({ SPAWNPOINT_DB_POOL_SIZE: '4' }).dbPoolSize).toBe(4);
+    expect(() => loadConfig({ SPAWNPOINT_DB_POOL_SIZE: '-1' })).toThrow('SPAWNPOINT_DB_POOL_SIZE must be a positive number, not "-1"');
+  });
+});

@@ -11,14 +11,14 @@ import {
 import type { PlatformConfig } from './config';
 
 export type EventStoreChoice =
-  | { kind: 'postgres'; connectionString: string }
+  | { kind: 'postgres'; connectionString: string; poolSize?: number }
   | { kind: 'eventstoredb'; connectionString: string; checkpointsUrl: string };
 
 /** Pure: the store the configuration selects. */
-export function chooseEventStore(config: Pick<PlatformConfig, 'databaseUrl' | 'eventStoreUrl'>): EventStoreChoice {
+export function chooseEventStore(config: Pick<PlatformConfig, 'databaseUrl' | 'eventStoreUrl'> & { dbPoolSize?: number }): EventStoreChoice {
   const url = config.eventStoreUrl?.trim();
   if (url) return { kind: 'eventstoredb', connectionString: url, checkpointsUrl: config.databaseUrl };
-  return { kind: 'postgres', connectionString: config.databaseUrl };
+  return { kind: 'postgres', connectionString: config.databaseUrl, ...(config.dbPoolSize ? { poolSize: config.dbPoolSize } : {}) };
 }
 
 export interface OpenedEventStore {
@@ -43,7 +43,7 @@ export function redactUrl(url: string): string {
  */
 export async function openEventStore(choice: EventStoreChoice, options: { reachTimeoutMs?: number } = {}): Promise<OpenedEventStore> {
   if (choice.kind === 'postgres') {
-    const store = new PostgresEventStore({ connectionString: choice.connectionString });
+    const store = new PostgresEventStore({ connectionString: choice.connectionString, poolSize: choice.poolSize });
     try {
       await store.migrate();
       const checkpoints = new PostgresCheckpointStore(store.pool);

@@ -7,8 +7,9 @@ const DB = 'postgres://spawnpoint@db:5432/spawnpoint';
 describe('chooseEventStore', () => {
   it('is PostgreSQL on DATABASE_URL when EVENTSTORE_URL is unset or empty, in both modes', () => {
     for (const mode of ['distributed', 'standalone'] as const) {
-      expect(chooseEventStore(loadConfig({ DATABASE_URL: DB }, mode))).toEqual({ kind: 'postgres', connectionString: DB });
-      expect(chooseEventStore(loadConfig({ DATABASE_URL: DB, EVENTSTORE_URL: '' }, mode))).toEqual({ kind: 'postgres', connectionString: DB });
+      expect(chooseEventStore(loadConfig({ DATABASE_URL: DB }, mode))).toEqual({ kind: 'postgres', connectionString: DB, poolSize: 10 });
+      expect(chooseEventStore(loadConfig({ DATABASE_URL: DB, EVENTSTORE_URL: '' }, mode))).toEqual({ kind: 'postgres', connectionString: DB, poolSize: 10 });
+      expect(chooseEventStore(loadConfig({ DATABASE_URL: DB, SPAWNPOINT_DB_POOL_SIZE: '3' }, mode))).toEqual({ kind: 'postgres', connectionString: DB, poolSize: 3 });
     }
   });
 

@@ -47,7 +47,7 @@ export class GatewayPlatformModule implements OnApplicationShutdown {
           provide: READ_MODELS,
           useFactory: async () => {
             await waitForServicesSchema(config.databaseUrl);
-            return createReadModels(config.databaseUrl, 4);
+            return createReadModels(config.databaseUrl, Math.min(4, config.dbPoolSize));
           },
         },
         // Uploads are written and artifacts read here (after READ_MODELS: once the services' schema is there).

@@ -45,7 +45,7 @@ export class PlatformModule implements OnApplicationShutdown {
           provide: READ_MODELS,
           useFactory: async () => {
             await migrateReadModels(config.databaseUrl);
-            return createReadModels(config.databaseUrl);
+            return createReadModels(config.databaseUrl, config.dbPoolSize);
           },
         },
         // After READ_MODELS: its tables come with the read-model migrations.
