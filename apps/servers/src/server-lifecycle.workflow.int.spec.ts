@@ -10,7 +10,6 @@ import { CreatedProject, ServerList, ServerView, SUBJECTS } from '@spawnpoint/pr
 import { gameProcesses, killGames } from '../../../test/support/game-processes';
 import { eventually } from '../../../test/support/http';
 import { ServiceBed, startServiceBed, uploadSampleBuild } from '../../../test/support/service-bed';
-import { RecentClaims } from './pools/recent-claims';
 import { ServerIntents } from './server-intents';
 import { ServersHost } from './servers.host';
 import { ServersModule } from './servers.module';
@@ -125,14 +124,45 @@ describe('server-lifecycle workflow in the servers service (PostgreSQL, process 
     const keyed = (name: string) => bed.request<ServerView>(SUBJECTS.servers.start, { projectId: pro, plan: 'pro', body: { name, region: 'ap-south' } }, { commandId });
     const claimed = await keyed('first');
     expect(claimed.pool_claimed_at).not.toBeNull();
-    // a restart of the service: its read model shows the claim, and its start-up loads the recent claims;
-    // another payload under the same id (it misses the in-memory answer of the first) then finds the claim
-    await eventually(pool, (l) => l.some((x) => x.instance_id === claimed.instance_id && x.pool_claimed_at), 10_000, 'claim in the read model');
-    await bed.app.get(RecentClaims).load(platform.db, platform.clock());
+    // another payload under the same id (it misses the in-memory answer of the first, as another replica or
+    // this one after a restart would): the start key in the store answers the claimed server
     const again = await keyed('second');
     expect(again.instance_id).toBe(claimed.instance_id);
     expect(again.name).toBe('first');
     expect((await pool()).filter((x) => x.pool_claimed_at).map((x) => x.instance_id)).toEqual([claimed.instance_id]);
     await bed.request(SUBJECTS.projects.updateSettings, { projectId: pro, patch: { pool_config: null } });
+  });
+
+  it('the same start arriving twice at once (as at two replicas) claims one pool server, starts one cold, and both arrivals answer it', async () => {
+    await bed.request(SUBJECTS.projects.updateSettings, {
+      projectId: pro, patch: { pool_config: { enabled: true, regions: { 'ap-north': { min_ready: 3, max: 3 } }, build_name: 'default' } },
+    });
+    const pool = async () => (await bed.request<ServerList>(SUBJECTS.servers.list, { projectId: pro, region: 'ap-north', status: 'running', include_pool: true })).servers.filter((x) => x.is_pool_server);
+    await eventually(pool, (l) => l.filter((x) => !x.pool_claimed_at).length === 3, 30_000, 'pool filled');
+    // two payloads under one command id: the in-memory join of RecentCommands does not see them as one
+    const twice = (commandId: string, region: string) => Promise.all(['a', 'b'].map((name) =>
+      bed.request<ServerView>(SUBJECTS.servers.start, { projectId: pro, plan: 'pro', body: { name, region } }, { commandId })));
+    const claims = await twice('race:claim:1', 'ap-north');
+    expect(claims[1].instance_id).toBe(claims[0].instance_id);
+    expect(claims[0].pool_claimed_at).not.toBeNull();
+    await eventually(pool, (l) => l.some((x) => x.pool_claimed_at), 10_000, 'claim in the read model');
+    expect((await pool()).filter((x) => x.pool_claimed_at).map((x) => x.instance_id)).toEqual([claims[0].instance_id]);
+    const colds = await twice('race:cold:1', 'south-africa');
+    expect(colds[1].instance_id).toBe(colds[0].instance_id);
+    const listed = async () => (await bed.request<ServerList>(SUBJECTS.servers.list, { projectId: pro, region: 'south-africa' })).servers.map((x) => x.instance_id);
+    await eventually(listed, (l) => l.length > 0, 10_000, 'cold start in the read model');
+    expect(await listed()).toEqual([colds[0].instance_id]);
+    await bed.request(SUBJECTS.projects.updateSettings, { projectId: pro, patch: { pool_config: null } });
+  });
+
+  it('a start that failed leaves its key to a retry, which starts afresh', async () => {
+    const commandId = 'retry:after:failure';
+    const send = (version_tag: string) => bed.request<ServerView>(SUBJECTS.servers.start, { projectId: pro, plan: 'pro', body: { name: 'retried', region: 'us-west', version_tag } }, { commandId })
+      .then((v) => v, (err: { body?: { status?: number } }) => err);
+    const failed = await send('no-such-tag') as { body?: { status?: number } };
+    expect(failed.body?.status).toBe(404);
+    const started = await send('default') as ServerView;
+    expect(started.instance_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(started.name).toBe('retried');
   });
 });

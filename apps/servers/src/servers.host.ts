@@ -12,7 +12,7 @@ import { LogWriter } from './log-writer';
 import { MachineEvents } from './machine-events';
 import { Machines } from './machines';
 import { PlanAdmission } from './plan-admission';
-import { RecentClaims } from './pools/recent-claims';
+import { StartKeys } from './pools/start-keys';
 import { ServerPools } from './pools/server-pools';
 import { HostPortReservations } from './host-port-reservations';
 import { MachineOwners } from './machine-owners';
@@ -39,7 +39,7 @@ export class ServersHost extends ServiceHost {
     private readonly pools: ServerPools,
     private readonly logs: LogWriter,
     private readonly admission: PlanAdmission,
-    private readonly recentClaims: RecentClaims,
+    private readonly startKeys: StartKeys,
     private readonly owners: MachineOwners,
     private readonly hostPorts: HostPortReservations,
   ) {
@@ -64,15 +64,16 @@ export class ServersHost extends ServiceHost {
 
   protected override async starting(): Promise<void> {
     this.machineEvents.watch();
-    await this.recentClaims.load(this.db, this.clock());
     // The lease first: this instance's servers are not taken over while it reconciles (ADR-0021).
     await this.owners.renew();
     await this.reconcile();
-    // Each heartbeat also takes over the live servers of owners whose lease expired, and (kubernetes) sweeps
-    // the host port reservations of servers no longer live that no teardown released.
+    // Each heartbeat also takes over the live servers of owners whose lease expired, (kubernetes) sweeps
+    // the host port reservations of servers no longer live that no teardown released, and removes the
+    // start keys older than any retry of their start.
     await this.owners.start(async () => {
       await takeOverExpired(this.reconcileHost(), () => this.owners.expiredServers());
       if (this.runtime.kind === 'kubernetes') await this.hostPorts.sweep();
+      await this.startKeys.sweep();
     });
     await this.pools.manager.start();
   }

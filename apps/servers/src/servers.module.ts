@@ -10,7 +10,7 @@ import { LogReads } from './logs/log-read-deps';
 import { MachineEvents } from './machine-events';
 import { Machines } from './machines';
 import { PlanAdmission } from './plan-admission';
-import { RecentClaims } from './pools/recent-claims';
+import { StartKeys } from './pools/start-keys';
 import { ServerPools } from './pools/server-pools';
 import { SERVERS_HANDLERS, serversRoutes } from './routes';
 import { RUNTIME } from './runtime';
@@ -29,6 +29,7 @@ import { kubernetesOwnerId, MachineOwners, ownerLeaseOptions, processOwnerId } f
 @Module({
   providers: [
     { provide: HostPortReservations, inject: [PLATFORM], useFactory: (p: Platform) => new HostPortReservations(p.db) },
+    { provide: StartKeys, inject: [PLATFORM], useFactory: (p: Platform) => new StartKeys(p.db, { durable: Boolean(p.config.eventStoreUrl) }) },
     {
       provide: RUNTIME,
       inject: [CONFIG, HostPortReservations],
@@ -55,7 +56,7 @@ import { kubernetesOwnerId, MachineOwners, ownerLeaseOptions, processOwnerId } f
     },
     { provide: LogWriter, inject: [PLATFORM], useFactory: (p: Platform) => new LogWriter(p.db) },
     { provide: PlanAdmission, inject: [PLATFORM], useFactory: (p: Platform) => new PlanAdmission(p.config.databaseUrl) },
-    ServersReadModel, ServerStates, Upstream, ServerViews, GameTokens, SdkReadinessTimeouts, ClaimVisibility, ColdStarts, BuildDirs, Machines, MachineEvents, ServerLauncher, ServerIntents, ServerPools, RecentClaims, LogReads,
+    ServersReadModel, ServerStates, Upstream, ServerViews, GameTokens, SdkReadinessTimeouts, ClaimVisibility, ColdStarts, BuildDirs, Machines, MachineEvents, ServerLauncher, ServerIntents, ServerPools, LogReads,
     ServersHost,
     ...SERVERS_HANDLERS,
     servesRoutes(ServersHost, serversRoutes),

@@ -6,8 +6,8 @@ import { BusCommand, idFromCommand, observePoolClaim } from '@spawnpoint/platfor
 import { ProjectView, ServerView, StartServerRequest } from '@spawnpoint/proto';
 import { ClaimVisibility } from '../claim-visibility';
 import { PlanAdmission } from '../plan-admission';
-import { RecentClaims } from '../pools/recent-claims';
 import { ServerPools } from '../pools/server-pools';
+import { StartKeys } from '../pools/start-keys';
 import { ServerLauncher } from '../server-launcher';
 import { ServerStates } from '../server-states';
 import { serverView, stateShape } from '../server-view';
@@ -19,9 +19,9 @@ export class StartServer extends BusCommand<StartServerRequest, ServerView> {}
 
 /**
  * A new game server: a ready pool server claimed, or a new one started cold. The command id (a gateway
- * write's, a workflow intent's key) gives a cold server its id, and a claim records it, so a start sent
- * again after its answer was lost (the service even restarted meanwhile) answers the server it started or
- * claimed, not a second one.
+ * write's, a workflow intent's key) is taken in the store first (StartKeys), gives a cold server its id,
+ * and a claim records it, so a start sent again after its answer was lost answers the server it started or
+ * claimed, not a second one, whichever replica it reaches and whether or not the first one still lives.
  */
 @Injectable()
 @CommandHandler(StartServer)
@@ -35,18 +35,31 @@ export class StartServerHandler implements ICommandHandler<StartServer> {
     private readonly claims: ClaimVisibility,
     private readonly launcher: ServerLauncher,
     private readonly readModel: ServersReadModel,
-    private readonly recentClaims: RecentClaims,
+    private readonly startKeys: StartKeys,
   ) {}
 
   async execute({ request: req, context }: StartServer): Promise<ServerView> {
     const received = performance.now();
     const startKey = context.commandId ?? undefined;
-    const serverId = startKey ? idFromCommand('server', req.projectId, startKey) : randomUUID();
-    if (startKey) {
-      // started cold under this id (its id is the command's), or a pool server claimed before a restart
-      const earlier = (await this.states.load(serverId)).state.status !== 'none' ? serverId : this.recentClaims.find(req.projectId, startKey);
-      if (earlier) return this.views.get({ projectId: req.projectId, serverId: earlier, fresh: true });
+    if (!startKey) return this.start(req, randomUUID(), received);
+    const serverId = idFromCommand('server', req.projectId, startKey);
+    const earlier = await this.startKeys.begin(req.projectId, startKey, () => this.startedBy(req.projectId, serverId, startKey));
+    if (earlier) return this.views.get({ projectId: req.projectId, serverId: earlier, fresh: true });
+    try {
+      return await this.start(req, serverId, received, startKey);
+    } catch (err) {
+      await this.startKeys.failed(req.projectId, startKey);
+      throw err;
     }
+  }
+
+  /** What an earlier arrival of this start did before it lost its key: started cold under the command's id, or claimed a pool server. */
+  private async startedBy(projectId: string, serverId: string, startKey: string): Promise<string | null> {
+    if ((await this.states.load(serverId)).state.status !== 'none') return serverId;
+    return this.startKeys.claimedBy(projectId, startKey);
+  }
+
+  private async start(req: StartServerRequest, serverId: string, received: number, startKey?: string): Promise<ServerView> {
     const project = await this.upstream.project(req.projectId);
     // A capped plan counts active servers: its starts run one at a time (PlanAdmission).
     if (PLAN_LIMITS[project.plan].maxActiveServers === null) return this.admitted(req, project, serverId, received, startKey);
