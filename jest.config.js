@@ -27,9 +27,7 @@ const roots = (kind) => ({
     '^@spawnpoint/(gateway|projects|builds|servers|lobbies|matchmaking|backfill|standalone)$': '<rootDir>/apps/$1/src',
   },
   testMatch: [`<rootDir>/{libs,apps,packages,proto,bench,test,scripts}/**/*.${kind}.spec.ts`],
-  // The chaos suite (issue 36: some trials still fail after a kill or an immediate PostgreSQL stop, see
-  // docs/testing.md) runs on its own: `npm run test:chaos`.
-  testPathIgnorePatterns: ['/node_modules/', ...(process.env.SPAWNPOINT_CHAOS === '1' ? [] : ['/test/e2e/chaos\\.e2e\\.spec\\.ts$'])],
+  testPathIgnorePatterns: ['/node_modules/'],
   // e2e: a failing test prints the tail of the platform's own output (test/support/e2e-environment.js).
   ...(kind === 'e2e' ? { testEnvironment: '<rootDir>/test/support/e2e-environment.js' } : {}),
 });

@@ -5,6 +5,7 @@
 // orphan or wrongly killed game, nothing stuck in a transient status, every error a 503 with Retry-After
 // (or, for a killed gateway, a connection it cut). The figures are printed for the closing note.
 import { writeFileSync } from 'node:fs';
+import { Client } from 'pg';
 import { client } from '../support/http';
 import { OwnNats, OwnPostgres, startOwnNats, startOwnPostgres } from '../support/own-services';
 import { Platform, startDistributed } from '../support/processes';
@@ -54,6 +55,22 @@ describe('chaos: two replicas of every app; kill -9, NATS and PostgreSQL outages
     console.log(`chaos (seed ${seed}): ${JSON.stringify(summary(totals))}`);
   });
 
+  /** A lobby's events and those of the matches and servers they name, in order: why a lobby did not reach its game. */
+  async function history(lobbyId: string): Promise<string[]> {
+    const db = new Client({ connectionString: pg.url });
+    await db.connect();
+    try {
+      const own = (await db.query(`SELECT type, data FROM events WHERE stream_id = $1 ORDER BY position`, [`lobby-${lobbyId}`])).rows;
+      const matches = [...new Set(own.map((e) => e.data.matchId).filter(Boolean))].map((m) => `match-${m}`);
+      const ofMatches = (await db.query(`SELECT data FROM events WHERE stream_id = ANY($1)`, [matches])).rows;
+      const servers = [...new Set([...own, ...ofMatches].map((e) => e.data.server?.instance_id ?? e.data.serverId).filter(Boolean))].map((id) => `server-${id}`);
+      const related = (await db.query(`SELECT stream_id, type, data, created_at FROM events WHERE stream_id = ANY($1) ORDER BY position`, [[`lobby-${lobbyId}`, ...matches, ...servers]])).rows;
+      return related.map((e) => `${e.created_at.toISOString()} ${e.stream_id} ${e.type} ${JSON.stringify(e.data).slice(0, 300)}`);
+    } finally {
+      await db.end();
+    }
+  }
+
   async function trial(name: string, fault: (load: Load) => Promise<{ connectionErrorsAllowed: boolean }>): Promise<void> {
     const load = new Load(p.gatewayUrls!, p.serverKey, p.clientKey, name);
     load.start(4);
@@ -63,7 +80,7 @@ describe('chaos: two replicas of every app; kill -9, NATS and PostgreSQL outages
     await load.stop();
     totals.push({ trial: name, figures: load.figures });
     expect(unexpectedErrors(load, connectionErrorsAllowed)).toEqual([]);
-    await checkAndClean(p.baseUrl, p.serverKey, p.clientKey, p.dataDir, load);
+    await checkAndClean(p.baseUrl, p.serverKey, p.clientKey, p.dataDir, load, history);
   }
 
   it(`kill -9 of a random replica, ${KILL_TRIALS} trials`, async () => {

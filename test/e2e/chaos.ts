@@ -164,7 +164,7 @@ export function unexpectedErrors(load: Load, allowConnectionErrors: boolean): st
  * no game process without its server, nothing left launching, every queued pair in one game; then the
  * trial's servers and lobbies are ended so the next trial starts clean.
  */
-export async function checkAndClean(gateway: string, serverKey: string, clientKey: string, dataDir: string, load: Load): Promise<void> {
+export async function checkAndClean(gateway: string, serverKey: string, clientKey: string, dataDir: string, load: Load, history?: (lobbyId: string) => Promise<string[]>): Promise<void> {
   const server = client(gateway, serverKey);
   const player = client(gateway, clientKey);
   const servers = await eventually(() => everyServer(server), (l) => l.every((s: any) => s.status === 'running' || s.status === 'stopped'), 60_000, 'no server left launching');
@@ -204,7 +204,11 @@ export async function checkAndClean(gateway: string, serverKey: string, clientKe
   // Every queued lobby ends in a game, on a running server of a duel: two lobbies, each on that one server.
   const inGame = new Map<string, string[]>();
   for (const who of load.acked.queued.flat()) {
-    const lobby = await eventually(() => player.get('/v3/lobbies/arena/me', as(who)), (r) => r.body.status === 'in_game', 60_000, `${who} in_game`);
+    const lobby = await eventually(() => player.get('/v3/lobbies/arena/me', as(who)), (r) => r.body.status === 'in_game', 60_000, `${who} in_game`).catch(async (err: Error) => {
+      // The lobby's and its match's events say where it went instead (a failed trial's post-mortem).
+      const id = (await player.get('/v3/lobbies/arena/me', as(who)).catch(() => null))?.body?.id;
+      throw new Error(`${err.message}\n${id && history ? (await history(id)).join('\n') : ''}`);
+    });
     const id = lobby.body.server.instance_id as string;
     inGame.set(id, [...(inGame.get(id) ?? []), lobby.body.id]);
   }

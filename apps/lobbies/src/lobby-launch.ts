@@ -12,7 +12,7 @@ import { ServerView } from '@spawnpoint/proto';
 import { logger } from '@spawnpoint/logging';
 import { lobbyServerStart } from './lobby-server';
 import { isLive, LobbyStates } from './lobby-states';
-import { LobbyWrites, Ran } from './lobby-writes';
+import { LobbyWrites } from './lobby-writes';
 
 const log = logger('lobbies');
 
@@ -58,13 +58,11 @@ export class LobbyLaunch {
       await this.writes.run(projectId, lobbyId, { type: 'ServerStopped', now: this.writes.now() }).catch(() => undefined);
       throw err;
     }
-    let assigned: Ran;
-    try {
-      assigned = await this.writes.run(projectId, lobbyId, { type: 'ServerAssigned', server: server as never, now: this.writes.now() });
-    } catch (err) {
-      // The lobby moved on (deleted, host ended it) while the server launched: nobody needs it.
-      this.servers.stopEventually(projectId, server.instance_id);
-      throw err;
+    // A lobby that moved on (deleted, host ended it) while the server launched records the server as
+    // unneeded, and the lobby-launch workflow stops it (an intent, retried until the servers service answers).
+    const assigned = await this.writes.run(projectId, lobbyId, { type: 'ServerAssigned', server: server as never, launch: state.launches, now: this.writes.now() });
+    if (assigned.events.some((e) => e.type === 'LobbyServerUnneeded')) {
+      throw new DomainError('conflict', `lobby ${lobbyId} moved on while its server started; the server is being stopped`);
     }
     return assigned.state;
   }

@@ -47,7 +47,8 @@ describe('lobby-launch workflow in the lobbies service (PostgreSQL, real servers
 
   const now = () => platform.clock().toISOString();
   const mine = (playerId: string, config = 'default') => bed.request<LobbyView>(L.getMine, { projectId, config, playerId });
-  const serversOf = async (lobbyId: string) => (await bed.request<ServerList>(SUBJECTS.servers.list, { projectId, match_id: lobbyId })).servers;
+  // Launching ones too: a server of a launch counts from its start, not from when its game runs.
+  const serversOf = async (lobbyId: string) => (await bed.request<ServerList>(SUBJECTS.servers.list, { projectId, match_id: lobbyId, include_launching: true })).servers;
   const assignments = async (lobbyId: string) => (await platform.store.readStream(lobbyStream(lobbyId))).events.filter((e) => e.type === 'LobbyServerAssigned');
   const outbox = async () => (await readModelsPool(platform.db).query(`SELECT intent_key, failed_at FROM workflow_intents WHERE workflow = 'lobby-launch'`)).rows;
 
@@ -94,5 +95,18 @@ describe('lobby-launch workflow in the lobbies service (PostgreSQL, real servers
     await bed.app.get(LobbiesHost).workflowRunner!.idle();
     expect(await serversOf(lobbyId)).toHaveLength(0);
     expect(await outbox()).toEqual([]);
+  });
+
+  it('a server of a launch that arrives after the lobby was deleted is recorded unneeded and stopped by the workflow (an intent, not fire-and-forget)', async () => {
+    const lobbyId = await orphanedStart('gone-host');
+    // The launch's request reached the servers service; the lobby was deleted before the answer came back.
+    const started = await bed.request<ServerView>(SUBJECTS.servers.start, {
+      projectId, plan: 'pro', body: { name: `lobby-${lobbyId}`, region: 'us-east', match_id: lobbyId, custom_data: { lobby_id: lobbyId } },
+    }, { headers: { [COMMAND_ID_HEADER]: lobbyLaunchKey(lobbyId, 1) } });
+    await bed.app.get(LobbyWrites).run(projectId, lobbyId, { type: 'DeleteLobby', reason: 'admin', now: now() });
+    const ran = await bed.app.get(LobbyWrites).run(projectId, lobbyId, { type: 'ServerAssigned', server: started as never, launch: 1, now: now() });
+    expect(ran.events.map((e) => e.type)).toEqual(['LobbyServerUnneeded']);
+    await eventually(() => bed.request<ServerView>(SUBJECTS.servers.get, { projectId, serverId: started.instance_id }), (v) => v.status === 'stopped', 20_000, 'unneeded server stopped');
+    await eventually(outbox, (rows) => !rows.some((r) => String(r.intent_key).includes(':unneeded:')), 10_000, 'the stop intent done');
   });
 });

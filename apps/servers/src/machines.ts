@@ -63,8 +63,11 @@ export class Machines {
     if (spec) this.specs.set(serverId, spec);
   }
 
-  /** Start the server's game (call in its lane); a failure records START_FAILED and answers 409. */
-  async launch(launch: ServerLaunch, build: ResolvedBuild, allocated: AllocatedPort[], project: ProjectView, serverToken: string): Promise<void> {
+  /**
+   * Start the server's game (call in its lane); a failure records START_FAILED and answers 409. `owned`: this
+   * instance already recorded itself as the server's owner (a cold start does before its ServerStarted).
+   */
+  async launch(launch: ServerLaunch, build: ResolvedBuild, allocated: AllocatedPort[], project: ProjectView, serverToken: string, options: { owned?: boolean } = {}): Promise<void> {
     const spec: MachineSpec = {
       serverId: launch.serverId, projectId: launch.projectId, executablePath: build.executablePath ?? undefined,
       image: build.image ?? undefined, args: splitArgs(launch.startupArgs), computeSize: launch.computeSize, region: launch.region, ports: allocated,
@@ -88,7 +91,7 @@ export class Machines {
     const id = launch.serverId;
     try {
       // This instance runs the machine: it owns it (a manual restart may move a server to this replica; ADR-0021).
-      await throughOutages(`recording the owner of ${id}`, () => this.owners.claim(id));
+      if (!options.owned) await throughOutages(`recording the owner of ${id}`, () => this.owners.claim(id));
       // A local game runs from this machine's copy of the build (extracted from its blob when missing).
       if (this.runtime.kind === 'process' && build.kind === 'zip') {
         spec.buildDir = await throughOutages(`preparing the build of ${id}`, () => this.buildDirs.ensure(launch.projectId, build.buildId));

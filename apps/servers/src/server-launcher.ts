@@ -34,7 +34,7 @@ export class ServerLauncher {
     const launch: ServerLaunch = {
       ...fields, serverId, projectId: project.projectId, networkPorts: networkPorts(allocated), buildId: build.buildId, version: build.version, tokenHash: token.hash,
     };
-    const launchMachine = () => this.states.lane.run(serverId, () => this.machines.launch(launch, build, allocated, project, token.token));
+    const launchMachine = () => this.states.lane.run(serverId, () => this.machines.launch(launch, build, allocated, project, token.token, { owned: true }));
     let position: bigint | null;
     try {
       // The owner first (ADR-0021): a live server never lacks one, so no other replica's reconcile takes it for its own.

@@ -33,7 +33,8 @@ export type LobbyCommand =
   | { type: 'KickPlayer'; playerId: string; targetId: string; now: string }
   | { type: 'TransferHost'; playerId: string; targetId: string; now: string }
   | { type: 'StartGame'; playerId: string; now: string }
-  | { type: 'ServerAssigned'; server: LobbyServer; now: string }
+  /** `launch`: the lobby's own launch that started the server (a match's assignment has none). */
+  | { type: 'ServerAssigned'; server: LobbyServer; launch?: number; now: string }
   /** `server`: the server as it is now that it runs (ports bound), replacing the one assigned at launch. */
   | { type: 'ServerRunning'; server?: LobbyServer; now: string }
   /** `instanceId`: which server stopped; a stop of a server the lobby no longer uses is ignored. */

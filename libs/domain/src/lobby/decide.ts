@@ -14,6 +14,14 @@ function live(state: LobbyState): LiveLobbyState {
   return state;
 }
 
+/** The lobby left its launch `launch` behind (deleted, ended, a later launch) and does not use `serverId`. */
+function movedOn(state: LobbyState, launch: number, serverId: string): boolean {
+  if (state.status === 'none') return false;
+  if (state.status === 'deleted') return true;
+  if (state.server?.instance_id === serverId) return false;
+  return state.status !== 'starting' || state.launches !== launch;
+}
+
 const isMember = (state: LiveLobbyState, playerId: string) => state.players.some((p) => p.id === playerId);
 
 function member(state: LobbyState, playerId: string): LiveLobbyState {
@@ -151,11 +159,14 @@ function decideLobby(command: Exclude<LobbyCommand, { type: Parameters<typeof de
       return [{ type: 'GameStarting', data: { lobbyId: lobby.id, by: command.playerId, at } }];
     }
     case 'ServerAssigned': {
+      if (command.launch !== undefined && movedOn(state, command.launch, command.server.instance_id)) {
+        return [{ type: 'LobbyServerUnneeded', data: { lobbyId: (state as { id: string }).id, server: command.server, launch: command.launch, at } }];
+      }
       const lobby = live(state);
+      if (lobby.server?.instance_id === command.server.instance_id) return [];
       // A match's lobby gets its server once matched.
       const matched = lobby.status === 'matched' && lobby.matchmaking?.matchId;
       if (lobby.status !== 'starting' && !matched) throw conflict(`lobby is ${lobby.status}, not starting`);
-      if (lobby.server?.instance_id === command.server.instance_id) return [];
       return [{ type: 'LobbyServerAssigned', data: { lobbyId: lobby.id, server: command.server, at } }];
     }
     case 'ServerRunning': {

@@ -39,6 +39,12 @@ export interface LobbySettingsChanges {
 export type LobbySettingsUpdated = DomainEvent<'LobbySettingsUpdated', { lobbyId: string; by: string; changes: LobbySettingsChanges; at: string }>;
 export type GameStarting = DomainEvent<'GameStarting', { lobbyId: string; by: string; at: string }>;
 export type LobbyServerAssigned = DomainEvent<'LobbyServerAssigned', { lobbyId: string; server: LobbyServer; at: string }>;
+/**
+ * A server the lobby's own launch `launch` started arrived after the lobby moved on (deleted, ended, or in a
+ * later launch with another server): nobody uses it. Recorded, so the lobby-launch workflow stops it through
+ * an intent the runner retries (a stop sent from the request that found out was lost with its process).
+ */
+export type LobbyServerUnneeded = DomainEvent<'LobbyServerUnneeded', { lobbyId: string; server: LobbyServer; launch: number; at: string }>;
 export type GameStarted = DomainEvent<'GameStarted', { lobbyId: string; server?: LobbyServer; at: string }>;
 /** `by`: the host who ended the match, null when the server stopped on its own. `matchId`: the match the lobby leaves. */
 export type GameEnded = DomainEvent<'GameEnded', { lobbyId: string; reason: 'host' | 'server_stopped'; by: string | null; matchId?: string | null; at: string }>;
@@ -73,6 +79,7 @@ export type LobbyEvent =
   | LobbySettingsUpdated
   | GameStarting
   | LobbyServerAssigned
+  | LobbyServerUnneeded
   | GameStarted
   | GameEnded
   | LobbyDeleted

@@ -31,7 +31,8 @@ export function evolve(state: LobbyState, event: LobbyEvent): LobbyState {
       tickets: 0,
     };
   }
-  if (state.status === 'none' || state.status === 'deleted') return state;
+  // A server nobody uses changes nothing here (the lobby-launch workflow stops it).
+  if (state.status === 'none' || state.status === 'deleted' || event.type === 'LobbyServerUnneeded') return state;
   const s: LiveLobbyState = state;
   const at = event.data.at;
   // A change every member can see (and, for member requests, activity that keeps the lobby alive).

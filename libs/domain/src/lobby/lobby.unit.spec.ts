@@ -305,6 +305,33 @@ describe('StartGame, server lifecycle', () => {
     given(lobbyDecider, [created]).when({ type: 'ServerAssigned', server, now: t1 }).thenError('conflict', /not starting/);
   });
 
+  describe("a server of the lobby's own launch that arrives after the lobby moved on", () => {
+    const other = { instance_id: 'srv-2', status: 'starting' };
+    const unneeded = (launch: number, srv = other): LobbyEvent => ({ type: 'LobbyServerUnneeded', data: { lobbyId: L, server: srv, launch, at: t2 } });
+    const ended: LobbyEvent = { type: 'GameEnded', data: { lobbyId: L, reason: 'host', by: 'alice', at: t1 } };
+
+    it('is recorded unneeded (for the lobby-launch workflow to stop it) when the lobby was deleted or ended, and changes nothing', () => {
+      const s = given(lobbyDecider, [created, starting, deleted]).when({ type: 'ServerAssigned', server: other, launch: 1, now: t2 }).then([unneeded(1)]);
+      expect(s).toMatchObject({ status: 'deleted', server: null });
+      given(lobbyDecider, [created, starting, ended]).when({ type: 'ServerAssigned', server: other, launch: 1, now: t2 }).then([unneeded(1)]);
+    });
+
+    it('is recorded unneeded when the lobby is in a later launch or runs another server', () => {
+      given(lobbyDecider, [created, starting, ended, starting]).when({ type: 'ServerAssigned', server: other, launch: 1, now: t2 }).then([unneeded(1)]);
+      given(lobbyDecider, inGame).when({ type: 'ServerAssigned', server: other, launch: 1, now: t2 }).then([unneeded(1)]);
+    });
+
+    it('is assigned as usual in its own launch, and a repeat of the server in use changes nothing', () => {
+      given(lobbyDecider, [created, starting]).when({ type: 'ServerAssigned', server, launch: 1, now: t1 }).then([assigned]);
+      given(lobbyDecider, inGame).when({ type: 'ServerAssigned', server, launch: 1, now: t2 }).thenNothing();
+    });
+
+    it('a lobby that never existed is a 404, and a match\'s assignment (no launch) is still refused outside starting', () => {
+      given(lobbyDecider, []).when({ type: 'ServerAssigned', server: other, launch: 1, now: t2 }).thenError('not_found', /lobby/);
+      given(lobbyDecider, [created, starting, deleted]).when({ type: 'ServerAssigned', server: other, now: t2 }).thenError('not_found', /lobby/);
+    });
+  });
+
   it('goes in_game when the server runs', () => {
     const s = given(lobbyDecider, [created, starting, assigned]).when({ type: 'ServerRunning', now: t2 }).then([running]);
     expect(s).toMatchObject({ status: 'in_game', server });

@@ -4,7 +4,8 @@
 // or lost its answer: StartLobbyServer sends the launch again, keyed by lobby and attempt (the command id the
 // direct start used, so the servers service answers the server it already started). A lobby still without a
 // server at LOBBY_LAUNCH_TIMEOUT_MS goes back to waiting. Once a server is assigned, its own lifecycle
-// decides (lobby-server.ts; the server's startup timeout stops a server that never runs).
+// decides (lobby-server.ts; the server's startup timeout stops a server that never runs). A server that
+// arrived after the lobby moved on (LobbyServerUnneeded) is stopped here, by an intent.
 import { DomainEvent } from '../kit';
 import { LobbyCommand, LobbyEvent } from '../lobby';
 import { timeAfter, CommandIntent, Intent, Workflow } from './workflow';
@@ -26,8 +27,8 @@ export interface StartLobbyServer {
 }
 
 /**
- * Stop the lobby's server: the host ended the match, or the lobby was deleted while its game was starting or
- * running (issue 36: a stop sent once and dropped when the servers service did not answer left the game
+ * Stop the lobby's server: the host ended the match, the lobby was deleted while its game was starting or
+ * running, or a server of its launch arrived after it moved on (issue 36: a stop sent once and dropped when the servers service did not answer left the game
  * running until its TTL). An intent, so the runner retries it until the servers service answers; a server
  * already stopped or gone is an answer. A matchmade lobby's server is the match's to stop.
  */
@@ -54,7 +55,7 @@ export interface LobbyLaunchState {
 }
 
 /** The lobby events a launch is made of; the rest (joins, state, chat) is routed nowhere and costs nothing. */
-const LAUNCH_EVENTS = new Set<string>(['GameStarting', 'LobbyServerAssigned', 'GameStarted', 'GameEnded', 'LobbyDeleted', 'LobbyMatched', 'LobbyLaunchCheck', 'LobbyLaunchTimedOut']);
+const LAUNCH_EVENTS = new Set<string>(['GameStarting', 'LobbyServerAssigned', 'LobbyServerUnneeded', 'GameStarted', 'GameEnded', 'LobbyDeleted', 'LobbyMatched', 'LobbyLaunchCheck', 'LobbyLaunchTimedOut']);
 const live = (state: LobbyLaunchState) => state.status === 'starting' || state.status === 'in_game';
 const timerId = (lobbyId: string) => `lobby-launch:${lobbyId}`;
 export const lobbyLaunchKey = (lobbyId: string, attempt: number) => `lobby-launch:${lobbyId}:${attempt}`;
@@ -126,6 +127,16 @@ export const lobbyLaunchWorkflow: Workflow<LobbyLaunchEvent, LobbyLaunchState, L
           key: `${lobbyLaunchKey(lobbyId, state.attempt)}:stop`,
         };
         return [cancel, stop];
+      }
+      case 'LobbyServerUnneeded': {
+        const serverId = event.data.server.instance_id;
+        const stop: CommandIntent<StopLobbyServer> = {
+          kind: 'command',
+          target: { request: 'StopLobbyServer', projectId: null },
+          command: { type: 'StopLobbyServer', lobbyId, serverId, now: event.data.at },
+          key: `${lobbyLaunchKey(lobbyId, event.data.launch)}:unneeded:${serverId}`,
+        };
+        return [stop];
       }
       case 'LobbyLaunchTimedOut':
         // A timer of an earlier attempt, or the lobby moved on: nothing to do. A lobby deleted meanwhile

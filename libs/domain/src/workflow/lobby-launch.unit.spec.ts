@@ -107,5 +107,14 @@ describe('Lobby launch workflow', () => {
       givenWorkflow(launch, [created, starting, assigned, started]).when({ ...hostEnded, data: { ...hostEnded.data, matchId: 'm1' } } as LobbyEvent).then([cancel]);
       givenWorkflow(launch, [created, matched, starting, assigned, started]).when(deleted).then([cancel]);
     });
+
+    it('a server of its launch that arrived after the lobby moved on is stopped, keyed by the launch and the server', () => {
+      const unneeded: LobbyEvent = { type: 'LobbyServerUnneeded', data: { lobbyId: 'l1', server: { instance_id: 's9' }, launch: 1, at: t1 } };
+      expect(launch.route(unneeded)).toEqual(['l1']);
+      givenWorkflow(launch, [created, starting, deleted]).when(unneeded).then([{
+        kind: 'command', target: { request: 'StopLobbyServer', projectId: null },
+        command: { type: 'StopLobbyServer', lobbyId: 'l1', serverId: 's9', now: t1 }, key: 'lobby-launch:l1:1:unneeded:s9',
+      }]);
+    });
   });
 });

@@ -2,12 +2,9 @@
 // does next reaches the lobby as events (the lobby-server workflow), never by asking.
 import { Inject, Injectable } from '@nestjs/common';
 import { COMMAND_ID_HEADER, RemoteError } from '@spawnpoint/messaging';
-import { logger } from '@spawnpoint/logging';
 import { Platform } from '../nest/service-host';
 import { PLATFORM } from '../nest/tokens';
 import { ListServersRequest, ServerList, ServerView, StartServerRequest, SUBJECTS } from '@spawnpoint/proto';
-
-const log = logger('game-servers');
 
 @Injectable()
 export class GameServers {
@@ -37,24 +34,5 @@ export class GameServers {
       if (err instanceof RemoteError && err.body.status < 500) return; // gone, stopped, not ours: nothing to stop
       throw err;
     }
-  }
-
-  /**
-   * For a stop no workflow knows of (a server that started for a lobby which moved on meanwhile): retried in
-   * this process with backoff while the servers service does not answer, for up to `forMs`.
-   */
-  stopEventually(projectId: string, serverId: string, forMs = 10 * 60_000): void {
-    const until = Date.now() + forMs;
-    const attempt = (delayMs: number): void => {
-      this.stop(projectId, serverId).catch((err: unknown) => {
-        if (Date.now() + delayMs > until) {
-          log.error({ project_id: projectId }, `could not stop server ${serverId}: ${(err as Error).message}; its TTL stops it`);
-          return;
-        }
-        log.warn({ project_id: projectId }, `could not stop server ${serverId} yet (${(err as Error).message}); retrying in ${delayMs} ms`);
-        setTimeout(() => attempt(Math.min(delayMs * 2, 30_000)), delayMs).unref();
-      });
-    };
-    attempt(1_000);
   }
 }
