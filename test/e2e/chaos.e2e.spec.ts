@@ -65,7 +65,11 @@ describe('chaos: two replicas of every app; kill -9, NATS and PostgreSQL outages
       const ofMatches = (await db.query(`SELECT data FROM events WHERE stream_id = ANY($1)`, [matches])).rows;
       const servers = [...new Set([...own, ...ofMatches].map((e) => e.data.server?.instance_id ?? e.data.serverId).filter(Boolean))].map((id) => `server-${id}`);
       const related = (await db.query(`SELECT stream_id, type, data, created_at FROM events WHERE stream_id = ANY($1) ORDER BY position`, [[`lobby-${lobbyId}`, ...matches, ...servers]])).rows;
-      return related.map((e) => `${e.created_at.toISOString()} ${e.stream_id} ${e.type} ${JSON.stringify(e.data).slice(0, 300)}`);
+      const logs = (await db.query(`SELECT server_id::text AS server_id, ts, message FROM log_lines WHERE server_id::text = ANY($1) ORDER BY id DESC LIMIT 20`, [servers.map((s) => s.slice('server-'.length))])).rows.reverse();
+      return [
+        ...related.map((e) => `${e.created_at.toISOString()} ${e.stream_id} ${e.type} ${JSON.stringify(e.data).slice(0, 300)}`),
+        ...logs.map((l) => `${l.ts.toISOString()} log of ${l.server_id}: ${l.message}`),
+      ];
     } finally {
       await db.end();
     }
