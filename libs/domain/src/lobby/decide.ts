@@ -15,8 +15,7 @@ function live(state: LobbyState): LiveLobbyState {
 }
 
 /** The lobby left its launch `launch` behind (deleted, ended, a later launch) and does not use `serverId`. */
-function movedOn(state: LobbyState, launch: number, serverId: string): boolean {
-  if (state.status === 'none') return false;
+function movedOn(state: Exclude<LobbyState, { status: 'none' }>, launch: number, serverId: string): boolean {
   if (state.status === 'deleted') return true;
   if (state.server?.instance_id === serverId) return false;
   return state.status !== 'starting' || state.launches !== launch;
@@ -159,8 +158,8 @@ function decideLobby(command: Exclude<LobbyCommand, { type: Parameters<typeof de
       return [{ type: 'GameStarting', data: { lobbyId: lobby.id, by: command.playerId, at } }];
     }
     case 'ServerAssigned': {
-      if (command.launch !== undefined && movedOn(state, command.launch, command.server.instance_id)) {
-        return [{ type: 'LobbyServerUnneeded', data: { lobbyId: (state as { id: string }).id, server: command.server, launch: command.launch, at } }];
+      if (command.launch !== undefined && state.status !== 'none' && movedOn(state, command.launch, command.server.instance_id)) {
+        return [{ type: 'LobbyServerUnneeded', data: { lobbyId: state.id, server: command.server, launch: command.launch, at } }];
       }
       const lobby = live(state);
       if (lobby.server?.instance_id === command.server.instance_id) return [];
