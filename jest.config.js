@@ -34,6 +34,8 @@ const roots = (kind) => ({
 module.exports = {
   // Per-test timeouts: 30 s by default; e2e suites raise theirs with jest.setTimeout.
   testTimeout: 30000,
+  // The default reporter, then the slowest suites at the end of the run (test/support/slowest-reporter.js).
+  reporters: ['default', '<rootDir>/test/support/slowest-reporter.js'],
   projects: [
     roots('unit'),
     roots('int'),

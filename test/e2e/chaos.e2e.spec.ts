@@ -76,15 +76,21 @@ describe('chaos: two replicas of every app; kill -9, NATS and PostgreSQL outages
   }
 
   async function trial(name: string, fault: (load: Load) => Promise<{ connectionErrorsAllowed: boolean }>): Promise<void> {
+    const began = Date.now();
     const load = new Load(p.gatewayUrls!, p.serverKey, p.clientKey, name);
     load.start(4);
     await sleep(1500);
+    const faultAt = Date.now();
     const { connectionErrorsAllowed } = await fault(load);
+    const faultMs = Date.now() - faultAt;
     await sleep(1500);
     await load.stop();
     totals.push({ trial: name, figures: load.figures });
     expect(unexpectedErrors(load, connectionErrorsAllowed)).toEqual([]);
+    const checksAt = Date.now();
     await checkAndClean(p.baseUrl, p.serverKey, p.clientKey, p.dataDir, load, history);
+    // Where a trial's time goes (the suite's length is CI's): the fault and its recovery, the checks.
+    console.log(`chaos trial ${name}: ${Date.now() - began} ms (fault ${faultMs}, checks and clean ${Date.now() - checksAt}), ${load.figures.requests} requests`);
   }
 
   it(`kill -9 of a random replica, ${KILL_TRIALS} trials`, async () => {

@@ -45,6 +45,8 @@ export class Load {
   readonly figures: Figures = { requests: 0, errors: {}, starts: 0, claims: 0, joins: 0, matches: 0 };
   /** Error answers with what was asked: the report of a failed trial. */
   readonly bad: string[] = [];
+  /** When the trial began (less a margin): the checks read stopped servers created since. */
+  readonly since = new Date(Date.now() - 5_000).toISOString();
   private running = true;
   private workers: Promise<void>[] = [];
   private seq = 0;
@@ -167,7 +169,7 @@ export function unexpectedErrors(load: Load, allowConnectionErrors: boolean): st
 export async function checkAndClean(gateway: string, serverKey: string, clientKey: string, dataDir: string, load: Load, history?: (lobbyId: string) => Promise<string[]>): Promise<void> {
   const server = client(gateway, serverKey);
   const player = client(gateway, clientKey);
-  const servers = await eventually(() => everyServer(server), (l) => l.every((s: any) => s.status === 'running' || s.status === 'stopped'), 60_000, 'no server left launching');
+  const servers = await eventually(() => everyServer(server, '', load.since), (l) => l.every((s: any) => s.status === 'running' || s.status === 'stopped'), 60_000, 'no server left launching');
   const byId = new Map(servers.map((s: any) => [s.instance_id, s]));
   // Not doubled: a start name exists at most once.
   const perName = new Map<string, number>();
@@ -184,10 +186,11 @@ export async function checkAndClean(gateway: string, serverKey: string, clientKe
   // A pool server is claimed once.
   expect(new Set(load.acked.claims).size).toBe(load.acked.claims.length);
   // Joins kept.
-  for (const j of load.acked.joins) {
+  const joins = await inParallel(load.acked.joins, async (j) => {
     const lobby = await eventually(() => player.get('/v3/lobbies/arena/me', as(j.host)), (r) => r.status !== 503, 30_000, `lobby of ${j.host}`);
-    expect([j.player, lobby.status, lobby.body.players?.map((x: any) => x.id).includes(j.player)]).toEqual([j.player, 200, true]);
-  }
+    return [j.player, lobby.status, lobby.body.players?.map((x: any) => x.id).includes(j.player)];
+  });
+  expect(joins.filter(([, status, kept]) => status !== 200 || !kept)).toEqual([]);
   // Any two queued lobbies may meet, and a pair may have queued only one of its lobbies (the other's request
   // failed): with an odd number queued, one waits for a partner. Matchmaking is not stuck when at most one
   // is left in the queue; that one gets a partner, so every queued lobby must then end in a game.
@@ -203,7 +206,7 @@ export async function checkAndClean(gateway: string, serverKey: string, clientKe
   }
   // Every queued lobby ends in a game, on a running server of a duel: two lobbies, each on that one server.
   const inGame = new Map<string, string[]>();
-  for (const who of load.acked.queued.flat()) {
+  await inParallel(load.acked.queued.flat(), async (who) => {
     const lobby = await eventually(() => player.get('/v3/lobbies/arena/me', as(who)), (r) => r.body.status === 'in_game', 60_000, `${who} in_game`).catch(async (err: Error) => {
       // The lobby's and its match's events say where it went instead (a failed trial's post-mortem).
       const id = (await player.get('/v3/lobbies/arena/me', as(who)).catch(() => null))?.body?.id;
@@ -211,7 +214,7 @@ export async function checkAndClean(gateway: string, serverKey: string, clientKe
     });
     const id = lobby.body.server.instance_id as string;
     inGame.set(id, [...(inGame.get(id) ?? []), lobby.body.id]);
-  }
+  });
   for (const [id, lobbies] of inGame) {
     // The lobby is in_game on the server's ServerRunning; the servers read model may apply it a moment later.
     const match = (await eventually(() => server.get(`/v3/servers/${id}`), (r) => r.body?.status !== 'launching', 15_000, `match server ${id} running`)).body;
@@ -223,24 +226,38 @@ export async function checkAndClean(gateway: string, serverKey: string, clientKe
   // refill may start a game between two reads.
   const orphans = async () => {
     const processes = await gameProcesses(dataDir);
-    const live = await everyServer(server);
+    const live = await everyServer(server, '', load.since);
     return orphansOf(processes, new Set(live.filter((s: any) => s.status === 'running' || s.status === 'launching').map((s: any) => s.instance_id as string)));
   };
   expect(await eventually(orphans, (o) => o.length === 0, 20_000, 'no orphan game process').catch(orphans)).toEqual([]);
 
   // Clean: every player of the trial leaves its lobby (a lobby in a game ends it first), every server but
   // the pool's unclaimed ones stops.
-  for (const who of load.acked.players) {
+  await inParallel(load.acked.players, async (who) => {
     const left = await player.delete('/v3/lobbies/arena/me', as(who));
     if (left.status === 409) {
       await player.post('/v3/lobbies/arena/me/end-match', undefined, as(who));
       await player.delete('/v3/lobbies/arena/me', as(who));
     }
-  }
-  for (const s of await everyServer(server)) {
-    if (s.status === 'stopped' || (s.is_pool_server && !s.pool_claimed_at)) continue;
+  });
+  const live = (await everyServer(server, '', load.since)).filter((s) => s.status !== 'stopped' && !(s.is_pool_server && !s.pool_claimed_at));
+  const stops = await inParallel(live, async (s) => {
     const stop = await eventually(() => server.delete(`/v3/servers/${s.instance_id}`), (r) => r.status !== 503, 20_000, `stop of ${s.name}`);
-    expect([s.name, stop.status]).toEqual([s.name, 200]);
-  }
-  await eventually(() => everyServer(server), (l) => l.every((s: any) => s.status === 'stopped' || (s.is_pool_server && !s.pool_claimed_at)), 60_000, 'trial servers stopped');
+    return [s.name, stop.status];
+  });
+  expect(stops.filter(([, status]) => status !== 200)).toEqual([]);
+  await eventually(() => everyServer(server, '', load.since), (l) => l.every((s: any) => s.status === 'stopped' || (s.is_pool_server && !s.pool_claimed_at)), 60_000, 'trial servers stopped');
+}
+
+/** `fn` over every item, a few at a time (as several clients would): the results in the items' order. */
+async function inParallel<T, R>(items: T[], fn: (item: T) => Promise<R>, width = 8): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(width, items.length) }, async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i]);
+    }
+  }));
+  return results;
 }
