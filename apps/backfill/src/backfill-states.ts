@@ -1,14 +1,13 @@
-// The match backfill states of this process (StateCache: read on from the cached revision) and the clock.
+// A match's backfill record (`backfill-<match id>`), written through its one write path (Aggregate.handle),
+// and the clock.
 import { Inject, Injectable } from '@nestjs/common';
-import { BackfillCommand, backfillDecider, BackfillEvent, BackfillState } from '@spawnpoint/domain';
-import { Platform, PLATFORM, StateCache } from '@spawnpoint/platform';
+import { BackfillCommand, backfillDecider, BackfillEvent, BackfillState, backfillStream } from '@spawnpoint/domain';
+import { Aggregate, Platform, PLATFORM } from '@spawnpoint/platform';
 
 @Injectable()
-export class BackfillStates {
-  readonly matches: StateCache<BackfillCommand, BackfillEvent, BackfillState>;
-
+export class BackfillStates extends Aggregate<BackfillCommand, BackfillEvent, BackfillState> {
   constructor(@Inject(PLATFORM) private readonly platform: Platform) {
-    this.matches = new StateCache(platform.store, backfillDecider);
+    super(platform.store, backfillDecider, backfillStream);
   }
 
   now(): string {

@@ -3,9 +3,9 @@
 // servers service on each request); the overrides and the roster changes (the backfill-roster workflow,
 // from the match's events) are this service's events. Routes in routes.ts.
 import { Inject, Injectable } from '@nestjs/common';
-import { BackfillCommand, backfillRosterWorkflow, backfillStream } from '@spawnpoint/domain';
+import { BackfillCommand, backfillRosterWorkflow } from '@spawnpoint/domain';
 import { Unsubscribe } from '@spawnpoint/messaging';
-import { executeIntentOnce, IntentDispatcher, LobbyConfigs, Platform, PLATFORM, ServiceHost } from '@spawnpoint/platform';
+import { IntentDispatcher, LobbyConfigs, Platform, PLATFORM, ServiceHost, unlessRefused } from '@spawnpoint/platform';
 import { BackfillReadModel } from './backfill-read-model';
 import { BackfillStates } from './backfill-states';
 
@@ -29,8 +29,7 @@ export class BackfillHost extends ServiceHost {
   protected override dispatcher(): IntentDispatcher {
     return async (intent) => {
       if (!('aggregate' in intent.target) || intent.target.aggregate !== 'backfill') throw new Error(`backfill: no route for the intent ${intent.key}`);
-      const stream = backfillStream(intent.target.id);
-      await executeIntentOnce(this.states.matches, stream, intent.key, intent.command as BackfillCommand, intent.target.projectId ? { projectId: intent.target.projectId } : {});
+      await unlessRefused(this.states.handle(intent.target.id, intent.command as BackfillCommand, { key: intent.key, projectId: intent.target.projectId ?? undefined }));
     };
   }
 

@@ -9,9 +9,10 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { buildDecider, BuildLogLine, buildStream } from '@spawnpoint/domain';
-import { BLOBS, BlobStore, execute, load, Platform, PLATFORM } from '@spawnpoint/platform';
+import { BuildLogLine } from '@spawnpoint/domain';
+import { BLOBS, BlobStore, Platform, PLATFORM } from '@spawnpoint/platform';
 import { buildArtifactBlobKey } from '@spawnpoint/proto';
+import { BuildAggregate } from './build-aggregate';
 import { tarGz } from './build-archive';
 import { BuildRejected, processZip } from './zip/process-zip';
 import { logger } from '@spawnpoint/logging';
@@ -24,7 +25,7 @@ const UPLOAD_GONE = 'processing was interrupted and the upload is gone; upload t
 export class BuildProcessing {
   private readonly jobs = new Set<Promise<void>>();
 
-  constructor(@Inject(PLATFORM) private readonly platform: Platform, @Inject(BLOBS) private readonly blobs: BlobStore) {}
+  constructor(@Inject(PLATFORM) private readonly platform: Platform, @Inject(BLOBS) private readonly blobs: BlobStore, private readonly builds: BuildAggregate) {}
 
   artifactDir(projectId: string, buildId: string): string {
     return path.join(this.platform.config.dataDir, 'builds', projectId, buildId);
@@ -41,16 +42,16 @@ export class BuildProcessing {
 
   /** Builds left in processing by a stopped service: resume from the kept upload blob, or fail them. */
   async resumeInterrupted(): Promise<void> {
-    const { db, store } = this.platform;
+    const { db } = this.platform;
     const stuck = await db.build.findMany({ where: { status: 'processing', deleted: false }, select: { id: true } });
     for (const { id } of stuck) {
-      const { state } = await load(store, buildDecider, buildStream(id));
+      const { state } = await this.builds.load(id);
       if (state.status !== 'processing') continue;
       // uploadPath holds the upload's blob key (a file path in builds received before blobs: gone).
       if (await this.blobs.head(state.uploadPath)) {
         this.start(state.projectId, id, state.uploadPath, state.executablePath, true);
       } else {
-        await execute(store, buildDecider, buildStream(id), { type: 'FailProcessing', error: UPLOAD_GONE, now: this.now() }, { projectId: state.projectId });
+        await this.builds.handle(id, { type: 'FailProcessing', error: UPLOAD_GONE, now: this.now() }, { projectId: state.projectId });
       }
     }
   }
@@ -65,8 +66,6 @@ export class BuildProcessing {
   }
 
   private async process(projectId: string, buildId: string, uploadKey: string, executablePath: string | null, resumed: boolean): Promise<void> {
-    const stream = buildStream(buildId);
-    const { store } = this.platform;
     const lines: BuildLogLine[] = [];
     const note = (message: string, level: BuildLogLine['level'] = 'info') => { lines.push({ at: this.now(), level, message }); };
     if (resumed) note('processing resumed: the builds service restarted while this build was processing', 'warn');
@@ -83,13 +82,13 @@ export class BuildProcessing {
       const result = await processZip(zipPath, dir, { executablePath: executablePath ?? undefined, log: note });
       await this.blobs.put(buildArtifactBlobKey(buildId), await tarGz(dir));
       note('stored the unpacked build (what servers start from)');
-      await execute(store, buildDecider, stream, { type: 'CompleteProcessing', executablePath: result.executablePath, sizeBytes: result.sizeBytes, log: lines, now: this.now() }, { projectId });
+      await this.builds.handle(buildId, { type: 'CompleteProcessing', executablePath: result.executablePath, sizeBytes: result.sizeBytes, log: lines, now: this.now() }, { projectId });
     } catch (err) {
       const message = err instanceof BuildRejected ? err.message : `processing failed: ${(err as Error).message}`;
       // A failed build keeps no artifact (the blob may be written when only the last step failed).
       await rm(this.artifactDir(projectId, buildId), { recursive: true, force: true });
       await this.blobs.delete(buildArtifactBlobKey(buildId)).catch(() => undefined);
-      await execute(store, buildDecider, stream, { type: 'FailProcessing', error: message, log: lines, now: this.now() }, { projectId });
+      await this.builds.handle(buildId, { type: 'FailProcessing', error: message, log: lines, now: this.now() }, { projectId });
     } finally {
       await rm(zipPath, { force: true });
       await this.blobs.delete(uploadKey).catch((err) => log.error({ err, project_id: projectId, build_id: buildId }, `builds: could not remove upload ${uploadKey}; the upload sweep retries`));

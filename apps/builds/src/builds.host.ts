@@ -4,6 +4,7 @@
 // commands/ or queries/.
 import { Inject, Injectable } from '@nestjs/common';
 import { BLOBS, BlobStore, Platform, PLATFORM, ServiceHost } from '@spawnpoint/platform';
+import { BuildAggregate } from './build-aggregate';
 import { BuildProcessing } from './build-processing';
 import { BuildsReadModel } from './builds-read-model';
 import { buildLogProjection } from './build-log.projection';
@@ -23,6 +24,7 @@ export class BuildsHost extends ServiceHost {
     readModel: BuildsReadModel,
     private readonly processing: BuildProcessing,
     @Inject(BLOBS) private readonly blobs: BlobStore,
+    private readonly builds: BuildAggregate,
   ) {
     super(platform, readModel, 'builds', ['build', 'buildseries']);
   }
@@ -33,7 +35,7 @@ export class BuildsHost extends ServiceHost {
 
   protected override async starting(): Promise<void> {
     await this.processing.resumeInterrupted();
-    this.sweeper = new UploadSweeper(this.store, this.db, this.blobs, this.clock, { ticketTtlMs: UPLOAD_URL_TTL_MS });
+    this.sweeper = new UploadSweeper(this.builds, this.db, this.blobs, this.clock, { ticketTtlMs: UPLOAD_URL_TTL_MS });
     this.sweeper.start(UPLOAD_SWEEP_MS);
   }
 

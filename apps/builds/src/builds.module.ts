@@ -6,9 +6,10 @@ import { BuildViews } from './build-views';
 import { BuildsReadModel } from './builds-read-model';
 import { BuildsHost } from './builds.host';
 import { BUILDS_HANDLERS, buildsRoutes } from './routes';
+import { BuildAggregate } from './build-aggregate';
 
 @Module({
-  providers: [BuildsReadModel, BuildProcessing, BuildVersions, BuildViews, BuildsHost, ...BUILDS_HANDLERS, servesRoutes(BuildsHost, buildsRoutes)],
+  providers: [BuildAggregate, BuildsReadModel, BuildProcessing, BuildVersions, BuildViews, BuildsHost, ...BUILDS_HANDLERS, servesRoutes(BuildsHost, buildsRoutes)],
   exports: [BuildsHost],
 })
 export class BuildsModule {}

@@ -5,11 +5,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { buildDecider, buildStream, UPLOAD_EXPIRED } from '@spawnpoint/domain';
+import { buildStream, UPLOAD_EXPIRED } from '@spawnpoint/domain';
 import { PostgresCheckpointStore } from '@spawnpoint/eventstore';
 import { InProcessBus } from '@spawnpoint/messaging';
-import { BlobStore, execute, loadConfig, Platform, sha256 } from '@spawnpoint/platform';
+import { BlobStore, loadConfig, Platform, sha256 } from '@spawnpoint/platform';
 import { createProjectionTestBed, ProjectionTestBed } from '../../../test/support/projections';
+import { BuildAggregate } from './build-aggregate';
 import { BuildProcessing } from './build-processing';
 import { BuildVersions } from './build-versions';
 import { BuildViews } from './build-views';
@@ -25,6 +26,7 @@ interface Service {
   requestUpload(r: RequestUpload['request']): ReturnType<RequestUploadHandler['execute']>;
   receiveUpload(r: ReceiveUpload['request']): ReturnType<ReceiveUploadHandler['execute']>;
   views: BuildViews;
+  builds: BuildAggregate;
 }
 
 describe('builds service: abandoned uploads', () => {
@@ -54,17 +56,19 @@ describe('builds service: abandoned uploads', () => {
     const platform: Platform = {
       config: loadConfig({ SPAWNPOINT_DATA_DIR: dataDir }), clock: () => now, store: bed.store, checkpoints, bus, db: bed.models,
     };
-    const processing = new BuildProcessing(platform, blobs);
     const readModel = new BuildsReadModel(platform);
-    const host = new BuildsHost(platform, readModel, processing, blobs);
+    const builds = new BuildAggregate(platform, readModel);
+    const processing = new BuildProcessing(platform, blobs, builds);
+    const host = new BuildsHost(platform, readModel, processing, blobs, builds);
     await host.onModuleInit();
     await host.onApplicationBootstrap();
     const views = new BuildViews(platform);
     return {
       host,
       views,
-      requestUpload: (r) => new RequestUploadHandler(readModel, new BuildVersions(platform)).execute(new RequestUpload(r)),
-      receiveUpload: (r) => new ReceiveUploadHandler(readModel, processing, views, blobs).execute(new ReceiveUpload(r)),
+      builds,
+      requestUpload: (r) => new RequestUploadHandler(builds, readModel, new BuildVersions(platform)).execute(new RequestUpload(r)),
+      receiveUpload: (r) => new ReceiveUploadHandler(builds, readModel, processing, views, blobs).execute(new ReceiveUpload(r)),
     };
   }
   const status = async (service: Service, buildId: string) => {
@@ -143,7 +147,7 @@ describe('builds service: abandoned uploads', () => {
       // Both received (the token spent, status processing) by a service that stopped before processing them.
       await blobs.put('upload/resumable', (async function* () { yield zip; })());
       for (const [ticket, key] of [[resumable, 'upload/resumable'], [lost, 'upload/lost']] as const) {
-        await execute(bed.store, buildDecider, buildStream(ticket.build_id), {
+        await service.builds.handle(ticket.build_id, {
           type: 'ReceiveUpload', tokenHash: sha256(ticket.token), sizeBytes: zip.length, uploadPath: key, now: now.toISOString(),
         }, { projectId: 'p1' });
         await service.host.projections.waitForHead(buildStream(ticket.build_id));

@@ -6,9 +6,8 @@
 //   gateway killed between storing the ZIP and handing it over).
 // Everything it acts on is in the store and the database, so a restart loses nothing; several builds
 // replicas may sweep at once (the decider makes a repeated expiry a no-op, a repeated delete does nothing).
-import { buildDecider, buildStream } from '@spawnpoint/domain';
-import type { EventStore } from '@spawnpoint/eventstore';
-import { BlobStore, execute, load } from '@spawnpoint/platform';
+import { BuildCommand, BuildEvent, BuildState } from '@spawnpoint/domain';
+import { Aggregate, BlobStore } from '@spawnpoint/platform';
 import { UPLOAD_BLOB_PREFIX } from '@spawnpoint/proto';
 import type { ReadModels } from '@spawnpoint/read-models';
 import { logger } from '@spawnpoint/logging';
@@ -34,7 +33,7 @@ export class UploadSweeper {
   private last: Promise<unknown> = Promise.resolve();
 
   constructor(
-    private readonly store: EventStore,
+    private readonly builds: Aggregate<BuildCommand, BuildEvent, BuildState>,
     private readonly db: ReadModels,
     private readonly blobs: BlobStore,
     private readonly clock: () => Date,
@@ -78,7 +77,7 @@ export class UploadSweeper {
     });
     const expired: string[] = [];
     for (const { id, projectId } of candidates) {
-      const { events } = await execute(this.store, buildDecider, buildStream(id), { type: 'ExpireUpload', now: now.toISOString() }, { projectId });
+      const { events } = await this.builds.handle(id, { type: 'ExpireUpload', now: now.toISOString() }, { projectId });
       if (events.length > 0) expired.push(id);
     }
     return expired;
@@ -102,7 +101,7 @@ export class UploadSweeper {
     const rows = await this.db.build.findMany({ where: { status: 'processing', deleted: false }, select: { id: true } });
     const keys: string[] = [];
     for (const { id } of rows) {
-      const { state } = await load(this.store, buildDecider, buildStream(id));
+      const { state } = await this.builds.load(id);
       if (state.status === 'processing') keys.push(state.uploadPath);
     }
     return keys;

@@ -4,7 +4,7 @@
 // one handed back after a minute), lobby-server (a lobby follows its game server) and lobby-queue (a
 // search's timeout, even while the matcher is down).
 // Each use case is a handler in commands/ or queries/, reached over the bus by the routes in routes.ts;
-// the state they share is in the providers beside this file (lobby-states, lobby-writes, lobby-launch ...).
+// the state they share is in the providers beside this file (lobby-states, lobby-aggregate, lobby-launch ...).
 import { Inject, Injectable } from '@nestjs/common';
 import { Unsubscribe } from '@spawnpoint/messaging';
 import { lobbyGauges, LobbyConfigs, PLATFORM, Platform, ServiceHost } from '@spawnpoint/platform';

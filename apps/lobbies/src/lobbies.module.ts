@@ -3,13 +3,14 @@
 import { Module } from '@nestjs/common';
 import { GameServers, LobbyConfigs, Platform, PLATFORM, servesRoutes } from '@spawnpoint/platform';
 import { LobbiesHost } from './lobbies.host';
+import { ClaimStates } from './claim-states';
 import { LobbyBroadcast } from './lobby-broadcast';
 import { LobbyClaims } from './lobby-claims';
 import { LobbyIntents } from './lobby-intents';
 import { LobbyLaunch } from './lobby-launch';
 import { LobbyReadModel } from './lobby-read-model';
 import { LobbyStates } from './lobby-states';
-import { LobbyWrites } from './lobby-writes';
+import { LobbyAggregate } from './lobby-aggregate';
 import { Presence } from './presence';
 import { LOBBIES_HANDLERS, lobbiesRoutes } from './routes';
 import { LobbySweepTarget } from './sweep-target';
@@ -18,7 +19,7 @@ const presence = { provide: Presence, inject: [PLATFORM], useFactory: (p: Platfo
 
 @Module({
   providers: [
-    presence, LobbyConfigs, LobbyReadModel, LobbyStates, LobbyClaims, LobbyBroadcast, GameServers, LobbyWrites, LobbyIntents, LobbyLaunch,
+    presence, LobbyConfigs, LobbyReadModel, LobbyStates, LobbyClaims, LobbyBroadcast, GameServers, ClaimStates, LobbyAggregate, LobbyIntents, LobbyLaunch,
     LobbySweepTarget, LobbiesHost, ...LOBBIES_HANDLERS, servesRoutes(LobbiesHost, lobbiesRoutes),
   ],
   exports: [LobbiesHost],

@@ -4,18 +4,16 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ClaimCommand, ClaimState, DomainError, InviteCodeConfig, lobbyCodeStream, lobbyMemberStream, lobbySearchStream, SEARCHING } from '@spawnpoint/domain';
 import { Platform, PLATFORM } from '@spawnpoint/platform';
+import { ClaimStates } from './claim-states';
 import { inviteCode } from './invite-code';
 import { isLive, LobbyStates } from './lobby-states';
-import { logger } from '@spawnpoint/logging';
-
-const log = logger('lobbies');
 
 /** A claim whose holder has not (yet) shown it in the lobby is respected this long: an in-flight join. */
 const CLAIM_GRACE_MS = 10_000;
 
 @Injectable()
 export class LobbyClaims {
-  constructor(@Inject(PLATFORM) private readonly platform: Platform, private readonly states: LobbyStates) {}
+  constructor(@Inject(PLATFORM) private readonly platform: Platform, private readonly states: LobbyStates, private readonly claims: ClaimStates) {}
 
   /** Claims the player for `lobbyId` (409 when in another live lobby of the config); true if newly claimed. */
   membership(projectId: string, config: string, playerId: string, lobbyId: string): Promise<boolean> {
@@ -42,7 +40,7 @@ export class LobbyClaims {
 
   /** The player's search claim is still `lobbyId`'s (read again, after the start). */
   async searching(projectId: string, playerId: string, lobbyId: string): Promise<boolean> {
-    return (await this.states.claims.load(lobbySearchStream(projectId, playerId))).state.holder === lobbyId;
+    return (await this.claims.load(lobbySearchStream(projectId, playerId))).state.holder === lobbyId;
   }
 
   /** A code of `codes` no live lobby of the project holds, claimed for `lobbyId`. */
@@ -64,10 +62,8 @@ export class LobbyClaims {
   }
 
   /** Best effort: a release lost to a crash is healed by the next claim's holder check. */
-  async release(stream: string, holder: string): Promise<void> {
-    await this.states.claims.execute(stream, { type: 'Release', key: stream, holder, now: this.now() }, {}, { optimistic: true }).catch((err) => {
-      log.error(`lobbies: could not release ${stream}: ${(err as Error).message}`);
-    });
+  release(stream: string, holder: string): Promise<void> {
+    return this.claims.release(stream, holder);
   }
 
   /**
@@ -75,15 +71,15 @@ export class LobbyClaims {
    * read and one append; a held claim is taken over only if `holderGone` says so, at the revision read.
    */
   private async claim(stream: string, holder: string, holderGone: (holder: string, since: string) => Promise<boolean>, taken: () => unknown): Promise<boolean> {
-    const attempt = async (takeOver: ClaimState | null) => (await this.states.claims.execute(stream, (s): ClaimCommand => ({
+    const attempt = async (takeOver: ClaimState | null) => (await this.claims.handle(stream, (s): ClaimCommand => ({
       type: 'Claim', key: stream, holder, holderGone: takeOver !== null && s.holder === takeOver.holder && s.since === takeOver.since, now: this.now(),
-    }), {}, { optimistic: true })).events.length > 0;
+    }))).events.length > 0;
     try {
       return await attempt(null);
     } catch (err) {
       if (!(err instanceof DomainError && err.code === 'conflict')) throw err;
     }
-    const { state } = await this.states.claims.load(stream);
+    const { state } = await this.claims.load(stream);
     if (state.holder !== null && state.holder !== holder && !(await holderGone(state.holder, state.since!))) throw taken();
     try {
       return await attempt(state);

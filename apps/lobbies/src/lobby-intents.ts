@@ -3,17 +3,17 @@
 // (StartLobbyServer) through LobbyLaunch, the same path as a direct start, with the same key; a server stop
 // (StopLobbyServer) through GameServers.stop, which throws while the servers service does not answer (retried). Repeats and
 // refusals are intents' outcomes (the lobby gone, moved on, or on another server: resolved); a key already on
-// the lobby's stream is not applied again (LobbyWrites.run's `once`).
+// the lobby's stream is not applied again (Aggregate.handle's `key`).
 import { Injectable } from '@nestjs/common';
 import { LobbyCommand, StartLobbyServer, StopLobbyServer } from '@spawnpoint/domain';
-import { GameServers, intentOutcome, IntentDispatcher } from '@spawnpoint/platform';
+import { GameServers, IntentDispatcher, unlessRefused } from '@spawnpoint/platform';
 import { LobbyLaunch } from './lobby-launch';
 import { isLive, LobbyStates } from './lobby-states';
-import { LobbyWrites } from './lobby-writes';
+import { LobbyAggregate } from './lobby-aggregate';
 
 @Injectable()
 export class LobbyIntents {
-  constructor(private readonly states: LobbyStates, private readonly writes: LobbyWrites, private readonly launches: LobbyLaunch, private readonly servers: GameServers) {}
+  constructor(private readonly states: LobbyStates, private readonly lobbies: LobbyAggregate, private readonly launches: LobbyLaunch, private readonly servers: GameServers) {}
 
   readonly dispatch: IntentDispatcher = async (intent) => {
     const target = intent.target;
@@ -29,12 +29,10 @@ export class LobbyIntents {
       return this.servers.stop(state.projectId, c.serverId);
     }
     if (!('aggregate' in target) || target.aggregate !== 'lobby') throw new Error(`lobbies: no route for the intent ${intent.key}`);
-    await intentOutcome(async () => {
-      // The workflow may not know the project (LobbyServerAssigned carries none): the lobby's own state does.
-      const projectId = target.projectId ?? (await this.projectOf(target.id));
-      if (!projectId) return; // no such lobby (any more): nothing to move
-      await this.writes.run(projectId, target.id, intent.command as LobbyCommand, intent.key, { once: true });
-    });
+    // The workflow may not know the project (LobbyServerAssigned carries none): the lobby's own state does.
+    const projectId = target.projectId ?? (await this.projectOf(target.id));
+    if (!projectId) return; // no such lobby (any more): nothing to move
+    await unlessRefused(this.lobbies.handle(target.id, intent.command as LobbyCommand, { projectId, key: intent.key }));
   };
 
   private async projectOf(lobbyId: string): Promise<string | null> {

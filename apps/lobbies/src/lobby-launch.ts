@@ -12,7 +12,7 @@ import { ServerView } from '@spawnpoint/proto';
 import { logger } from '@spawnpoint/logging';
 import { lobbyServerStart } from './lobby-server';
 import { isLive, LobbyStates } from './lobby-states';
-import { LobbyWrites } from './lobby-writes';
+import { LobbyAggregate } from './lobby-aggregate';
 
 const log = logger('lobbies');
 
@@ -22,7 +22,7 @@ const refusal = (err: unknown) => err instanceof DomainError || (err instanceof 
 @Injectable()
 export class LobbyLaunch {
   constructor(
-    private readonly states: LobbyStates, private readonly writes: LobbyWrites, private readonly configs: LobbyConfigs,
+    private readonly states: LobbyStates, private readonly lobbies: LobbyAggregate, private readonly configs: LobbyConfigs,
     private readonly servers: GameServers,
   ) {}
 
@@ -55,12 +55,12 @@ export class LobbyLaunch {
       server = await this.servers.start(request, lobbyLaunchKey(lobbyId, state.launches));
     } catch (err) {
       if (!refusal(err)) log.error({ project_id: projectId }, `lobby ${lobbyId}: could not start its game server: ${(err as Error).message}`);
-      await this.writes.run(projectId, lobbyId, { type: 'ServerStopped', now: this.writes.now() }).catch(() => undefined);
+      await this.lobbies.handle(lobbyId, { type: 'ServerStopped', now: this.lobbies.now() }, { projectId }).catch(() => undefined);
       throw err;
     }
     // A lobby that moved on (deleted, host ended it) while the server launched records the server as
     // unneeded, and the lobby-launch workflow stops it (an intent, retried until the servers service answers).
-    const assigned = await this.writes.run(projectId, lobbyId, { type: 'ServerAssigned', server: server as never, launch: state.launches, now: this.writes.now() });
+    const assigned = await this.lobbies.handle(lobbyId, { type: 'ServerAssigned', server: server as never, launch: state.launches, now: this.lobbies.now() }, { projectId });
     if (assigned.events.some((e) => e.type === 'LobbyServerUnneeded')) {
       throw new DomainError('conflict', `lobby ${lobbyId} moved on while its server started; the server is being stopped`);
     }

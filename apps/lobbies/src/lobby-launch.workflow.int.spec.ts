@@ -17,7 +17,7 @@ import { ServiceBed, startServiceBed, uploadSampleBuild } from '../../../test/su
 import { LobbiesHost } from './lobbies.host';
 import { LobbiesModule } from './lobbies.module';
 import { LobbyIntents } from './lobby-intents';
-import { LobbyWrites } from './lobby-writes';
+import { LobbyAggregate } from './lobby-aggregate';
 
 const L = SUBJECTS.lobbies;
 
@@ -55,7 +55,7 @@ describe('lobby-launch workflow in the lobbies service (PostgreSQL, real servers
   /** A lobby of `host` marked starting as a start marks it, by a process that then died: no launch followed. */
   async function orphanedStart(host: string, config = 'default'): Promise<string> {
     const { id } = await bed.request<LobbyView>(L.create, { projectId, config, playerId: host, body: {} });
-    await bed.app.get(LobbyWrites).run(projectId, id, { type: 'StartGame', playerId: host, now: now() });
+    await bed.app.get(LobbyAggregate).handle(id, { type: 'StartGame', playerId: host, now: now() }, { projectId });
     return id;
   }
 
@@ -72,7 +72,7 @@ describe('lobby-launch workflow in the lobbies service (PostgreSQL, real servers
     const started = await bed.request<ServerView>(SUBJECTS.servers.start, {
       projectId, plan: 'pro', body: { name: `lobby-${lobbyId}`, region: 'us-east', match_id: lobbyId, custom_data: { lobby_id: lobbyId } },
     }, { headers: { [COMMAND_ID_HEADER]: lobbyLaunchKey(lobbyId, 1) } });
-    await bed.app.get(LobbyWrites).run(projectId, lobbyId, { type: 'StartGame', playerId: 'half-host', now: now() });
+    await bed.app.get(LobbyAggregate).handle(lobbyId, { type: 'StartGame', playerId: 'half-host', now: now() }, { projectId });
     const lobby = await eventually(() => mine('half-host'), (l) => l.server !== null, 20_000, 'server assigned');
     expect(lobby.server!.instance_id).toBe(started.instance_id);
     expect(await serversOf(lobbyId)).toHaveLength(1);
@@ -103,8 +103,8 @@ describe('lobby-launch workflow in the lobbies service (PostgreSQL, real servers
     const started = await bed.request<ServerView>(SUBJECTS.servers.start, {
       projectId, plan: 'pro', body: { name: `lobby-${lobbyId}`, region: 'us-east', match_id: lobbyId, custom_data: { lobby_id: lobbyId } },
     }, { headers: { [COMMAND_ID_HEADER]: lobbyLaunchKey(lobbyId, 1) } });
-    await bed.app.get(LobbyWrites).run(projectId, lobbyId, { type: 'DeleteLobby', reason: 'admin', now: now() });
-    const ran = await bed.app.get(LobbyWrites).run(projectId, lobbyId, { type: 'ServerAssigned', server: started as never, launch: 1, now: now() });
+    await bed.app.get(LobbyAggregate).handle(lobbyId, { type: 'DeleteLobby', reason: 'admin', now: now() }, { projectId });
+    const ran = await bed.app.get(LobbyAggregate).handle(lobbyId, { type: 'ServerAssigned', server: started as never, launch: 1, now: now() }, { projectId });
     expect(ran.events.map((e) => e.type)).toEqual(['LobbyServerUnneeded']);
     await eventually(() => bed.request<ServerView>(SUBJECTS.servers.get, { projectId, serverId: started.instance_id }), (v) => v.status === 'stopped', 20_000, 'unneeded server stopped');
     await eventually(outbox, (rows) => !rows.some((r) => String(r.intent_key).includes(':unneeded:')), 10_000, 'the stop intent done');

@@ -12,7 +12,7 @@ import { ServiceBed, startServiceBed } from '../../../test/support/service-bed';
 import { LobbiesHost } from './lobbies.host';
 import { LobbiesModule } from './lobbies.module';
 import { LobbyIntents } from './lobby-intents';
-import { LobbyWrites } from './lobby-writes';
+import { LobbyAggregate } from './lobby-aggregate';
 
 const L = SUBJECTS.lobbies;
 const ports = [{ name: 'game', internal_port: 7777, external_port: 7001, protocol: 'udp' as const, host: '127.0.0.1', tls_enabled: false }];
@@ -34,7 +34,7 @@ describe('lobby-server workflow in the lobbies service (PostgreSQL, in-process b
 
   const runner = () => bed.app.get(LobbiesHost).workflowRunner!;
   const now = () => platform.clock().toISOString();
-  const write = (lobbyId: string, command: LobbyCommand) => bed.app.get(LobbyWrites).run(projectId, lobbyId, command);
+  const write = (lobbyId: string, command: LobbyCommand) => bed.app.get(LobbyAggregate).handle(lobbyId, command, { projectId });
   const mine = (playerId: string) => bed.request<LobbyView>(L.getMine, { projectId, config: 'default', playerId });
 
   /** A lobby of `host`, starting, with `serverId` assigned as a launch assigns it (the view servers.start answers). */

@@ -1,34 +1,29 @@
-// Lobby and claim states of this process, read on from their cached revision (exact, one small query),
-// and the lookups every use case starts from: the caller's lobby, a lobby of the project and config, the
-// lobby holding an invite code.
-import { Inject, Injectable } from '@nestjs/common';
-import {
-  ClaimCommand, claimDecider, ClaimEvent, ClaimState, DomainError, LiveLobbyState, lobbyCodeStream, LobbyCommand, lobbyDecider, LobbyEvent, lobbyMemberStream, LobbyState, lobbyStream, notFound,
-} from '@spawnpoint/domain';
-import { LobbyConfigs, Platform, PLATFORM, StateCache } from '@spawnpoint/platform';
+// The lookups every lobby use case starts from — the caller's lobby, a lobby of the project and config,
+// the lobby holding an invite code — over the lobby and claim states of this process (read on from their
+// cached revision: exact, one small query).
+import { Injectable } from '@nestjs/common';
+import { DomainError, LiveLobbyState, lobbyCodeStream, lobbyDecider, lobbyMemberStream, LobbyState, notFound } from '@spawnpoint/domain';
+import { LobbyConfigs } from '@spawnpoint/platform';
 import { AdminLobbyRequest, PlayerLobbyRequest } from '@spawnpoint/proto';
+import { ClaimStates } from './claim-states';
+import { LobbyAggregate } from './lobby-aggregate';
+import { isLive } from './lobby-live';
 
-export const isLive = (s: LobbyState): s is LiveLobbyState => s.status !== 'none' && s.status !== 'deleted';
+export { isLive };
 
 export interface MyLobby { lobbyId: string; state: LiveLobbyState; revision: number }
 
 @Injectable()
 export class LobbyStates {
-  readonly lobbies: StateCache<LobbyCommand, LobbyEvent, LobbyState>;
-  readonly claims: StateCache<ClaimCommand, ClaimEvent, ClaimState>;
-
-  constructor(@Inject(PLATFORM) platform: Platform, private readonly configs: LobbyConfigs) {
-    this.lobbies = new StateCache(platform.store, lobbyDecider);
-    this.claims = new StateCache(platform.store, claimDecider);
-  }
+  constructor(private readonly configs: LobbyConfigs, private readonly lobbies: LobbyAggregate, private readonly claims: ClaimStates) {}
 
   load(lobbyId: string): Promise<{ state: LobbyState; revision: number }> {
-    return this.lobbies.load(lobbyStream(lobbyId));
+    return this.lobbies.load(lobbyId);
   }
 
   /** Project and config of a lobby never change: a cached state answers them without a read. */
   peekOrLoad(lobbyId: string): Promise<{ state: LobbyState; revision: number }> {
-    const cached = this.lobbies.peek(lobbyStream(lobbyId));
+    const cached = this.lobbies.peek(lobbyId);
     return cached ? Promise.resolve(cached) : this.load(lobbyId);
   }
 
@@ -40,7 +35,7 @@ export class LobbyStates {
   async mine(r: PlayerLobbyRequest, fresh = true): Promise<MyLobby> {
     const config = await this.configs.get(r.projectId, r.config);
     const claim = (stream: string) => (fresh ? undefined : this.claims.peek(stream)) ?? this.claims.load(stream);
-    const lobby = (id: string) => (fresh ? undefined : this.lobbies.peek(lobbyStream(id))) ?? this.load(id);
+    const lobby = (id: string) => (fresh ? undefined : this.lobbies.peek(id)) ?? this.load(id);
     const lobbyId = r.lobbyId ?? (await claim(lobbyMemberStream(r.projectId, config.name, r.playerId))).state.holder;
     const notIn = () => new DomainError('not_found', `player ${r.playerId} is not in a lobby of config ${config.name}`);
     const { state, revision } = lobbyId ? await lobby(lobbyId) : { state: lobbyDecider.initialState, revision: -1 };

@@ -2,27 +2,29 @@
 import { LobbyConfigs } from '@spawnpoint/platform';
 import { Injectable } from '@nestjs/common';
 import { LobbyConfig } from '@spawnpoint/domain';
+import { LobbyAggregate } from './lobby-aggregate';
 import { LobbyBroadcast } from './lobby-broadcast';
-import { LobbyWrites } from './lobby-writes';
+import { LobbyStates } from './lobby-states';
 import { SweepTarget } from './sweeper';
 
 @Injectable()
 export class LobbySweepTarget implements SweepTarget {
-  constructor(private readonly configs: LobbyConfigs, private readonly writes: LobbyWrites, private readonly broadcast: LobbyBroadcast) {}
+  constructor(private readonly configs: LobbyConfigs, private readonly lobbies: LobbyAggregate, private readonly states: LobbyStates, private readonly broadcast: LobbyBroadcast) {}
 
   lobbyConfig(projectId: string, name: string): Promise<LobbyConfig> {
     return this.configs.get(projectId, name);
   }
 
-  deleteLobby(projectId: string, lobbyId: string, reason: 'idle'): Promise<void> {
-    return this.writes.deleteLobby(projectId, lobbyId, reason);
+  async deleteLobby(projectId: string, lobbyId: string, reason: 'idle'): Promise<void> {
+    await this.lobbies.handle(lobbyId, { type: 'DeleteLobby', reason, now: this.lobbies.now() }, { projectId });
   }
 
-  repeatDeletion(lobbyId: string): Promise<boolean> {
-    return this.broadcast.repeatDeletion(lobbyId);
+  async repeatDeletion(lobbyId: string): Promise<boolean> {
+    return this.broadcast.repeatDeletion(lobbyId, await this.states.load(lobbyId));
   }
 
-  removeStale(projectId: string, lobbyId: string, playerIds: string[], config: LobbyConfig): Promise<void> {
-    return this.writes.removeStale(projectId, lobbyId, playerIds, config);
+  /** Members silent past the config's heartbeatTimeout, removed. */
+  async removeStale(projectId: string, lobbyId: string, playerIds: string[], config: LobbyConfig): Promise<void> {
+    await this.lobbies.handle(lobbyId, { type: 'RemoveStalePlayers', playerIds, hostLeaveBehavior: config.hostLeaveBehavior, now: this.lobbies.now() }, { projectId });
   }
 }

@@ -6,28 +6,27 @@
 // outcome; anything else throws and the runner sends the intent again.
 import { Inject, Injectable } from '@nestjs/common';
 import {
-  DomainError, LobbyCommand, MatchCommand, matchDecider, MatchEvent, matchFound, matchFoundKey, MatchFormed, MatchState, matchStream, ReserveMatchLobby, StartMatchServer, StopMatchServer,
+  DomainError, LobbyCommand, MatchCommand, matchFound, matchFoundKey, MatchFormed, MatchState, ReserveMatchLobby, StartMatchServer, StopMatchServer,
   StopStrayMatchServers, UpdateMatchRoster,
 } from '@spawnpoint/domain';
 import { RemoteError } from '@spawnpoint/messaging';
-import { executeIntentOnce, failpoint, GameServers, IntentDispatcher, LobbyConfigs, Platform, PLATFORM, StateCache } from '@spawnpoint/platform';
+import { failpoint, GameServers, IntentDispatcher, LobbyConfigs, Platform, PLATFORM, unlessRefused } from '@spawnpoint/platform';
 import { MatchLobbyCommandRequest, ServerView, SUBJECTS } from '@spawnpoint/proto';
 import { matchCustomData, matchServerStart } from './match-server';
+import { MatchStates } from './match-states';
 
 /** A refusal: the answer stands (a 5xx or no answer may pass, and is tried again). */
 const refused = (err: unknown): err is RemoteError | DomainError => err instanceof DomainError || (err instanceof RemoteError && err.body.status < 500);
 
 @Injectable()
 export class MatchIntents {
-  readonly matches: StateCache<MatchCommand, MatchEvent, MatchState>;
-
-  constructor(@Inject(PLATFORM) private readonly platform: Platform, private readonly configs: LobbyConfigs, private readonly servers: GameServers) {
-    this.matches = new StateCache(platform.store, matchDecider);
-  }
+  constructor(
+    @Inject(PLATFORM) private readonly platform: Platform, private readonly configs: LobbyConfigs, private readonly servers: GameServers, readonly matches: MatchStates,
+  ) {}
 
   /** A command on a match, once per key (a refusal is final: the match moved on): what it decided, null if refused. */
   onMatch(matchId: string, command: MatchCommand, key: string) {
-    return executeIntentOnce(this.matches, matchStream(matchId), key, command);
+    return unlessRefused(this.matches.handle(matchId, command, { key }));
   }
 
   readonly dispatch: IntentDispatcher = async (intent) => {
@@ -116,9 +115,9 @@ export class MatchIntents {
     // Only the attempt in flight: a late dispatch of an earlier one, or a match over, starts nothing. The
     // cached state (this process wrote the request) answers when it shows this attempt in flight; a match
     // that moved on unseen has its server stopped below, as for a race.
-    const cached = this.matches.peek(matchStream(c.matchId));
+    const cached = this.matches.peek(c.matchId);
     const inFlight = (s: MatchState): s is Extract<MatchState, { status: 'server_requested' }> => s.status === 'server_requested' && s.attempts === c.attempt;
-    const { state } = cached && inFlight(cached.state) ? cached : await this.matches.load(matchStream(c.matchId));
+    const { state } = cached && inFlight(cached.state) ? cached : await this.matches.load(c.matchId);
     if (!inFlight(state)) return;
     let server: ServerView;
     try {
@@ -132,14 +131,14 @@ export class MatchIntents {
       return;
     }
     await this.onMatch(c.matchId, { type: 'AssignServer', serverId: server.instance_id, server: server as unknown as Record<string, unknown>, now: this.now() }, `${key}:assigned`);
-    const { state: after } = await this.matches.load(matchStream(c.matchId));
+    const { state: after } = await this.matches.load(c.matchId);
     // The match fell through while its server started (a lobby dropped out): nobody needs this server.
     if (!('serverId' in after) || after.serverId !== server.instance_id) await this.servers.stop(state.projectId, server.instance_id);
   }
 
   /** The game's roster now, in custom_data.match of its server (best effort: a server gone has no game). */
   private async updateRoster(c: UpdateMatchRoster): Promise<void> {
-    const { state } = await this.matches.load(matchStream(c.matchId));
+    const { state } = await this.matches.load(c.matchId);
     if (state.status !== 'assigned' && state.status !== 'running') return;
     const config = await this.configs.get(state.projectId, state.config).catch(() => null);
     await this.platform.bus.request(SUBJECTS.servers.update, { projectId: state.projectId, serverId: state.serverId, customData: matchCustomData(state, config?.name ?? state.config) })
@@ -149,14 +148,14 @@ export class MatchIntents {
   }
 
   private async stopServer(c: StopMatchServer): Promise<void> {
-    const { state } = await this.matches.load(matchStream(c.matchId));
+    const { state } = await this.matches.load(c.matchId);
     if (state.status === 'none') return;
     await this.servers.stop(state.projectId, c.serverId);
   }
 
   /** Every server of the match but its own (none once it is over) is stopped. */
   private async stopStrays(c: StopStrayMatchServers): Promise<void> {
-    const { state } = await this.matches.load(matchStream(c.matchId));
+    const { state } = await this.matches.load(c.matchId);
     if (state.status === 'none') return;
     const own = state.status === 'assigned' || state.status === 'running' ? state.serverId : null;
     for (const s of await this.servers.ofMatch(state.projectId, c.matchId)) {

@@ -3,7 +3,7 @@
 // (`match-<id>`), and the match-formation workflow that carries each proposal out through the lobbies and
 // servers services (MatchIntents). Its routes (explain) are in routes.ts.
 import { Inject, Injectable } from '@nestjs/common';
-import { DomainError, isMatchOver, matchFormationWorkflow, matchStream } from '@spawnpoint/domain';
+import { DomainError, isMatchOver, matchFormationWorkflow } from '@spawnpoint/domain';
 import { Unsubscribe } from '@spawnpoint/messaging';
 import { logger } from '@spawnpoint/logging';
 import { LiveQueueStats, LobbyConfigs, Platform, PLATFORM, queueGauges, ServiceHost } from '@spawnpoint/platform';
@@ -62,20 +62,19 @@ export class MatchmakingHost extends ServiceHost {
       clock: this.clock,
       config: (projectId, config) => this.configs.get(projectId, config),
       propose: async (proposal, now) => {
-        const stream = matchStream(proposal.matchId);
         try {
           // Optimistic: a new match's stream is most likely new (a repeat's append fails on it, then reads).
-          const ran = await this.intents.matches.execute(stream, { type: 'ProposeMatch', proposal, now }, { projectId: proposal.projectId }, { optimistic: true });
+          const ran = await this.intents.matches.handle(proposal.matchId, { type: 'ProposeMatch', proposal, now }, { projectId: proposal.projectId });
           return { over: isMatchOver(ran.state) };
         } catch (err) {
           // The same id proposed otherwise (another matcher, another mode version): that match decides for
           // these lobbies while it lives; once it is over they are free.
           if (!(err instanceof DomainError && err.code === 'conflict')) throw err;
-          return { over: isMatchOver((await this.intents.matches.load(stream)).state) };
+          return { over: isMatchOver((await this.intents.matches.load(proposal.matchId)).state) };
         }
       },
       proposeFill: async (matchId, lobby, team, now) => {
-        await this.intents.matches.execute(matchStream(matchId), { type: 'ProposeFill', lobby, team, now }, {}, { optimistic: true });
+        await this.intents.matches.handle(matchId, { type: 'ProposeFill', lobby, team, now });
       },
     }, this.config.matchTickMs);
     this.matcher.start();

@@ -7,13 +7,14 @@ import { MatchmakingHost } from './matchmaking.host';
 import { MatchmakingReadModel } from './matchmaking-read-model';
 import { OpenMatches } from './open-matches';
 import { QueueBookProxy } from './queue-book-proxy';
+import { MatchStates } from './match-states';
 import { MATCHMAKING_HANDLERS, matchmakingRoutes } from './routes';
 
 @Module({
   providers: [
     { provide: QueueBookProxy, useFactory: () => new QueueBookProxy() }, { provide: OpenMatches, useFactory: () => new OpenMatches() },
     { provide: LiveQueueStats, useFactory: () => new LiveQueueStats() },
-    LobbyConfigs, GameServers, MatchmakingReadModel, MatchIntents, MatchmakingHost, ...MATCHMAKING_HANDLERS, servesRoutes(MatchmakingHost, matchmakingRoutes),
+    LobbyConfigs, GameServers, MatchmakingReadModel, MatchStates, MatchIntents, MatchmakingHost, ...MATCHMAKING_HANDLERS, servesRoutes(MatchmakingHost, matchmakingRoutes),
   ],
   exports: [MatchmakingHost],
 })

@@ -60,7 +60,7 @@ export class MachineEvents {
       const projectId = typeof owner === 'string' ? owner : await owner;
       if (projectId) this.logs.add(projectId, event.entry);
     } else if (event.type === 'ports_bound') {
-      const ran = await this.states.execute(event.serverId, { type: 'MarkRunning', now: event.at.toISOString() });
+      const ran = await this.states.handle(event.serverId, { type: 'MarkRunning', now: event.at.toISOString() });
       if (ran.events.some((e) => e.type === 'ServerRunning')) this.coldStarts.running(event.serverId);
       // An SDK-ready game is still launching: its startup timeout goes on until it reports ready.
       else if (ran.state.status === 'launching' && ran.state.readiness === 'sdk') this.sdkTimeouts.arm(event.serverId, ran.state);

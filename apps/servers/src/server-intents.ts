@@ -6,8 +6,8 @@
 // pool full all do nothing. A refusal is final and resolves the intent; a lost race or an infrastructure
 // failure throws, so the runner retries it.
 import { Inject, Injectable } from '@nestjs/common';
-import { DomainError, RefillPool, RestartCrashedServer, ServerCommand, ServerLaunch, ServerState, serverStream } from '@spawnpoint/domain';
-import { executeIntentOnce, IntentDispatcher } from '@spawnpoint/platform';
+import { DomainError, RefillPool, RestartCrashedServer, ServerCommand, ServerLaunch, ServerState } from '@spawnpoint/domain';
+import { IntentDispatcher, unlessRefused } from '@spawnpoint/platform';
 import { newServerToken } from '@spawnpoint/proto';
 import { GameRuntime } from '@spawnpoint/runtime';
 import { Machines, networkPorts, portSpecs } from './machines';
@@ -34,9 +34,9 @@ export class ServerIntents {
     throw new Error(`servers: no route for the intent ${intent.key}`);
   };
 
-  /** Repeats and refusals (already stopped, moved on) are executeIntentOnce's. */
+  /** Once per key; a refusal (already stopped, moved on) is the outcome. */
   private async onServer(serverId: string, command: ServerCommand, key: string): Promise<void> {
-    await executeIntentOnce(this.states.cache, serverStream(serverId), key, command);
+    await unlessRefused(this.states.handle(serverId, command, { key }));
   }
 
   /** The crash the intent reacts to, started again on the same spec, unless the server has moved on since. */
@@ -82,7 +82,7 @@ export class ServerIntents {
     const token = newServerToken(serverId);
     let next: ServerState;
     try {
-      ({ state: next } = await this.states.execute(serverId, {
+      ({ state: next } = await this.states.handle(serverId, {
         type: 'RestartServer', overrides: {}, networkPorts: networkPorts(allocated), buildId: build.buildId, version: build.version, tokenHash: token.hash,
         now: c.now, crashAttempt: c.attempt,
       }));

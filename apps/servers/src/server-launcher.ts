@@ -39,7 +39,7 @@ export class ServerLauncher {
     try {
       // The owner first (ADR-0021): a live server never lacks one, so no other replica's reconcile takes it for its own.
       await this.owners.claim(serverId);
-      ({ position } = await this.states.execute(serverId, { type: 'StartServer', now: this.states.now(), ...launch }, { projectId: project.projectId }));
+      ({ position } = await this.states.handle(serverId, { type: 'StartServer', now: this.states.now(), ...launch }, { projectId: project.projectId }));
     } catch (err) {
       // The store may have taken the append before the connection broke: then a machine is owed.
       if (isInfrastructureError(err)) void this.resolveUnanswered(launch, launchMachine);

@@ -84,7 +84,7 @@ export class ServersHost extends ServiceHost {
     this.machineEvents.unwatchRuntime();
     // Local games end with this process (pods outlive it and are adopted): recorded stopped, not left running.
     if (this.runtime.kind === 'process') {
-      await recordShutdown(this.runtime.running(), (id) => this.states.execute(id, { type: 'StopServer', reason: 'SHUTDOWN_SIGNAL', now: this.now() }));
+      await recordShutdown(this.runtime.running(), (id) => this.states.handle(id, { type: 'StopServer', reason: 'SHUTDOWN_SIGNAL', now: this.now() }));
     }
     await this.runtime.close();
     // Pods run on: the lease ends now, so another replica adopts them on its next beat, not after the lease.

@@ -1,5 +1,5 @@
 // The platform every service runs on, by concern: nest/ (modules, boot, config, the service host and its
-// read model), commands/ (the write path: execute, lanes, state caches, serving the bus, cqrs routes),
+// read model), commands/ (the write path: Aggregate.handle, lanes, serving the bus, cqrs routes),
 // projections/ (read models: the runner, parked events, relay, reports, caches), workflow-runner/.
 export * from './nest/config';
 export * from './nest/tokens';
@@ -15,10 +15,11 @@ export * from './nest/event-store-factory';
 export * from './nest/service-host';
 export * from './nest/service-read-model';
 export * from './commands/errors';
-export * from './commands/execute';
+export { ContentionConflict, Executed } from './commands/execute';
+export * from './commands/aggregate';
 export * from './commands/serve';
 export * from './commands/keyed-lane';
-export * from './commands/state-cache';
+export type { Loaded } from './commands/state-cache';
 export * from './commands/command-context';
 export * from './commands/known-outcome';
 export * from './commands/cqrs';

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { backfillStream, backfillView, BackfillView } from '@spawnpoint/domain';
+import { backfillView, BackfillView } from '@spawnpoint/domain';
 import { BusCommand, Platform, PLATFORM } from '@spawnpoint/platform';
 import { OverrideBackfillRequest, SetBackfillAcceptingRequest, SUBJECTS } from '@spawnpoint/proto';
 import { BackfillStates } from '../backfill-states';
@@ -27,7 +27,7 @@ export class OverrideBackfillHandler implements ICommandHandler<OverrideBackfill
       const told: SetBackfillAcceptingRequest = { projectId: r.projectId, matchId: server.matchId, accepting: body.accepting };
       await this.platform.bus.request(SUBJECTS.matchmaking.setBackfillAccepting, told);
     }
-    const ran = await this.states.matches.execute(backfillStream(server.matchId), {
+    const ran = await this.states.handle(server.matchId, {
       type: 'OverrideBackfill', server, accepting: body.accepting, ...(body.skillBand ? { skillBand: { ...body.skillBand } } : {}), now,
     }, { projectId: r.projectId });
     return backfillView(ran.state, server, roster, now);

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { backfillStream, backfillView, BackfillView } from '@spawnpoint/domain';
+import { backfillView, BackfillView } from '@spawnpoint/domain';
 import { BusQuery } from '@spawnpoint/platform';
 import { GetBackfillRequest } from '@spawnpoint/proto';
 import { BackfillStates } from '../backfill-states';
@@ -16,7 +16,7 @@ export class GetBackfillHandler implements IQueryHandler<GetBackfill> {
 
   async execute({ request: r }: GetBackfill): Promise<BackfillView> {
     const { server, roster } = await this.servers.read(r.projectId, r.serverId);
-    const { state } = await this.states.matches.load(backfillStream(server.matchId));
+    const { state } = await this.states.load(server.matchId);
     return backfillView(state, server, roster, this.states.now());
   }
 }

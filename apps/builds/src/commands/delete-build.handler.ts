@@ -1,12 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { rm } from 'node:fs/promises';
-import { buildDecider, buildStream } from '@spawnpoint/domain';
 import { BLOBS, BlobStore, BusCommand, Platform, PLATFORM } from '@spawnpoint/platform';
 import { buildArtifactBlobKey, GetBuildRequest, SUBJECTS, UsesBuildRequest } from '@spawnpoint/proto';
 import { BuildProcessing } from '../build-processing';
 import { BuildViews } from '../build-views';
 import { BuildsReadModel } from '../builds-read-model';
+import { BuildAggregate } from '../build-aggregate';
 
 type BuildDeleted = { status: 'build_deleted'; build_id: string };
 
@@ -17,6 +17,7 @@ export class DeleteBuild extends BusCommand<GetBuildRequest, BuildDeleted> {}
 @CommandHandler(DeleteBuild)
 export class DeleteBuildHandler implements ICommandHandler<DeleteBuild> {
   constructor(
+    private readonly builds: BuildAggregate,
     private readonly readModel: BuildsReadModel,
     private readonly views: BuildViews,
     private readonly processing: BuildProcessing,
@@ -27,7 +28,7 @@ export class DeleteBuildHandler implements ICommandHandler<DeleteBuild> {
   async execute({ request: req }: DeleteBuild): Promise<BuildDeleted> {
     await this.views.get(req.projectId, req.buildId); // 404 for another project's build before anything else
     const { inUse } = await this.platform.bus.request<{ inUse: boolean }>(SUBJECTS.servers.usesBuild, { projectId: req.projectId, buildId: req.buildId } satisfies UsesBuildRequest);
-    await this.readModel.command(buildDecider, buildStream(req.buildId), { type: 'DeleteBuild', inUse, now: this.readModel.now() }, { projectId: req.projectId });
+    await this.builds.handle(req.buildId, { type: 'DeleteBuild', inUse, now: this.readModel.now() }, { projectId: req.projectId, await: 'readModel' });
     await this.blobs.delete(buildArtifactBlobKey(req.buildId));
     await rm(this.processing.artifactDir(req.projectId, req.buildId), { recursive: true, force: true });
     return { status: 'build_deleted', build_id: req.buildId };

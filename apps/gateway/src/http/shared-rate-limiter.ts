@@ -106,7 +106,9 @@ export class SharedRateLimiter {
     if (s.tokens < SharedRateLimiter.sliceSize(limit, this.sliceFraction) / 2 && !s.pending && this.now() >= s.deniedUntil) {
       void this.refill(key, s, limit);
     }
-    return { allowed: true, limit, remaining: Math.max(0, Math.floor(s.tokens + s.shared)), retryAfterSeconds: 0 };
+    // Tokens still held from an earlier slice plus the bucket's remainder (refilled since) can add up past the
+    // limit; a request just allowed leaves at most limit - 1.
+    return { allowed: true, limit, remaining: Math.min(limit - 1, Math.max(0, Math.floor(s.tokens + s.shared))), retryAfterSeconds: 0 };
   }
 
   private refill(key: string, s: Slice, limit: number): Promise<void> {

@@ -55,6 +55,20 @@ describe('SharedRateLimiter: gateways spend leased slices of one shared bucket',
     expect(SharedRateLimiter.sliceSize(100_000)).toBe(5000);
   });
 
+  it('never reports more than limit - 1 remaining after an allowed request, though slice and refilled bucket add up past it', async () => {
+    const rl = limiter();
+    const remaining: number[] = [];
+    // Slices leased and spent at the limit's pace and then after pauses: the bucket refills while a slice's tokens are held.
+    for (let i = 0; i < 200; i++) {
+      const take = await rl.take('k', 50);
+      if (take.allowed) remaining.push(take.remaining);
+      now += i % 20 === 0 ? 900 : 5;
+      await flush();
+    }
+    expect(remaining.length).toBeGreaterThan(100);
+    expect(Math.max(...remaining)).toBeLessThanOrEqual(49);
+  });
+
   it('given a fresh key, the first request waits for one lease; the next ones are answered from the slice', async () => {
     const rl = limiter();
     const first = await rl.take('k', 100);

@@ -4,7 +4,7 @@ import { BusCommand } from '@spawnpoint/platform';
 import { AdminLobbyRequest, DeletedLobby } from '@spawnpoint/proto';
 import { LobbyStates } from '../lobby-states';
 import { deletedLobby } from '../lobby-views';
-import { LobbyWrites } from '../lobby-writes';
+import { LobbyAggregate } from '../lobby-aggregate';
 
 export class AdminDeleteLobby extends BusCommand<AdminLobbyRequest, DeletedLobby> {}
 
@@ -12,11 +12,11 @@ export class AdminDeleteLobby extends BusCommand<AdminLobbyRequest, DeletedLobby
 @Injectable()
 @CommandHandler(AdminDeleteLobby)
 export class AdminDeleteLobbyHandler implements ICommandHandler<AdminDeleteLobby> {
-  constructor(private readonly states: LobbyStates, private readonly writes: LobbyWrites) {}
+  constructor(private readonly states: LobbyStates, private readonly lobbies: LobbyAggregate) {}
 
   async execute({ request: r }: AdminDeleteLobby): Promise<DeletedLobby> {
     await this.states.owned(r);
-    await this.writes.deleteLobby(r.projectId, r.lobbyId, 'admin');
+    await this.lobbies.handle(r.lobbyId, { type: 'DeleteLobby', reason: 'admin', now: this.lobbies.now() }, { projectId: r.projectId });
     return deletedLobby(r.lobbyId);
   }
 }

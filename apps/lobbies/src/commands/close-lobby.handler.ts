@@ -5,7 +5,7 @@ import { BusCommand } from '@spawnpoint/platform';
 import { DeletedLobby, PlayerLobbyRequest } from '@spawnpoint/proto';
 import { LobbyStates } from '../lobby-states';
 import { deletedLobby } from '../lobby-views';
-import { LobbyWrites } from '../lobby-writes';
+import { LobbyAggregate } from '../lobby-aggregate';
 
 export class CloseLobby extends BusCommand<PlayerLobbyRequest, DeletedLobby> {}
 
@@ -13,12 +13,12 @@ export class CloseLobby extends BusCommand<PlayerLobbyRequest, DeletedLobby> {}
 @Injectable()
 @CommandHandler(CloseLobby)
 export class CloseLobbyHandler implements ICommandHandler<CloseLobby> {
-  constructor(private readonly states: LobbyStates, private readonly writes: LobbyWrites) {}
+  constructor(private readonly states: LobbyStates, private readonly lobbies: LobbyAggregate) {}
 
   async execute({ request: r }: CloseLobby): Promise<DeletedLobby> {
     const { lobbyId, state } = await this.states.mine(r);
     if (state.host !== r.playerId) throw new DomainError('forbidden', 'only the host can finish the lobby');
-    await this.writes.deleteLobby(r.projectId, lobbyId, 'host_left');
+    await this.lobbies.handle(lobbyId, { type: 'DeleteLobby', reason: 'host_left', now: this.lobbies.now() }, { projectId: r.projectId });
     return deletedLobby(lobbyId);
   }
 }

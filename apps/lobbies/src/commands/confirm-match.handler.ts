@@ -5,7 +5,7 @@ import { BusCommand } from '@spawnpoint/platform';
 import { PlayerLobbyRequest } from '@spawnpoint/proto';
 import { LobbyStates } from '../lobby-states';
 import { viewAfter } from '../lobby-views';
-import { LobbyWrites } from '../lobby-writes';
+import { LobbyAggregate } from '../lobby-aggregate';
 
 export class ConfirmMatch extends BusCommand<PlayerLobbyRequest, LobbyView> {}
 
@@ -13,11 +13,11 @@ export class ConfirmMatch extends BusCommand<PlayerLobbyRequest, LobbyView> {}
 @Injectable()
 @CommandHandler(ConfirmMatch)
 export class ConfirmMatchHandler implements ICommandHandler<ConfirmMatch> {
-  constructor(private readonly states: LobbyStates, private readonly writes: LobbyWrites) {}
+  constructor(private readonly states: LobbyStates, private readonly lobbies: LobbyAggregate) {}
 
   async execute({ request: r }: ConfirmMatch): Promise<LobbyView> {
     const { lobbyId } = await this.states.mine(r, false);
-    const ran = await this.writes.run(r.projectId, lobbyId, { type: 'ConfirmMatch', playerId: r.playerId, now: this.writes.now() });
+    const ran = await this.lobbies.handle(lobbyId, { type: 'ConfirmMatch', playerId: r.playerId, now: this.lobbies.now() }, { projectId: r.projectId });
     return viewAfter(ran);
   }
 }

@@ -8,7 +8,7 @@ import { checkSettings, checkState } from '../limits';
 import { LobbyClaims } from '../lobby-claims';
 import { isLive, LobbyStates } from '../lobby-states';
 import { lobbyView, viewAfter } from '../lobby-views';
-import { LobbyWrites } from '../lobby-writes';
+import { LobbyAggregate } from '../lobby-aggregate';
 import { Presence } from '../presence';
 
 export class CreateLobby extends BusCommand<CreateLobbyRequest, LobbyView> {}
@@ -19,7 +19,7 @@ export class CreateLobby extends BusCommand<CreateLobbyRequest, LobbyView> {}
 export class CreateLobbyHandler implements ICommandHandler<CreateLobby> {
   constructor(
     private readonly configs: LobbyConfigs, private readonly states: LobbyStates, private readonly claims: LobbyClaims,
-    private readonly writes: LobbyWrites, @Inject(Presence) private readonly presence: Presence,
+    private readonly lobbies: LobbyAggregate, @Inject(Presence) private readonly presence: Presence,
   ) {}
 
   async execute({ request: r, context }: CreateLobby): Promise<LobbyView> {
@@ -41,11 +41,11 @@ export class CreateLobbyHandler implements ICommandHandler<CreateLobby> {
     let code: string | null = null;
     try {
       if (config.inviteCodeConfig) code = await this.claims.freeCode(r.projectId, config.inviteCodeConfig, lobbyId);
-      const ran = await this.writes.run(r.projectId, lobbyId, {
+      const ran = await this.lobbies.handle(lobbyId, {
         type: 'CreateLobby', lobbyId, projectId: r.projectId, config: config.name, hostId: r.playerId, name: b.name ?? null,
         maxPlayers: b.maxPlayers ?? config.maxPlayers, region: b.region ?? 'us-east', isPrivate, allowLateJoin: b.allowLateJoin ?? false,
-        settings: b.settings ?? {}, hostState: b.state ?? {}, code, now: this.writes.now(),
-      });
+        settings: b.settings ?? {}, hostState: b.state ?? {}, code, now: this.lobbies.now(),
+      }, { projectId: r.projectId });
       this.presence.touch(r.projectId, lobbyId, r.playerId);
       return viewAfter(ran);
     } catch (err) {

@@ -5,7 +5,7 @@ import { BusCommand } from '@spawnpoint/platform';
 import { PlayerLobbyRequest } from '@spawnpoint/proto';
 import { LobbyStates } from '../lobby-states';
 import { viewAfter } from '../lobby-views';
-import { LobbyWrites } from '../lobby-writes';
+import { LobbyAggregate } from '../lobby-aggregate';
 
 export class DeclineMatch extends BusCommand<PlayerLobbyRequest, LobbyView> {}
 
@@ -13,11 +13,11 @@ export class DeclineMatch extends BusCommand<PlayerLobbyRequest, LobbyView> {}
 @Injectable()
 @CommandHandler(DeclineMatch)
 export class DeclineMatchHandler implements ICommandHandler<DeclineMatch> {
-  constructor(private readonly states: LobbyStates, private readonly writes: LobbyWrites) {}
+  constructor(private readonly states: LobbyStates, private readonly lobbies: LobbyAggregate) {}
 
   async execute({ request: r }: DeclineMatch): Promise<LobbyView> {
     const { lobbyId } = await this.states.mine(r, false);
-    const ran = await this.writes.run(r.projectId, lobbyId, { type: 'DeclineMatch', playerId: r.playerId, now: this.writes.now() });
+    const ran = await this.lobbies.handle(lobbyId, { type: 'DeclineMatch', playerId: r.playerId, now: this.lobbies.now() }, { projectId: r.projectId });
     return viewAfter(ran);
   }
 }

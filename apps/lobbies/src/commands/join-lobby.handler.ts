@@ -7,7 +7,7 @@ import { checkState } from '../limits';
 import { LobbyClaims } from '../lobby-claims';
 import { isLive, LobbyStates } from '../lobby-states';
 import { lobbyView, viewAfter } from '../lobby-views';
-import { LobbyWrites } from '../lobby-writes';
+import { LobbyAggregate } from '../lobby-aggregate';
 import { Presence } from '../presence';
 
 export class JoinLobby extends BusCommand<JoinLobbyRequest, LobbyView> {}
@@ -18,7 +18,7 @@ export class JoinLobby extends BusCommand<JoinLobbyRequest, LobbyView> {}
 export class JoinLobbyHandler implements ICommandHandler<JoinLobby> {
   constructor(
     @Inject(PLATFORM) private readonly platform: Platform, private readonly configs: LobbyConfigs, private readonly states: LobbyStates,
-    private readonly claims: LobbyClaims, private readonly writes: LobbyWrites, @Inject(Presence) private readonly presence: Presence,
+    private readonly claims: LobbyClaims, private readonly lobbies: LobbyAggregate, @Inject(Presence) private readonly presence: Presence,
   ) {}
 
   async execute({ request: r, context }: JoinLobby): Promise<LobbyView> {
@@ -30,7 +30,7 @@ export class JoinLobbyHandler implements ICommandHandler<JoinLobby> {
     if (!isLive(state) || state.projectId !== r.projectId || state.config !== config.name) throw notFound('lobby');
     const claimedNow = await this.claims.membership(r.projectId, config.name, r.playerId, lobbyId);
     try {
-      const ran = await this.writes.run(r.projectId, lobbyId, { type: 'JoinLobby', playerId: r.playerId, state: r.state ?? {}, now: this.writes.now() });
+      const ran = await this.lobbies.handle(lobbyId, { type: 'JoinLobby', playerId: r.playerId, state: r.state ?? {}, now: this.lobbies.now() }, { projectId: r.projectId });
       this.presence.touch(r.projectId, lobbyId, r.playerId);
       return viewAfter(ran);
     } catch (err) {

@@ -5,7 +5,7 @@ import { BusCommand } from '@spawnpoint/platform';
 import { TargetPlayerRequest } from '@spawnpoint/proto';
 import { LobbyStates } from '../lobby-states';
 import { viewAfter } from '../lobby-views';
-import { LobbyWrites } from '../lobby-writes';
+import { LobbyAggregate } from '../lobby-aggregate';
 
 export class KickPlayer extends BusCommand<TargetPlayerRequest, LobbyView> {}
 
@@ -13,11 +13,11 @@ export class KickPlayer extends BusCommand<TargetPlayerRequest, LobbyView> {}
 @Injectable()
 @CommandHandler(KickPlayer)
 export class KickPlayerHandler implements ICommandHandler<KickPlayer> {
-  constructor(private readonly states: LobbyStates, private readonly writes: LobbyWrites) {}
+  constructor(private readonly states: LobbyStates, private readonly lobbies: LobbyAggregate) {}
 
   async execute({ request: r }: KickPlayer): Promise<LobbyView> {
     const { lobbyId } = await this.states.mine(r, false);
-    const ran = await this.writes.run(r.projectId, lobbyId, { type: 'KickPlayer', playerId: r.playerId, targetId: r.targetId, now: this.writes.now() });
+    const ran = await this.lobbies.handle(lobbyId, { type: 'KickPlayer', playerId: r.playerId, targetId: r.targetId, now: this.lobbies.now() }, { projectId: r.projectId });
     return viewAfter(ran);
   }
 }

@@ -4,7 +4,7 @@ import { BusCommand, LobbyConfigs } from '@spawnpoint/platform';
 import { LeftLobby, PlayerLobbyRequest } from '@spawnpoint/proto';
 import { LobbyStates } from '../lobby-states';
 import { leftLobby } from '../lobby-views';
-import { LobbyWrites } from '../lobby-writes';
+import { LobbyAggregate } from '../lobby-aggregate';
 
 export class LeaveLobby extends BusCommand<PlayerLobbyRequest, LeftLobby> {}
 
@@ -12,12 +12,12 @@ export class LeaveLobby extends BusCommand<PlayerLobbyRequest, LeftLobby> {}
 @Injectable()
 @CommandHandler(LeaveLobby)
 export class LeaveLobbyHandler implements ICommandHandler<LeaveLobby> {
-  constructor(private readonly configs: LobbyConfigs, private readonly states: LobbyStates, private readonly writes: LobbyWrites) {}
+  constructor(private readonly configs: LobbyConfigs, private readonly states: LobbyStates, private readonly lobbies: LobbyAggregate) {}
 
   async execute({ request: r }: LeaveLobby): Promise<LeftLobby> {
     const config = await this.configs.get(r.projectId, r.config);
     const { lobbyId } = await this.states.mine(r, false);
-    await this.writes.run(r.projectId, lobbyId, { type: 'LeaveLobby', playerId: r.playerId, hostLeaveBehavior: config.hostLeaveBehavior, now: this.writes.now() });
+    await this.lobbies.handle(lobbyId, { type: 'LeaveLobby', playerId: r.playerId, hostLeaveBehavior: config.hostLeaveBehavior, now: this.lobbies.now() }, { projectId: r.projectId });
     return leftLobby(lobbyId);
   }
 }

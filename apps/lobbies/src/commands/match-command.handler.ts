@@ -4,7 +4,7 @@ import { invalid, LobbyCommand, notFound } from '@spawnpoint/domain';
 import { BusCommand } from '@spawnpoint/platform';
 import { MatchLobbyCommandRequest } from '@spawnpoint/proto';
 import { isLive, LobbyStates } from '../lobby-states';
-import { LobbyWrites } from '../lobby-writes';
+import { LobbyAggregate } from '../lobby-aggregate';
 
 export class RunMatchCommand extends BusCommand<MatchLobbyCommandRequest, { applied: boolean }> {}
 
@@ -19,7 +19,7 @@ const MATCH_COMMANDS = new Set(['ReserveForMatch', 'MatchFound', 'MatchReady', '
 @Injectable()
 @CommandHandler(RunMatchCommand)
 export class RunMatchCommandHandler implements ICommandHandler<RunMatchCommand> {
-  constructor(private readonly states: LobbyStates, private readonly writes: LobbyWrites) {}
+  constructor(private readonly states: LobbyStates, private readonly lobbies: LobbyAggregate) {}
 
   async execute({ request: r }: RunMatchCommand): Promise<{ applied: boolean }> {
     const type = r.command.type;
@@ -29,7 +29,7 @@ export class RunMatchCommandHandler implements ICommandHandler<RunMatchCommand> 
     const state = isLive(cached) ? cached : (await this.states.load(r.lobbyId)).state;
     if (!isLive(state)) throw notFound('lobby');
     // Once per command id, decided on the cached state (its append checks it is the head; ADR-0010).
-    const ran = await this.writes.run(state.projectId, r.lobbyId, r.command as unknown as LobbyCommand, r.commandId, { once: true });
+    const ran = await this.lobbies.handle(r.lobbyId, r.command as unknown as LobbyCommand, { projectId: state.projectId, key: r.commandId });
     return { applied: !ran.repeated };
   }
 }

@@ -6,7 +6,7 @@ import { PlayerLobbyRequest } from '@spawnpoint/proto';
 import { LobbyLaunch } from '../lobby-launch';
 import { LobbyStates } from '../lobby-states';
 import { lobbyView } from '../lobby-views';
-import { LobbyWrites } from '../lobby-writes';
+import { LobbyAggregate } from '../lobby-aggregate';
 
 export class StartLobby extends BusCommand<PlayerLobbyRequest, LobbyView> {}
 
@@ -14,12 +14,12 @@ export class StartLobby extends BusCommand<PlayerLobbyRequest, LobbyView> {}
 @Injectable()
 @CommandHandler(StartLobby)
 export class StartLobbyHandler implements ICommandHandler<StartLobby> {
-  constructor(private readonly configs: LobbyConfigs, private readonly states: LobbyStates, private readonly writes: LobbyWrites, private readonly launch: LobbyLaunch) {}
+  constructor(private readonly configs: LobbyConfigs, private readonly states: LobbyStates, private readonly lobbies: LobbyAggregate, private readonly launch: LobbyLaunch) {}
 
   async execute({ request: r }: StartLobby): Promise<LobbyView> {
     const config = await this.configs.get(r.projectId, r.config);
     const { lobbyId } = await this.states.mine(r, false);
-    const ran = await this.writes.run(r.projectId, lobbyId, { type: 'StartGame', playerId: r.playerId, now: this.writes.now() });
+    const ran = await this.lobbies.handle(lobbyId, { type: 'StartGame', playerId: r.playerId, now: this.lobbies.now() }, { projectId: r.projectId });
     return lobbyView((await this.launch.launch(r.projectId, lobbyId, config)) ?? ran.state);
   }
 }

@@ -6,7 +6,7 @@ import { StartMatchmakingRequest } from '@spawnpoint/proto';
 import { LobbyClaims } from '../lobby-claims';
 import { LobbyStates } from '../lobby-states';
 import { viewAfter } from '../lobby-views';
-import { LobbyWrites } from '../lobby-writes';
+import { LobbyAggregate } from '../lobby-aggregate';
 
 export class StartMatchmaking extends BusCommand<StartMatchmakingRequest, LobbyView> {}
 
@@ -14,7 +14,7 @@ export class StartMatchmaking extends BusCommand<StartMatchmakingRequest, LobbyV
 @Injectable()
 @CommandHandler(StartMatchmaking)
 export class StartMatchmakingHandler implements ICommandHandler<StartMatchmaking> {
-  constructor(private readonly configs: LobbyConfigs, private readonly states: LobbyStates, private readonly writes: LobbyWrites, private readonly claims: LobbyClaims) {}
+  constructor(private readonly configs: LobbyConfigs, private readonly states: LobbyStates, private readonly lobbies: LobbyAggregate, private readonly claims: LobbyClaims) {}
 
   async execute({ request: r }: StartMatchmaking): Promise<LobbyView> {
     const config = await this.configs.get(r.projectId, r.config);
@@ -32,13 +32,13 @@ export class StartMatchmakingHandler implements ICommandHandler<StartMatchmaking
     const claimed: string[] = [];
     try {
       for (const p of members) if (await this.claims.search(r.projectId, p, lobbyId)) claimed.push(p);
-      const ran = await this.writes.run(r.projectId, lobbyId, {
-        type: 'StartMatchmaking', playerId: r.playerId, mode: mode.name, maxPartySize: mode.maxPartySize, timeoutMs: mode.timeout * 1000, now: this.writes.now(),
-      });
+      const ran = await this.lobbies.handle(lobbyId, {
+        type: 'StartMatchmaking', playerId: r.playerId, mode: mode.name, maxPartySize: mode.maxPartySize, timeoutMs: mode.timeout * 1000, now: this.lobbies.now(),
+      }, { projectId: r.projectId });
       // A start racing this one in another lobby took a member's claim over: this one gives way.
       for (const p of members) {
         if (await this.claims.searching(r.projectId, p, lobbyId)) continue;
-        await this.writes.run(r.projectId, lobbyId, { type: 'CancelMatchmaking', playerId: r.playerId, now: this.writes.now() }).catch(() => undefined);
+        await this.lobbies.handle(lobbyId, { type: 'CancelMatchmaking', playerId: r.playerId, now: this.lobbies.now() }, { projectId: r.projectId }).catch(() => undefined);
         throw new DomainError('conflict', `player ${p} is already searching for a match in another lobby`);
       }
       return viewAfter(ran);

@@ -6,7 +6,7 @@ import { UpdatePlayerStateRequest } from '@spawnpoint/proto';
 import { checkState } from '../limits';
 import { isLive, LobbyStates } from '../lobby-states';
 import { viewAfter } from '../lobby-views';
-import { LobbyWrites } from '../lobby-writes';
+import { LobbyAggregate } from '../lobby-aggregate';
 import { Presence } from '../presence';
 
 export class UpdateMyState extends BusCommand<UpdatePlayerStateRequest, LobbyView> {}
@@ -15,16 +15,16 @@ export class UpdateMyState extends BusCommand<UpdatePlayerStateRequest, LobbyVie
 @Injectable()
 @CommandHandler(UpdateMyState)
 export class UpdateMyStateHandler implements ICommandHandler<UpdateMyState> {
-  constructor(private readonly states: LobbyStates, private readonly writes: LobbyWrites, @Inject(Presence) private readonly presence: Presence) {}
+  constructor(private readonly states: LobbyStates, private readonly lobbies: LobbyAggregate, @Inject(Presence) private readonly presence: Presence) {}
 
   async execute({ request: r }: UpdateMyState): Promise<LobbyView> {
     const { lobbyId } = await this.states.mine(r, false);
     const target = r.targetId ?? r.playerId;
-    const ran = await this.writes.run(r.projectId, lobbyId, (s) => {
+    const ran = await this.lobbies.handle(lobbyId, (s) => {
       const whose = isLive(s) ? s.players.find((p) => p.id === target) : undefined;
       if (whose) checkState({ ...whose.state, ...r.state });
-      return { type: 'UpdatePlayerState', playerId: target, ...(target !== r.playerId ? { by: r.playerId } : {}), state: r.state, now: this.writes.now() };
-    });
+      return { type: 'UpdatePlayerState', playerId: target, ...(target !== r.playerId ? { by: r.playerId } : {}), state: r.state, now: this.lobbies.now() };
+    }, { projectId: r.projectId });
     this.presence.touch(r.projectId, lobbyId, r.playerId);
     return viewAfter(ran);
   }

@@ -6,7 +6,7 @@ import { UpdateLobbySettingsRequest } from '@spawnpoint/proto';
 import { checkSettings } from '../limits';
 import { LobbyStates } from '../lobby-states';
 import { viewAfter } from '../lobby-views';
-import { LobbyWrites } from '../lobby-writes';
+import { LobbyAggregate } from '../lobby-aggregate';
 
 export class UpdateLobbySettings extends BusCommand<UpdateLobbySettingsRequest, LobbyView> {}
 
@@ -14,14 +14,14 @@ export class UpdateLobbySettings extends BusCommand<UpdateLobbySettingsRequest, 
 @Injectable()
 @CommandHandler(UpdateLobbySettings)
 export class UpdateLobbySettingsHandler implements ICommandHandler<UpdateLobbySettings> {
-  constructor(private readonly configs: LobbyConfigs, private readonly states: LobbyStates, private readonly writes: LobbyWrites) {}
+  constructor(private readonly configs: LobbyConfigs, private readonly states: LobbyStates, private readonly lobbies: LobbyAggregate) {}
 
   async execute({ request: r }: UpdateLobbySettings): Promise<LobbyView> {
     await this.configs.get(r.projectId, r.config);
     const c = r.changes;
     if (c.settings !== undefined) checkSettings(c.settings);
     const { lobbyId } = await this.states.mine(r);
-    const ran = await this.writes.run(r.projectId, lobbyId, { type: 'UpdateSettings', playerId: r.playerId, ...c, now: this.writes.now() });
+    const ran = await this.lobbies.handle(lobbyId, { type: 'UpdateSettings', playerId: r.playerId, ...c, now: this.lobbies.now() }, { projectId: r.projectId });
     return viewAfter(ran);
   }
 }

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { matchStream } from '@spawnpoint/domain';
 import { BusCommand } from '@spawnpoint/platform';
 import { SetBackfillAcceptingRequest } from '@spawnpoint/proto';
 import { MatchIntents } from '../match-intents';
@@ -18,10 +17,9 @@ export class SetBackfillAcceptingHandler implements ICommandHandler<SetBackfillA
   constructor(private readonly intents: MatchIntents) {}
 
   async execute({ request: r }: SetBackfillAccepting): Promise<Record<string, never>> {
-    const stream = matchStream(r.matchId);
-    const { state } = await this.intents.matches.load(stream);
+    const { state } = await this.intents.matches.load(r.matchId);
     if (state.status === 'none' || state.projectId !== r.projectId) return {};
-    await this.intents.matches.execute(stream, { type: 'SetBackfillAccepting', accepting: r.accepting, now: this.intents.now() }, { projectId: r.projectId });
+    await this.intents.matches.handle(r.matchId, { type: 'SetBackfillAccepting', accepting: r.accepting, now: this.intents.now() }, { projectId: r.projectId });
     return {};
   }
 }

@@ -1,11 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { notFound, Plan, projectDecider, projectStream } from '@spawnpoint/domain';
+import { notFound, Plan } from '@spawnpoint/domain';
 import { BusCommand, Platform, PLATFORM } from '@spawnpoint/platform';
 import { ChangePlanRequest, ProjectAdminView } from '@spawnpoint/proto';
 import { rateLimits } from '../project-views';
 import { ProjectChanges } from '../project-changes';
 import { ProjectsReadModel } from '../projects-read-model';
+import { ProjectAggregate } from '../project-aggregate';
 
 export class ChangePlan extends BusCommand<ChangePlanRequest, ProjectAdminView> {}
 
@@ -13,12 +14,12 @@ export class ChangePlan extends BusCommand<ChangePlanRequest, ProjectAdminView> 
 @Injectable()
 @CommandHandler(ChangePlan)
 export class ChangePlanHandler implements ICommandHandler<ChangePlan> {
-  constructor(private readonly readModel: ProjectsReadModel, @Inject(PLATFORM) private readonly platform: Platform, private readonly changes: ProjectChanges) {}
+  constructor(private readonly projects: ProjectAggregate, private readonly readModel: ProjectsReadModel, @Inject(PLATFORM) private readonly platform: Platform, private readonly changes: ProjectChanges) {}
 
   async execute({ request: req }: ChangePlan): Promise<ProjectAdminView> {
-    await this.readModel.command(projectDecider, projectStream(req.projectId), {
+    await this.projects.handle(req.projectId, {
       type: 'ChangePlan', plan: req.plan, rateLimits: req.rate_limits, now: this.readModel.now(),
-    }, { projectId: req.projectId });
+    }, { projectId: req.projectId, await: 'readModel' });
     await this.changes.announce(req.projectId, 'plan');
     const p = await this.platform.db.project.findUnique({ where: { id: req.projectId } });
     if (!p) throw notFound('project');

@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
-import { defaultSettings, projectDecider, projectStream } from '@spawnpoint/domain';
+import { defaultSettings } from '@spawnpoint/domain';
 import { BusCommand, sha256 } from '@spawnpoint/platform';
 import { CreatedProject, CreateProjectRequest } from '@spawnpoint/proto';
 import { newClientKey, newServerKey } from '../keys';
 import { ProjectsReadModel } from '../projects-read-model';
+import { ProjectAggregate } from '../project-aggregate';
 
 export class CreateProject extends BusCommand<CreateProjectRequest, CreatedProject> {}
 
@@ -13,16 +14,16 @@ export class CreateProject extends BusCommand<CreateProjectRequest, CreatedProje
 @Injectable()
 @CommandHandler(CreateProject)
 export class CreateProjectHandler implements ICommandHandler<CreateProject> {
-  constructor(private readonly readModel: ProjectsReadModel) {}
+  constructor(private readonly projects: ProjectAggregate, private readonly readModel: ProjectsReadModel) {}
 
   async execute({ request: req }: CreateProject): Promise<CreatedProject> {
     const projectId = req.projectId ?? randomUUID();
     const serverKey = req.serverKey ?? newServerKey();
     const clientKey = req.clientKey ?? newClientKey();
-    await this.readModel.command(projectDecider, projectStream(projectId), {
+    await this.projects.handle(projectId, {
       type: 'CreateProject', projectId, name: req.name, plan: req.plan, serverKeyHash: sha256(serverKey), clientKeyHash: sha256(clientKey),
       settings: defaultSettings({ udpPortId: randomUUID(), tcpPortId: randomUUID() }), now: this.readModel.now(),
-    }, { projectId });
+    }, { projectId, await: 'readModel' });
     return { project_id: projectId, name: req.name, plan: req.plan, server_key: serverKey, client_key: clientKey };
   }
 }

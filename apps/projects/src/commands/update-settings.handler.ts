@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { completeSettingsPatch, projectDecider, projectStream, SettingsPatchInput } from '@spawnpoint/domain';
+import { completeSettingsPatch, SettingsPatchInput } from '@spawnpoint/domain';
 import { BusCommand } from '@spawnpoint/platform';
 import { SettingsView, UpdateSettingsRequest } from '@spawnpoint/proto';
 import { ProjectChanges } from '../project-changes';
 import { ProjectViews } from '../project-views';
 import { ProjectsReadModel } from '../projects-read-model';
+import { ProjectAggregate } from '../project-aggregate';
 
 export class UpdateSettings extends BusCommand<UpdateSettingsRequest, SettingsView> {}
 
@@ -14,13 +15,13 @@ export class UpdateSettings extends BusCommand<UpdateSettingsRequest, SettingsVi
 @Injectable()
 @CommandHandler(UpdateSettings)
 export class UpdateSettingsHandler implements ICommandHandler<UpdateSettings> {
-  constructor(private readonly readModel: ProjectsReadModel, private readonly views: ProjectViews, private readonly changes: ProjectChanges) {}
+  constructor(private readonly projects: ProjectAggregate, private readonly readModel: ProjectsReadModel, private readonly views: ProjectViews, private readonly changes: ProjectChanges) {}
 
   async execute({ request: req }: UpdateSettings): Promise<SettingsView> {
     const patch = completeSettingsPatch(req.patch as SettingsPatchInput, randomUUID);
     // Lobby configs keep their ids across a replace; the decider takes new ones from here where it needs them.
     const newIds = patch.lobby_configs?.map(() => randomUUID());
-    await this.readModel.command(projectDecider, projectStream(req.projectId), { type: 'UpdateSettings', patch, newIds, now: this.readModel.now() }, { projectId: req.projectId });
+    await this.projects.handle(req.projectId, { type: 'UpdateSettings', patch, newIds, now: this.readModel.now() }, { projectId: req.projectId, await: 'readModel' });
     await this.changes.announce(req.projectId, 'settings');
     return this.views.settings(req.projectId);
   }

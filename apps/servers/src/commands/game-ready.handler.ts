@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { serverStream } from '@spawnpoint/domain';
 import { BusCommand } from '@spawnpoint/platform';
 import { GameReadyRequest, GameServerReply } from '@spawnpoint/proto';
 import { ColdStarts } from '../cold-starts';
@@ -22,7 +21,7 @@ export class GameReadyHandler implements ICommandHandler<GameReady> {
 
   async execute({ request: req }: GameReady): Promise<GameServerReply> {
     const { projectId } = await this.tokens.authenticate(req.serverId, req.tokenHash);
-    const { events } = await this.readModel.command(this.states.cache, serverStream(req.serverId), { type: 'ReportReady', now: this.readModel.now() }, { projectId });
+    const { events } = await this.states.handle(req.serverId, { type: 'ReportReady', now: this.readModel.now() }, { projectId, await: 'readModel' });
     if (events.some((e) => e.type === 'ServerRunning')) this.coldStarts.running(req.serverId);
     return { projectId, server: await this.views.get({ projectId, serverId: req.serverId }) };
   }

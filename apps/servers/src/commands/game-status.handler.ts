@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { serverStream } from '@spawnpoint/domain';
 import { BusCommand } from '@spawnpoint/platform';
 import { GameServerReply, GameStatusRequest } from '@spawnpoint/proto';
 import { GameTokens } from '../game/game-tokens';
@@ -19,10 +18,10 @@ export class GameStatusHandler implements ICommandHandler<GameStatus> {
   async execute({ request: req }: GameStatus): Promise<GameServerReply> {
     const { projectId } = await this.tokens.authenticate(req.serverId, req.tokenHash);
     const { players, health, message } = req.body;
-    await this.readModel.command(this.states.cache, serverStream(req.serverId), {
+    await this.states.handle(req.serverId, {
       type: 'ReportGameStatus', now: this.readModel.now(),
       ...(players !== undefined ? { players } : {}), ...(health !== undefined ? { health } : {}), ...(message !== undefined ? { message } : {}),
-    }, { projectId });
+    }, { projectId, await: 'readModel' });
     return { projectId, server: await this.views.get({ projectId, serverId: req.serverId }) };
   }
 }

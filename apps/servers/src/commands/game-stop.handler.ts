@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { serverStream } from '@spawnpoint/domain';
 import { BusCommand } from '@spawnpoint/platform';
 import { GameServerReply, GameStopRequest } from '@spawnpoint/proto';
 import { GameTokens } from '../game/game-tokens';
@@ -21,7 +20,7 @@ export class GameStopHandler implements ICommandHandler<GameStop> {
 
   async execute({ request: req }: GameStop): Promise<GameServerReply> {
     const { projectId } = await this.tokens.authenticate(req.serverId, req.tokenHash);
-    await this.readModel.command(this.states.cache, serverStream(req.serverId), { type: 'StopServer', reason: 'SHUTDOWN_SIGNAL', now: this.readModel.now() }, { projectId });
+    await this.states.handle(req.serverId, { type: 'StopServer', reason: 'SHUTDOWN_SIGNAL', now: this.readModel.now() }, { projectId, await: 'readModel' });
     return { projectId, server: await this.views.get({ projectId, serverId: req.serverId }) };
   }
 }

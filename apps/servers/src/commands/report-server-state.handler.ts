@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { serverStream } from '@spawnpoint/domain';
 import { BusCommand } from '@spawnpoint/platform';
 import { ReportServerStateRequest, ServerView } from '@spawnpoint/proto';
 import { ColdStarts } from '../cold-starts';
@@ -24,7 +23,7 @@ export class ReportServerStateHandler implements ICommandHandler<ReportServerSta
 
   async execute({ request: req }: ReportServerState): Promise<ServerView> {
     await this.views.get(req); // 404 for another project's server
-    const { events } = await this.readModel.command(this.states.cache, serverStream(req.serverId), { type: 'ReportState', state: req.state, now: this.readModel.now() }, { projectId: req.projectId });
+    const { events } = await this.states.handle(req.serverId, { type: 'ReportState', state: req.state, now: this.readModel.now() }, { projectId: req.projectId, await: 'readModel' });
     if (events.some((e) => e.type === 'ServerRunning')) this.coldStarts.running(req.serverId);
     return this.views.get(req);
   }

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { applyPlan, conflict, notFound, ServerLaunch, ServerState, serverStream } from '@spawnpoint/domain';
+import { applyPlan, conflict, notFound, ServerLaunch, ServerState } from '@spawnpoint/domain';
 import { BusCommand } from '@spawnpoint/platform';
 import { newServerToken, ProjectView, RestartServerRequest, ServerView } from '@spawnpoint/proto';
 import type { GameRuntime } from '@spawnpoint/runtime';
@@ -61,7 +61,7 @@ export class RestartServerHandler implements ICommandHandler<RestartServer> {
     const token = newServerToken(req.serverId);
     let next: ServerState;
     try {
-      ({ state: next } = await this.readModel.command(this.states.cache, serverStream(req.serverId), {
+      ({ state: next } = await this.states.handle(req.serverId, {
         type: 'RestartServer', networkPorts: networkPorts(allocated), buildId: build.buildId, version: build.version, tokenHash: token.hash, now: this.readModel.now(),
         overrides: {
           ...(o.name !== undefined ? { name: o.name } : {}),
@@ -73,7 +73,7 @@ export class RestartServerHandler implements ICommandHandler<RestartServer> {
           ...(o.match_id !== undefined ? { matchId: o.match_id } : {}),
           ...(o.environment_variables !== undefined ? { environmentVariables: o.environment_variables } : {}),
         },
-      }, { projectId: req.projectId }));
+      }, { projectId: req.projectId, await: 'readModel' }));
     } catch (err) {
       await this.runtime.releasePorts(req.serverId);
       throw err;

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { invalid, STOP_REASONS, StopReason, serverStream } from '@spawnpoint/domain';
+import { invalid, STOP_REASONS, StopReason } from '@spawnpoint/domain';
 import { BusCommand } from '@spawnpoint/platform';
 import { ServerView, StopServerRequest } from '@spawnpoint/proto';
 import { ServerStates } from '../server-states';
@@ -19,7 +19,7 @@ export class StopServerHandler implements ICommandHandler<StopServer> {
     await this.views.get(req); // 404 for another project's server
     const reason = (req.reason ?? 'SHUTDOWN_SIGNAL') as StopReason;
     if (!STOP_REASONS.includes(reason)) throw invalid('invalid shutdown_reason', ['query', 'shutdown_reason'], 'enum');
-    await this.readModel.command(this.states.cache, serverStream(req.serverId), { type: 'StopServer', reason, now: this.readModel.now() }, { projectId: req.projectId });
+    await this.states.handle(req.serverId, { type: 'StopServer', reason, now: this.readModel.now() }, { projectId: req.projectId, await: 'readModel' });
     return this.views.get(req);
   }
 }

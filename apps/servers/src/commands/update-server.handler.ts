@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { serverStream } from '@spawnpoint/domain';
 import { BusCommand } from '@spawnpoint/platform';
 import { ServerView, UpdateServerRequest } from '@spawnpoint/proto';
 import { ServerStates } from '../server-states';
@@ -17,7 +16,7 @@ export class UpdateServerHandler implements ICommandHandler<UpdateServer> {
 
   async execute({ request: req }: UpdateServer): Promise<ServerView> {
     await this.views.get(req); // 404 for another project's server
-    await this.readModel.command(this.states.cache, serverStream(req.serverId), { type: 'UpdateCustomData', customData: req.customData, now: this.readModel.now() }, { projectId: req.projectId });
+    await this.states.handle(req.serverId, { type: 'UpdateCustomData', customData: req.customData, now: this.readModel.now() }, { projectId: req.projectId, await: 'readModel' });
     return this.views.get(req);
   }
 }

@@ -35,7 +35,7 @@ export class SdkReadinessTimeouts implements OnModuleDestroy {
       const { state } = await this.states.load(serverId);
       // Only the same launch, still waiting for its game: a ready report, stop or restart since then wins.
       if (state.status !== 'launching' || `${state.tokenHash}:${state.restarts}` !== launch) return;
-      await this.states.execute(serverId, { type: 'StopServer', reason: 'STARTUP_FAILURE_TIMEOUT', now: this.states.now() }, { projectId: state.projectId });
+      await this.states.handle(serverId, { type: 'StopServer', reason: 'STARTUP_FAILURE_TIMEOUT', now: this.states.now() }, { projectId: state.projectId });
     } catch (err) {
       log.error({ err }, `servers: startup timeout of ${serverId} failed`);
     }

@@ -47,7 +47,7 @@ export class ServerPools {
       stopPoolServer: async (serverId) => {
         try {
           // The next reconcile counts pool servers from the read model: the stop must be in it.
-          await this.readModel.command(this.states.cache, serverStream(serverId), { type: 'StopServer', reason: 'SHUTDOWN_SIGNAL', now: this.readModel.now() });
+          await this.states.handle(serverId, { type: 'StopServer', reason: 'SHUTDOWN_SIGNAL', now: this.readModel.now() }, { await: 'readModel' });
         } catch {
           // already stopped, or gone: the next reconcile plans again
         }
@@ -56,7 +56,7 @@ export class ServerPools {
         // Not read-your-writes here: the claim is answered at once from its state, and reads of the server
         // wait for it instead (ClaimVisibility), so a claim never waits behind the refill's projection work.
         try {
-          const { position, state } = await this.states.execute(serverId, { type: 'ClaimPoolServer', ...claim, now: this.states.now() }, { projectId });
+          const { position, state } = await this.states.handle(serverId, { type: 'ClaimPoolServer', ...claim, now: this.states.now() }, { projectId });
           return { position, state };
         } catch (err) {
           if (err instanceof DomainError && err.code === 'conflict') return null;

@@ -1,15 +1,13 @@
-// A service's read side and its one read-your-writes write, as an injectable that depends on nothing of
+// A service's read side (what Aggregate.handle's `await: 'readModel'` waits on), as an injectable that depends on nothing of
 // the service: its providers and handlers inject it, while the host (which depends on those providers for
 // its lifecycle) attaches its projection runner to it when it starts. Each service declares its own
 // subclass (`class ServersReadModel extends ServiceReadModel<ServerEvent> {}`), so that in standalone,
 // where every service shares one Nest app, each has its own instance.
 import { Inject, Injectable } from '@nestjs/common';
-import { Decider, DomainEvent } from '@spawnpoint/domain';
-import { EventMetadata, RecordedEvent } from '@spawnpoint/eventstore';
-import { execute, Executed } from '../commands/execute';
+import { DomainEvent } from '@spawnpoint/domain';
+import { RecordedEvent } from '@spawnpoint/eventstore';
 import type { ProjectionRunner } from '../projections/projection-runner';
 import type { Platform } from './service-host';
-import { StateCache } from '../commands/state-cache';
 import { PLATFORM } from './tokens';
 
 /** An event after the service's read model applied it (committed); `revision`: the event's in its stream. */
@@ -25,23 +23,6 @@ export abstract class ServiceReadModel<E extends DomainEvent = DomainEvent> {
   /** Called by ServiceHost once its projections have caught up. */
   attach(runner: ProjectionRunner): void {
     this.runner = runner;
-  }
-
-  /**
-   * Decide and append, then wait until this service's read models show it (read-your-writes). On a
-   * `StateCache` the decision is optimistic, on the cached state (exact all the same: see StateCache).
-   */
-  async command<C, R extends DomainEvent, S>(
-    on: Decider<C, R, S> | StateCache<C, R, S>,
-    streamId: string,
-    command: C | ((state: S) => C),
-    metadata: EventMetadata = {},
-  ): Promise<Executed<S, R>> {
-    const result = on instanceof StateCache
-      ? await on.execute(streamId, command, metadata, { optimistic: true })
-      : await execute(this.platform.store, on, streamId, command, metadata);
-    await this.waitFor(result.position, streamId);
-    return result;
   }
 
   /** The injected clock, as commands carry it. */
