@@ -54,6 +54,7 @@ export class Aggregate<C, E extends DomainEvent, S> {
    * a cached state is decided again on a read before it stands.
    */
   async handle(id: string, command: C | ((state: S) => C), options: HandleOptions = {}): Promise<Handled<S, E>> {
+    if (options.await === 'readModel' && !this.readModel) throw new Error(`${this.constructor.name}: await 'readModel' needs the service's read model`);
     const streamId = this.streamOf(id);
     const metadata: EventMetadata = {};
     if (options.projectId !== undefined) metadata.projectId = options.projectId;
@@ -64,10 +65,7 @@ export class Aggregate<C, E extends DomainEvent, S> {
       return typeof command === 'function' ? (command as (s: S) => C)(state) : command;
     }, metadata, { optimistic: true, once: options.key });
     const handled: Handled<S, E> = { ...result, before: result.repeated ? result.state : before, repeated: result.repeated === true };
-    if (options.await === 'readModel') {
-      if (!this.readModel) throw new Error(`${this.constructor.name}: await 'readModel' needs the service's read model`);
-      await this.readModel.waitFor(handled.position, streamId);
-    }
+    if (options.await === 'readModel') await this.readModel!.waitFor(handled.position, streamId);
     return handled;
   }
 
