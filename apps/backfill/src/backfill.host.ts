@@ -3,9 +3,9 @@
 // servers service on each request); the overrides and the roster changes (the backfill-roster workflow,
 // from the match's events) are this service's events. Routes in routes.ts.
 import { Inject, Injectable } from '@nestjs/common';
-import { BackfillCommand, backfillRosterWorkflow } from '@spawnpoint/domain';
+import { backfillRosterWorkflow } from '@spawnpoint/domain';
 import { Unsubscribe } from '@spawnpoint/messaging';
-import { IntentDispatcher, LobbyConfigs, Platform, PLATFORM, ServiceHost, unlessRefused } from '@spawnpoint/platform';
+import { IntentDispatcher, routeIntents, LobbyConfigs, Platform, PLATFORM, ServiceHost, unlessRefused } from '@spawnpoint/platform';
 import { BackfillReadModel } from './backfill-read-model';
 import { BackfillStates } from './backfill-states';
 
@@ -27,10 +27,9 @@ export class BackfillHost extends ServiceHost {
 
   /** A roster change on the match's record, once per key. */
   protected override dispatcher(): IntentDispatcher {
-    return async (intent) => {
-      if (!('aggregate' in intent.target) || intent.target.aggregate !== 'backfill') throw new Error(`backfill: no route for the intent ${intent.key}`);
-      await unlessRefused(this.states.handle(intent.target.id, intent.command as BackfillCommand, { key: intent.key, projectId: intent.target.projectId ?? undefined }));
-    };
+    return routeIntents('backfill', {
+      aggregates: { backfill: (matchId, command, intent) => unlessRefused(this.states.handle(matchId, command, { key: intent.key, projectId: intent.target.projectId ?? undefined })) },
+    });
   }
 
   protected override async starting(): Promise<void> {

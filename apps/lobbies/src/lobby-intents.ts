@@ -5,8 +5,8 @@
 // refusals are intents' outcomes (the lobby gone, moved on, or on another server: resolved); a key already on
 // the lobby's stream is not applied again (Aggregate.handle's `key`).
 import { Injectable } from '@nestjs/common';
-import { LobbyCommand, StartLobbyServer, StopLobbyServer } from '@spawnpoint/domain';
-import { GameServers, IntentDispatcher, unlessRefused } from '@spawnpoint/platform';
+import { CommandIntent, LobbyCommand, StopLobbyServer } from '@spawnpoint/domain';
+import { GameServers, IntentDispatcher, routeIntents, unlessRefused } from '@spawnpoint/platform';
 import { LobbyLaunch } from './lobby-launch';
 import { isLive, LobbyStates } from './lobby-states';
 import { LobbyAggregate } from './lobby-aggregate';
@@ -15,25 +15,27 @@ import { LobbyAggregate } from './lobby-aggregate';
 export class LobbyIntents {
   constructor(private readonly states: LobbyStates, private readonly lobbies: LobbyAggregate, private readonly launches: LobbyLaunch, private readonly servers: GameServers) {}
 
-  readonly dispatch: IntentDispatcher = async (intent) => {
-    const target = intent.target;
-    if ('request' in target && target.request === 'StartLobbyServer') {
-      const c = intent.command as StartLobbyServer;
-      return this.launches.resume(c.lobbyId, c.attempt);
-    }
-    if ('request' in target && target.request === 'StopLobbyServer') {
-      // Throws while the servers service does not answer: the runner retries until the stop gets through.
-      const c = intent.command as StopLobbyServer;
-      const { state } = await this.states.load(c.lobbyId);
-      if (state.status === 'none') return; // never created here: nothing of ours to stop
-      return this.servers.stop(state.projectId, c.serverId);
-    }
-    if (!('aggregate' in target) || target.aggregate !== 'lobby') throw new Error(`lobbies: no route for the intent ${intent.key}`);
+  readonly dispatch: IntentDispatcher = routeIntents('lobbies', {
+    aggregates: { lobby: (lobbyId, command, intent) => this.onLobby(lobbyId, command, intent) },
+    requests: {
+      StartLobbyServer: (command) => this.launches.resume(command.lobbyId, command.attempt),
+      StopLobbyServer: (command) => this.stopServer(command),
+    },
+  });
+
+  /** Throws while the servers service does not answer: the runner retries until the stop gets through. */
+  private async stopServer(c: StopLobbyServer): Promise<void> {
+    const { state } = await this.states.load(c.lobbyId);
+    if (state.status === 'none') return; // never created here: nothing of ours to stop
+    await this.servers.stop(state.projectId, c.serverId);
+  }
+
+  private async onLobby(lobbyId: string, command: LobbyCommand, intent: CommandIntent): Promise<void> {
     // The workflow may not know the project (LobbyServerAssigned carries none): the lobby's own state does.
-    const projectId = target.projectId ?? (await this.projectOf(target.id));
+    const projectId = intent.target.projectId ?? (await this.projectOf(lobbyId));
     if (!projectId) return; // no such lobby (any more): nothing to move
-    await unlessRefused(this.lobbies.handle(target.id, intent.command as LobbyCommand, { projectId, key: intent.key }));
-  };
+    await unlessRefused(this.lobbies.handle(lobbyId, command, { projectId, key: intent.key }));
+  }
 
   private async projectOf(lobbyId: string): Promise<string | null> {
     const { state } = await this.states.load(lobbyId);

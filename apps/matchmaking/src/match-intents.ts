@@ -10,7 +10,7 @@ import {
   StopStrayMatchServers, UpdateMatchRoster,
 } from '@spawnpoint/domain';
 import { RemoteError } from '@spawnpoint/messaging';
-import { failpoint, GameServers, IntentDispatcher, LobbyConfigs, Platform, PLATFORM, unlessRefused } from '@spawnpoint/platform';
+import { failpoint, GameServers, IntentDispatcher, LobbyConfigs, Platform, PLATFORM, routeIntents, unlessRefused } from '@spawnpoint/platform';
 import { MatchLobbyCommandRequest, ServerView, SUBJECTS } from '@spawnpoint/proto';
 import { matchCustomData, matchServerStart } from './match-server';
 import { MatchStates } from './match-states';
@@ -29,29 +29,19 @@ export class MatchIntents {
     return unlessRefused(this.matches.handle(matchId, command, { key }));
   }
 
-  readonly dispatch: IntentDispatcher = async (intent) => {
-    const target = intent.target;
-    if ('aggregate' in target && target.aggregate === 'match') {
-      await this.onMatch(target.id, intent.command as MatchCommand, intent.key);
-      return;
-    }
-    if ('aggregate' in target && target.aggregate === 'lobby') return this.onLobby(target.id, intent.command as LobbyCommand, intent.key);
-    if ('request' in target) {
-      switch (target.request) {
-        case 'ReserveMatchLobby':
-          return this.reserve(intent.command as ReserveMatchLobby, intent.key);
-        case 'StartMatchServer':
-          return this.startServer(intent.command as StartMatchServer, intent.key);
-        case 'StopMatchServer':
-          return this.stopServer(intent.command as StopMatchServer);
-        case 'StopStrayMatchServers':
-          return this.stopStrays(intent.command as StopStrayMatchServers);
-        case 'UpdateMatchRoster':
-          return this.updateRoster(intent.command as UpdateMatchRoster);
-      }
-    }
-    throw new Error(`matchmaking: no route for the intent ${intent.key}`);
-  };
+  readonly dispatch: IntentDispatcher = routeIntents('matchmaking', {
+    aggregates: {
+      match: (matchId, command, intent) => this.onMatch(matchId, command, intent.key),
+      lobby: (lobbyId, command, intent) => this.onLobby(lobbyId, command, intent.key),
+    },
+    requests: {
+      ReserveMatchLobby: (command, intent) => this.reserve(command, intent.key),
+      StartMatchServer: (command, intent) => this.startServer(command, intent.key),
+      StopMatchServer: (command) => this.stopServer(command),
+      StopStrayMatchServers: (command) => this.stopStrays(command),
+      UpdateMatchRoster: (command) => this.updateRoster(command),
+    },
+  });
 
   /** A command on a lobby, once per key (the lobbies service applies each key once). */
   private async onLobby(lobbyId: string, command: LobbyCommand, key: string): Promise<void> {

@@ -6,8 +6,8 @@
 // pool full all do nothing. A refusal is final and resolves the intent; a lost race or an infrastructure
 // failure throws, so the runner retries it.
 import { Inject, Injectable } from '@nestjs/common';
-import { DomainError, RefillPool, RestartCrashedServer, ServerCommand, ServerLaunch, ServerState } from '@spawnpoint/domain';
-import { IntentDispatcher, unlessRefused } from '@spawnpoint/platform';
+import { DomainError, RestartCrashedServer, ServerCommand, ServerLaunch, ServerState } from '@spawnpoint/domain';
+import { IntentDispatcher, routeIntents, unlessRefused } from '@spawnpoint/platform';
 import { newServerToken } from '@spawnpoint/proto';
 import { GameRuntime } from '@spawnpoint/runtime';
 import { Machines, networkPorts, portSpecs } from './machines';
@@ -26,13 +26,13 @@ export class ServerIntents {
     private readonly upstream: Upstream,
   ) {}
 
-  readonly dispatch: IntentDispatcher = async (intent) => {
-    const target = intent.target;
-    if ('aggregate' in target && target.aggregate === 'server') return this.onServer(target.id, intent.command as ServerCommand, intent.key);
-    if ('request' in target && target.request === 'RestartCrashedServer') return this.restart(intent.command as RestartCrashedServer, intent.key);
-    if ('request' in target && target.request === 'RefillPool') return this.pools.manager.refill((intent.command as RefillPool).projectId);
-    throw new Error(`servers: no route for the intent ${intent.key}`);
-  };
+  readonly dispatch: IntentDispatcher = routeIntents('servers', {
+    aggregates: { server: (serverId, command, intent) => this.onServer(serverId, command, intent.key) },
+    requests: {
+      RestartCrashedServer: (command, intent) => this.restart(command, intent.key),
+      RefillPool: async (command) => this.pools.manager.refill(command.projectId),
+    },
+  });
 
   /** Once per key; a refusal (already stopped, moved on) is the outcome. */
   private async onServer(serverId: string, command: ServerCommand, key: string): Promise<void> {

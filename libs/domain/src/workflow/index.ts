@@ -5,3 +5,4 @@ export * from './server-lifecycle';
 export * from './lobby-queue';
 export * from './match-formation';
 export * from './backfill-roster';
+export * from './targets';
