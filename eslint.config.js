@@ -17,7 +17,15 @@ module.exports = tseslint.config(
   {
     files: ['apps/*/src/**/*.ts', 'libs/*/src/**/*.ts', 'proto/src/**/*.ts'],
     ignores: ['**/*.spec.ts', '**/testing/**', '**/testing.ts', 'apps/matchmaking/src/replay/cli.ts'],
-    rules: { 'no-console': 'error' },
+    rules: {
+      'no-console': 'error',
+      // A typed subject's reply type comes from BusSubjects (libs/platform bus-subjects.ts): naming it again
+      // at the call would be a cast.
+      'no-restricted-syntax': ['error', {
+        selector: "CallExpression[callee.property.name='request'][typeArguments][arguments.0.object.object.name='SUBJECTS']",
+        message: 'bus.request(SUBJECTS.…) answers the subject\'s reply type (BusSubjects): drop the type argument',
+      }],
+    },
   },
   { files: ['**/*.js'], languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', process: 'readonly', console: 'readonly', __dirname: 'readonly', Buffer: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly' } } },
 );

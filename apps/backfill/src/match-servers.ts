@@ -4,7 +4,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { BackfillServer, DEFAULT_BACKFILL_WINDOW_S } from '@spawnpoint/domain';
 import { LobbyConfigs, Platform, PLATFORM } from '@spawnpoint/platform';
-import { ServerView, SUBJECTS } from '@spawnpoint/proto';
+import { SUBJECTS } from '@spawnpoint/proto';
 
 export interface MatchServer { server: BackfillServer; roster: string[][]; projectId: string }
 
@@ -15,7 +15,7 @@ export class MatchServers {
   constructor(@Inject(PLATFORM) private readonly platform: Platform, private readonly configs: LobbyConfigs) {}
 
   async read(projectId: string, serverId: string): Promise<MatchServer> {
-    const view = await this.platform.bus.request<ServerView>(SUBJECTS.servers.get, { projectId, serverId });
+    const view = await this.platform.bus.request(SUBJECTS.servers.get, { projectId, serverId });
     const custom = isObject(view.custom_data) ? view.custom_data : {};
     const match = isObject(custom.match) ? custom.match : null;
     const roster = Array.isArray(match?.teams) ? (match!.teams as unknown[]).filter(Array.isArray).map((t) => (t as unknown[]).filter((p): p is string => typeof p === 'string')) : [];

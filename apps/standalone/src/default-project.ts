@@ -3,7 +3,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Bus } from '@spawnpoint/messaging';
-import { CreatedProject, SUBJECTS } from '@spawnpoint/proto';
+import { SUBJECTS } from '@spawnpoint/proto';
 
 export interface DefaultProject { projectId: string; serverKey: string; clientKey: string }
 
@@ -12,12 +12,12 @@ export async function ensureDefaultProject(bus: Bus, dataDir: string, devKeys: {
   const saved: DefaultProject | null = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null;
   let project: DefaultProject;
   if (!saved) {
-    const created = await bus.request<CreatedProject>(SUBJECTS.projects.create, {
+    const created = await bus.request(SUBJECTS.projects.create, {
       name: 'default', plan: 'pro', serverKey: devKeys.server ?? undefined, clientKey: devKeys.client ?? undefined,
     });
     project = { projectId: created.project_id, serverKey: created.server_key, clientKey: created.client_key };
   } else if ((devKeys.server && devKeys.server !== saved.serverKey) || (devKeys.client && devKeys.client !== saved.clientKey)) {
-    const rotated = await bus.request<{ server_key: string; client_key: string }>(SUBJECTS.projects.rotateKeys, {
+    const rotated = await bus.request(SUBJECTS.projects.rotateKeys, {
       projectId: saved.projectId, serverKey: devKeys.server ?? saved.serverKey, clientKey: devKeys.client ?? saved.clientKey,
     });
     project = { projectId: saved.projectId, serverKey: rotated.server_key, clientKey: rotated.client_key };

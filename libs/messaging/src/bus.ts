@@ -73,11 +73,26 @@ export interface Unsubscribe {
   (): Promise<void>;
 }
 
+/**
+ * The bus's typed subjects: `subject: [request, reply]`. Empty here; the platform declares every service's
+ * subjects (libs/platform `bus-subjects.ts`, from the contracts in proto), so a request's reply type is
+ * known where it is sent and a route's handler must take and answer the subject's types.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface BusSubjects {}
+
+export interface RequestOptions { timeoutMs?: number; headers?: Headers }
+
 export interface Bus {
   /** Serve requests on `subject` (queue group: several replicas share the load). */
   handle(subject: string, handler: RequestHandler): Promise<Unsubscribe>;
-  /** Send a request and await the reply. Throws RemoteError / BusUnavailable. Trace context is injected into headers. */
-  request<Res = unknown>(subject: string, payload: unknown, options?: { timeoutMs?: number; headers?: Headers }): Promise<Res>;
+  /**
+   * Send a request and await the reply. Throws RemoteError / BusUnavailable. Trace context is injected into
+   * headers. A subject of `BusSubjects` takes its request type and answers its reply type; any other subject
+   * (a projection's replay, a probe) answers `unknown` unless the caller names the reply.
+   */
+  request<S extends keyof BusSubjects>(subject: S, payload: BusSubjects[S][0], options?: RequestOptions): Promise<BusSubjects[S][1]>;
+  request<Res = unknown, S extends string = string>(subject: S extends keyof BusSubjects ? never : S, payload: unknown, options?: RequestOptions): Promise<Res>;
   /** Publish an integration event exactly once per event id (dedupe on id). */
   publish(event: IntegrationEvent, headers?: Headers): Promise<void>;
   /** Durable, at-least-once consumption; the handler must be idempotent. Ack after the handler resolves. */

@@ -38,3 +38,4 @@ export * from './clients/live-queue-stats';
 export * from './failpoint';
 export * from './blobs/blob-store';
 export * from './metrics';
+export * from './bus-subjects';

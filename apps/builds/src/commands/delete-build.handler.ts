@@ -27,7 +27,7 @@ export class DeleteBuildHandler implements ICommandHandler<DeleteBuild> {
 
   async execute({ request: req }: DeleteBuild): Promise<BuildDeleted> {
     await this.views.get(req.projectId, req.buildId); // 404 for another project's build before anything else
-    const { inUse } = await this.platform.bus.request<{ inUse: boolean }>(SUBJECTS.servers.usesBuild, { projectId: req.projectId, buildId: req.buildId } satisfies UsesBuildRequest);
+    const { inUse } = await this.platform.bus.request(SUBJECTS.servers.usesBuild, { projectId: req.projectId, buildId: req.buildId } satisfies UsesBuildRequest);
     await this.builds.handle(req.buildId, { type: 'DeleteBuild', inUse, now: this.readModel.now() }, { projectId: req.projectId, await: 'readModel' });
     await this.blobs.delete(buildArtifactBlobKey(req.buildId));
     await rm(this.processing.artifactDir(req.projectId, req.buildId), { recursive: true, force: true });

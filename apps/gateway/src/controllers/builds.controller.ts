@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { Bus, RemoteError } from '@spawnpoint/messaging';
 import { BLOBS, BlobStore, BUS, CONFIG, PlatformConfig } from '@spawnpoint/platform';
 import {
-  ArtifactBlob, BuildLogsRequest, BUILDS_PAGE_DEFAULT, BuildView, ListBuildsRequest, RegisterImageRequest, signArtifactUrl, SUBJECTS, UploadTicket, verifyArtifact,
+  BuildLogsRequest, BUILDS_PAGE_DEFAULT, ListBuildsRequest, RegisterImageRequest, signArtifactUrl, SUBJECTS, verifyArtifact,
 } from '@spawnpoint/proto';
 import { Access, AccessGuard, AuthedRequest } from '../http/guard';
 import { InputLimitsGuard } from '../http/input-limits.guard';
@@ -35,7 +35,7 @@ export class BuildsController {
     responses: { 201: { description: 'Upload ticket', schema: UploadUrl }, 403: { description: 'Client key', schema: ErrorBody } } })
   async uploadUrl(@Req() req: AuthedRequest, @Query() query: unknown) {
     const q = parse(UploadUrlQuery, query, 'query');
-    const t = await this.bus.request<UploadTicket>(SUBJECTS.builds.requestUpload, { projectId: req.principal!.projectId, name: q.name, executablePath: q.executable_path ?? null });
+    const t = await this.bus.request(SUBJECTS.builds.requestUpload, { projectId: req.principal!.projectId, name: q.name, executablePath: q.executable_path ?? null });
     return {
       build_id: t.build_id, name: t.name, version: t.version, expires_at: t.expires_at,
       upload_url: `${this.config.publicUrl}/api/v3/builds/uploads/${t.token}`,
@@ -67,7 +67,7 @@ export class BuildsController {
     responses: { 200: { description: 'Signed artifact URL', schema: ArtifactUrl }, 409: { description: 'Image build, or not ready', schema: ErrorBody }, ...notFound } })
   async artifactUrl(@Req() req: AuthedRequest, @Param() params: unknown) {
     const { id } = parse(BuildIdParams, params, 'path');
-    const b = await this.bus.request<BuildView>(SUBJECTS.builds.get, { projectId: req.principal!.projectId, buildId: id });
+    const b = await this.bus.request(SUBJECTS.builds.get, { projectId: req.principal!.projectId, buildId: id });
     if (b.build_type !== 'zip') throw new RemoteError({ error: 'Container image builds have no artifact to download', status: 409 });
     if (b.status !== 'ready') throw new RemoteError({ error: `Build is ${b.status}, not ready`, status: 409 });
     const signed = signArtifactUrl({ baseUrl: this.config.artifactBaseUrl, secret: this.config.artifactSecret, buildId: id, now: new Date() });
@@ -93,7 +93,7 @@ export class BuildsController {
       throw new RemoteError({ error: verdict.reason === 'expired' ? 'Artifact URL has expired' : 'Artifact URL is invalid', status: 403 });
     }
     // The tar.gz the builds service stored when it unpacked the build, streamed as it is read.
-    const { blobKey } = await this.bus.request<ArtifactBlob>(SUBJECTS.builds.artifactBlob, { buildId: id });
+    const { blobKey } = await this.bus.request(SUBJECTS.builds.artifactBlob, { buildId: id });
     const archive = await this.blobs.open(blobKey);
     if (!archive) throw new RemoteError({ error: 'build not found', status: 404 });
     return new StreamableFile(archive, { type: 'application/gzip', disposition: `attachment; filename="${id}.tar.gz"` });

@@ -5,7 +5,7 @@
 import { Body, Controller, Get, HttpCode, Inject, Post, Put, Req, UseGuards } from '@nestjs/common';
 import { Bus, RemoteError } from '@spawnpoint/messaging';
 import { BUS } from '@spawnpoint/platform';
-import { BackfillState, ErrorBody, GameMatchView, GameServerReply, GameStatusBody, ServerView, SUBJECTS } from '@spawnpoint/proto';
+import { ErrorBody, GameMatchView, GameServerReply, GameStatusBody, ServerView, SUBJECTS } from '@spawnpoint/proto';
 import { Access, AccessGuard, AuthedRequest } from '../http/guard';
 import { parse } from '../http/validation';
 import { Doc } from '../openapi/doc';
@@ -68,7 +68,7 @@ export class GameController {
     auth: 'server-token', responses: { 200: { description: 'Match', schema: GameMatchView }, ...errors } })
   async match(@Req() req: AuthedRequest): Promise<GameMatchView> {
     const { projectId, server: s } = await this.ask(SUBJECTS.servers.gameSelf, req);
-    const backfill = await this.bus.request<BackfillState>(SUBJECTS.backfill.get, { projectId, serverId: s.instance_id }).catch((err: unknown) => {
+    const backfill = await this.bus.request(SUBJECTS.backfill.get, { projectId, serverId: s.instance_id }).catch((err: unknown) => {
       // No backfill record: the server was not started by matchmaking.
       if (err instanceof RemoteError && err.body.status === 404) return null;
       throw err;

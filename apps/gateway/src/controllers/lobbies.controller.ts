@@ -5,7 +5,7 @@ import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Patch,
 import type { FastifyReply } from 'fastify';
 import { Bus } from '@spawnpoint/messaging';
 import { BUS } from '@spawnpoint/platform';
-import { DeletedLobby as DeletedLobbyReply, LeftLobby as LeftLobbyReply, LobbyPage as LobbyPageReply, OpenedLobbyStream, SUBJECTS } from '@spawnpoint/proto';
+import { DeletedLobby as DeletedLobbyReply, LeftLobby as LeftLobbyReply, SUBJECTS } from '@spawnpoint/proto';
 import { Access, AccessGuard, AuthedRequest } from '../http/guard';
 import { parse, validationError } from '../http/validation';
 import { LobbyStreams } from '../lobby-streams';
@@ -55,7 +55,7 @@ export class LobbiesController {
     // decisions.md "Lobbies (v3)": x-player-id is optional here (a menu lists lobbies before a player is known).
     const { config } = parse(LobbyConfigParams, params, 'path');
     const q = parse(BrowseLobbiesQuery, query, 'query');
-    const { lobbies, total, limit, offset, hasMore } = await this.bus.request<LobbyPageReply>(SUBJECTS.lobbies.browse, { projectId: req.principal!.projectId, config, ...q });
+    const { lobbies, total, limit, offset, hasMore } = await this.bus.request(SUBJECTS.lobbies.browse, { projectId: req.principal!.projectId, config, ...q });
     return { lobbies, total, limit, offset, hasMore };
   }
 
@@ -87,7 +87,7 @@ export class LobbiesController {
     try {
       const who = await this.player(req, merged, params);
       const lastEventId = typeof headers['last-event-id'] === 'string' ? headers['last-event-id'] : q.last_event_id;
-      const opened = await this.bus.request<OpenedLobbyStream>(SUBJECTS.lobbies.openStream, { ...who, lastEventId });
+      const opened = await this.bus.request(SUBJECTS.lobbies.openStream, { ...who, lastEventId });
       reply.hijack();
       this.streams.open(reply.raw, who, opened);
       slot.holdUntilClosed(reply.raw);

@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import { Bus } from '@spawnpoint/messaging';
 import { BLOBS, BlobStore, BUS, CONFIG, PlatformConfig } from '@spawnpoint/platform';
 import {
-  BuildList, BuildView, GetBuildRequest, ListBuildsRequest, ReceiveUploadRequest, RequestUploadRequest, SUBJECTS, UploadTicket, V2BuildState,
+  BuildView, GetBuildRequest, ListBuildsRequest, ReceiveUploadRequest, RequestUploadRequest, SUBJECTS, UploadTicket, V2BuildState,
   type V2BuildView,
 } from '@spawnpoint/proto';
 import { Access, AccessGuard, AuthedRequest } from '../http/guard';
@@ -54,7 +54,7 @@ export class V2BuildsController {
     const builds: V2BuildView[] = [];
     // v2 has no paging: every page of the v3 list, in order.
     for (let offset = 0; ; ) {
-      const page = await this.bus.request<BuildList>(SUBJECTS.builds.list, { projectId: req.principal!.projectId, name: q.name, limit: 100, offset } satisfies ListBuildsRequest);
+      const page = await this.bus.request(SUBJECTS.builds.list, { projectId: req.principal!.projectId, name: q.name, limit: 100, offset } satisfies ListBuildsRequest);
       builds.push(...page.builds.map(toV2Build));
       offset += page.builds.length;
       if (!page.has_more || page.builds.length === 0) return { builds, total_builds: builds.length };
@@ -70,7 +70,7 @@ export class V2BuildsController {
     responses: { 200: { description: 'Upload URL', schema: V2UploadUrl }, 403: { description: 'Client key', schema: ErrorBody }, ...invalid } })
   async uploadUrl(@Req() req: AuthedRequest, @Query() query: unknown) {
     const { name = 'default' } = parse(V2BuildNameQuery, nameOnly(query), 'query');
-    const t = await this.bus.request<UploadTicket>(SUBJECTS.builds.requestUpload, { projectId: req.principal!.projectId, name, executablePath: null } satisfies RequestUploadRequest);
+    const t = await this.bus.request(SUBJECTS.builds.requestUpload, { projectId: req.principal!.projectId, name, executablePath: null } satisfies RequestUploadRequest);
     return {
       build_id: t.build_id, name: t.name,
       upload_url: `${this.config.publicUrl}/api/v3/builds/uploads/${t.token}`,
@@ -101,13 +101,13 @@ export class V2BuildsController {
     let ticket: UploadTicket;
     try {
       await form.finished;
-      ticket = await this.bus.request<UploadTicket>(SUBJECTS.builds.requestUpload, { projectId, name, executablePath: null } satisfies RequestUploadRequest);
+      ticket = await this.bus.request(SUBJECTS.builds.requestUpload, { projectId, name, executablePath: null } satisfies RequestUploadRequest);
     } catch (err) {
       await this.blobs.delete(blobKey);
       throw err;
     }
     // The builds service takes the blob from here on (and removes it if it refuses).
-    const build = await this.bus.request<BuildView>(SUBJECTS.builds.receiveUpload, { token: ticket.token, blobKey, sizeBytes } satisfies ReceiveUploadRequest, { timeoutMs: 30_000 });
+    const build = await this.bus.request(SUBJECTS.builds.receiveUpload, { token: ticket.token, blobKey, sizeBytes } satisfies ReceiveUploadRequest, { timeoutMs: 30_000 });
     return {
       build_id: build.build_id, name: build.name, status: 'upload_started', version: build.version, file_size: sizeBytes, upload_time: build.updated_at,
       message: `Version ${build.version} of "${build.name}" received (${sizeBytes} bytes); processing it now. GET the build until it is ready.`,
@@ -120,7 +120,7 @@ export class V2BuildsController {
     responses: { 200: { description: 'The build', schema: V2BuildDetail }, ...notFound } })
   async get(@Req() req: AuthedRequest, @Param() params: unknown) {
     const { build_id } = parse(V2BuildIdParams, params, 'path');
-    const b = await this.bus.request<BuildView>(SUBJECTS.builds.get, { projectId: req.principal!.projectId, buildId: build_id } satisfies GetBuildRequest);
+    const b = await this.bus.request(SUBJECTS.builds.get, { projectId: req.principal!.projectId, buildId: build_id } satisfies GetBuildRequest);
     return { name: b.name, build: toV2Build(b), found: true, message: `Version ${b.version} of "${b.name}" is ${V2_STATUS[b.status]}` };
   }
 

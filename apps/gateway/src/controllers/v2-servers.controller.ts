@@ -5,7 +5,7 @@ import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Quer
 import { Bus } from '@spawnpoint/messaging';
 import { BUS } from '@spawnpoint/platform';
 import {
-  GetServerRequest, ReportServerStateRequest, ServerView, StartServerBody, StartServerRequest, StopServerRequest, SUBJECTS, V2InstanceView, V2StartServerBody as V2StartBody, V2ServerList as V2List, V2ServerStopped as V2Stopped,
+  GetServerRequest, ReportServerStateRequest, StartServerBody, StartServerRequest, StopServerRequest, SUBJECTS, V2InstanceView, V2StartServerBody as V2StartBody, V2ServerList as V2List, V2ServerStopped as V2Stopped,
 } from '@spawnpoint/proto';
 import { Access, AccessGuard, AuthedRequest } from '../http/guard';
 import { IdempotencyInterceptor } from '../http/idempotency';
@@ -49,7 +49,7 @@ export class V2ServersController {
     const b = parseIgnoringUnknown(V2StartServerBody, body, 'body');
     // null is the hosted service's "not given".
     const given = Object.fromEntries(Object.entries(b).filter(([, v]) => v !== null && v !== undefined)) as V2StartBody as StartServerBody;
-    const s = await this.bus.request<ServerView>(SUBJECTS.servers.start, { projectId: req.principal!.projectId, plan: req.principal!.plan, body: given } satisfies StartServerRequest, { timeoutMs: 30_000 });
+    const s = await this.bus.request(SUBJECTS.servers.start, { projectId: req.principal!.projectId, plan: req.principal!.plan, body: given } satisfies StartServerRequest, { timeoutMs: 30_000 });
     return toV2Start(s);
   }
 
@@ -59,7 +59,7 @@ export class V2ServersController {
     responses: { 200: { description: 'Server', schema: V2Instance }, ...errors } })
   async get(@Req() req: AuthedRequest, @Param() params: unknown): Promise<V2InstanceView> {
     const { instance_id } = parseIgnoringUnknown(V2ServerIdParams, params, 'path');
-    return toV2Instance(await this.bus.request<ServerView>(SUBJECTS.servers.get, { projectId: req.principal!.projectId, serverId: instance_id } satisfies GetServerRequest));
+    return toV2Instance(await this.bus.request(SUBJECTS.servers.get, { projectId: req.principal!.projectId, serverId: instance_id } satisfies GetServerRequest));
   }
 
   @UseInterceptors(IdempotencyInterceptor)
@@ -71,7 +71,7 @@ export class V2ServersController {
     const { instance_id } = parseIgnoringUnknown(V2ServerIdParams, params, 'path');
     const projectId = req.principal!.projectId;
     // A server already stopped is no error: the servers service answers it as stopped (DELETE is idempotent).
-    await this.bus.request<ServerView>(SUBJECTS.servers.stop, { projectId, serverId: instance_id } satisfies StopServerRequest);
+    await this.bus.request(SUBJECTS.servers.stop, { projectId, serverId: instance_id } satisfies StopServerRequest);
     return { status: 'stopped' };
   }
 
@@ -85,7 +85,7 @@ export class V2ServersController {
   async update(@Req() req: AuthedRequest, @Param() params: unknown): Promise<V2InstanceView> {
     const { instance_id } = parseIgnoringUnknown(V2ServerIdParams, params, 'path');
     const { 'X-Server-Status': state } = parseIgnoringUnknown(V2ServerStatusHeaders, { 'X-Server-Status': req.headers['x-server-status'] }, 'header');
-    const s = await this.bus.request<ServerView>(SUBJECTS.servers.reportState, { projectId: req.principal!.projectId, serverId: instance_id, state } satisfies ReportServerStateRequest);
+    const s = await this.bus.request(SUBJECTS.servers.reportState, { projectId: req.principal!.projectId, serverId: instance_id, state } satisfies ReportServerStateRequest);
     return toV2Instance(s);
   }
 }

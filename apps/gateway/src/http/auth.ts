@@ -48,7 +48,7 @@ export class KeyAuthenticator implements OnModuleInit, OnModuleDestroy {
     if (!lookup) {
       const generation = this.generation;
       // Shared by every request of the key that misses meanwhile: not bound by the first one's deadline.
-      const pending: Promise<Principal | null> = runWithDeadline(null, () => this.bus.request<Principal | null>(SUBJECTS.projects.authenticate, { keyHash })).then((principal) => {
+      const pending: Promise<Principal | null> = runWithDeadline(null, () => this.bus.request(SUBJECTS.projects.authenticate, { keyHash })).then((principal) => {
         if (generation === this.generation) {
           if (this.cache.size > 10_000) this.cache.clear();
           this.cache.set(apiKey, { principal, keyHash, until: Date.now() + (principal ? TTL_MS : UNKNOWN_TTL_MS) });

@@ -62,7 +62,7 @@ async function openLegacyStream(
   await h.verify(req, principal, playerId, q['client-auth-token']);
   const ctx = { projectId: principal.projectId, config: q['lobby-config'] };
   const lastEventId = req.headers['last-event-id'];
-  const opened = await h.request<OpenedLobbyStream>(SUBJECTS.lobbies.openStream, {
+  const opened = await h.request(SUBJECTS.lobbies.openStream, {
     ...ctx, playerId, lobbyId: id, ...(typeof lastEventId === 'string' ? { lastEventId } : {}),
   });
   const dialect = legacyDialect(await h.timeout(ctx));

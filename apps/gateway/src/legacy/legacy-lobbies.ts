@@ -2,7 +2,7 @@
 // limits and player verification as on the main listener, then the lobbies service over the bus.
 import { FastifyReply, FastifyRequest } from 'fastify';
 import type { LobbyView } from '@spawnpoint/domain';
-import { RemoteError } from '@spawnpoint/messaging';
+import { BusSubjects, RemoteError } from '@spawnpoint/messaging';
 import { LobbyPage, Principal, SUBJECTS } from '@spawnpoint/proto';
 import { checkRequestInputs } from '../http/input-limits';
 import { drawAll, Draw, Limiter, lobbyKeyLimit } from '../http/rate-limits';
@@ -100,7 +100,7 @@ export class LegacyLobbies {
   async timeout(ctx: Ctx): Promise<number> {
     try {
       const configs = await this.lobbyConfigs.getOrLoad(ctx.projectId, async () => ({
-        value: (await this.o.bus.request<{ lobby_configs?: unknown }>(SUBJECTS.projects.getSettings, { projectId: ctx.projectId }))?.lobby_configs ?? null,
+        value: (await this.o.bus.request(SUBJECTS.projects.getSettings, { projectId: ctx.projectId }))?.lobby_configs ?? null,
         ttlMs: SETTINGS_TTL_MS,
       }));
       return configTimeout(configs, ctx.config);
@@ -113,8 +113,8 @@ export class LegacyLobbies {
     return toLegacyLobby(lobby, await this.timeout(ctx));
   }
 
-  request<T = LobbyView>(subject: string, payload: unknown): Promise<T> {
-    return this.o.bus.request<T>(subject, payload);
+  request<S extends keyof BusSubjects>(subject: S, payload: BusSubjects[S][0]): Promise<BusSubjects[S][1]> {
+    return this.o.bus.request(subject, payload);
   }
 
   // ---- routes ------------------------------------------------------------------------------------
@@ -122,7 +122,7 @@ export class LegacyLobbies {
   async list(ctx: Ctx, publicOnly: boolean): Promise<LegacyLobby[]> {
     const found: LobbyView[] = [];
     for (let offset = 0; found.length < MAX_LEGACY_LIST;) {
-      const page: LobbyPage<LobbyView> = await this.request<LobbyPage<LobbyView>>(SUBJECTS.lobbies.browse, { ...ctx, limit: BROWSE_PAGE, offset, includePrivate: !publicOnly });
+      const page: LobbyPage<LobbyView> = await this.request(SUBJECTS.lobbies.browse, { ...ctx, limit: BROWSE_PAGE, offset, includePrivate: !publicOnly });
       found.push(...page.lobbies);
       if (!page.hasMore || page.lobbies.length === 0) break;
       offset += page.lobbies.length;

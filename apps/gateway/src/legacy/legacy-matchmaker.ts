@@ -65,7 +65,7 @@ export class LegacyMatchmaker {
     if (q.matchmaker_name === undefined && q.matchmaker_id === undefined) {
       throw badRequest('matchmaker_name or matchmaker_id is required', ['query', 'matchmaker_name'], 'Field required');
     }
-    const settings = await this.h.request<{ lobby_configs?: Record<string, unknown>[] }>(SUBJECTS.projects.getSettings, { projectId });
+    const settings = await this.h.request(SUBJECTS.projects.getSettings, { projectId });
     const raws = Array.isArray(settings?.lobby_configs) ? settings.lobby_configs : [];
     const raw = q.matchmaker_name !== undefined ? raws.find((c) => c.name === q.matchmaker_name) : raws.find((c) => c.id === q.matchmaker_id);
     const nameOrId = q.matchmaker_name ?? (typeof raw?.name === 'string' ? raw.name : q.matchmaker_id!);
@@ -158,7 +158,7 @@ export class LegacyMatchmaker {
       await this.leave(ctx, lobby.host, lobby.id);
       return { message: 'Ticket cancelled', status: 'cancelled', ticket_id: lobby.id };
     }
-    const server = await this.h.request<ServerJson>(SUBJECTS.servers.get, { projectId, serverId });
+    const server = await this.h.request(SUBJECTS.servers.get, { projectId, serverId });
     await this.leave(ctx, lobby.host, lobby.id);
     const others = (serverMatch(server)?.lobbies ?? []).filter((id) => id !== lobby.id);
     const left = (await this.lobbies(projectId, mm, others)).filter((l) => l.server?.instance_id === serverId);
@@ -179,7 +179,7 @@ export class LegacyMatchmaker {
     const servers: ServerJson[] = [];
     // Launching and running servers, newest first, page by page.
     for (let offset = 0; servers.length < MAX_LEGACY_MATCHMAKER_LIST;) {
-      const page: ServerList = await this.h.request<ServerList>(SUBJECTS.servers.list, { projectId, include_launching: true, limit: PAGE, offset });
+      const page: ServerList = await this.h.request(SUBJECTS.servers.list, { projectId, include_launching: true, limit: PAGE, offset });
       servers.push(...(page.servers as unknown as ServerJson[]).filter((s) => serverMatch(s, mm.name)));
       if (!page.has_more || page.servers.length === 0) break;
       offset += page.servers.length;
@@ -193,7 +193,7 @@ export class LegacyMatchmaker {
    * waiting) and its tickets' lobbies are removed. 404 when the matchmaker has no game of that match id.
    */
   async endMatch(projectId: string, mm: Matchmaker, matchId: string): Promise<DeletedMatch> {
-    const page = await this.h.request<ServerList>(SUBJECTS.servers.list, { projectId, match_id: matchId, include_launching: true, limit: PAGE });
+    const page = await this.h.request(SUBJECTS.servers.list, { projectId, match_id: matchId, include_launching: true, limit: PAGE });
     const ofMatch = (page.servers as unknown as ServerJson[]).filter((s) => serverMatch(s, mm.name));
     const server = ofMatch.find((s) => s.status !== 'stopped');
     if (!server) throw notFound(`Match ${matchId} not found`);
@@ -215,7 +215,7 @@ export class LegacyMatchmaker {
   // ---- reads shared by the routes ------------------------------------------------------------------
 
   private async matchOf(projectId: string, mm: Matchmaker, serverId: string): Promise<LegacyMatch> {
-    return this.matchView(projectId, mm, await this.h.request<ServerJson>(SUBJECTS.servers.get, { projectId, serverId }));
+    return this.matchView(projectId, mm, await this.h.request(SUBJECTS.servers.get, { projectId, serverId }));
   }
 
   private async matchView(projectId: string, mm: Matchmaker, s: ServerJson): Promise<LegacyMatch> {
@@ -233,7 +233,7 @@ export class LegacyMatchmaker {
   private async browse(projectId: string, mm: Matchmaker, status: string): Promise<LobbyView[]> {
     const found: LobbyView[] = [];
     for (let offset = 0; found.length < MAX_LEGACY_MATCHMAKER_LIST;) {
-      const page: LobbyPage<LobbyView> = await this.h.request<LobbyPage<LobbyView>>(SUBJECTS.lobbies.browse, { ...this.ctx(projectId, mm), status, limit: PAGE, offset, includePrivate: true });
+      const page: LobbyPage<LobbyView> = await this.h.request(SUBJECTS.lobbies.browse, { ...this.ctx(projectId, mm), status, limit: PAGE, offset, includePrivate: true });
       found.push(...page.lobbies);
       if (!page.hasMore || page.lobbies.length === 0) break;
       offset += page.lobbies.length;

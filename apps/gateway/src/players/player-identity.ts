@@ -8,7 +8,7 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { Bus, RemoteError, runWithDeadline } from '@spawnpoint/messaging';
 import { BUS, sha256 } from '@spawnpoint/platform';
-import { checkContract, ProjectAuthConfig, SettingsPatch, SUBJECTS } from '@spawnpoint/proto';
+import { checkContract, SettingsPatch, SUBJECTS } from '@spawnpoint/proto';
 import type { AuthConfig } from '../schemas';
 import { IdentityRejected, ProviderUnavailable, VerifiedPlayer } from './errors';
 import { DEFAULT_PROVIDER_TIMEOUT_MS } from './fetch-json';
@@ -89,7 +89,7 @@ export class PlayerIdentity {
   private authConfig(projectId: string): Promise<ParsedConfig> {
     return this.configs.getOrLoad(projectId, async () => {
       // Shared by the requests that miss meanwhile: not bound by the first one's deadline.
-      const raw = await runWithDeadline(null, () => this.bus.request<ProjectAuthConfig>(SUBJECTS.projects.authConfig, { projectId }));
+      const raw = await runWithDeadline(null, () => this.bus.request(SUBJECTS.projects.authConfig, { projectId }));
       const parsed = checkContract(SettingsPatch, { auth_config: raw ?? { provider: 'none' } }, []);
       const value: ParsedConfig = parsed.ok
         ? parsed.value.auth_config!

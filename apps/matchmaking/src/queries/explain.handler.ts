@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { conflict, LobbyView } from '@spawnpoint/domain';
+import { conflict } from '@spawnpoint/domain';
 import { BusQuery, LiveQueueStats, LobbyConfigs, Platform, PLATFORM } from '@spawnpoint/platform';
 import { ExplainMatchmakingRequest, MatchmakingExplanation, SUBJECTS } from '@spawnpoint/proto';
 import { QueueBookProxy } from '../queue-book-proxy';
@@ -20,7 +20,7 @@ export class ExplainMatchmakingHandler implements IQueryHandler<ExplainMatchmaki
   async execute({ request: r }: ExplainMatchmaking): Promise<MatchmakingExplanation> {
     // The lobby says whether it searches (its own service answers: 404 without one, 409 when not searching);
     // the queue the matcher matches says why it has not matched.
-    const lobby = await this.platform.bus.request<LobbyView>(SUBJECTS.lobbies.getMine, { projectId: r.projectId, config: r.config, playerId: r.playerId });
+    const lobby = await this.platform.bus.request(SUBJECTS.lobbies.getMine, { projectId: r.projectId, config: r.config, playerId: r.playerId });
     const m = lobby.matchmaking;
     if (!m) throw conflict(`lobby is ${lobby.status}, not searching`);
     const config = await this.configs.get(r.projectId, r.config);

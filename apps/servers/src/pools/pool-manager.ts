@@ -174,7 +174,7 @@ export class PoolManager {
 
   private async reconcileAll(): Promise<void> {
     try {
-      const withPools = await this.bus.request<ProjectView[]>(SUBJECTS.projects.listPools, {});
+      const withPools = await this.bus.request(SUBJECTS.projects.listPools, {});
       const ids = new Set([...withPools.map((p) => p.projectId), ...[...this.members.values()].map((m) => m.projectId)]);
       for (const id of ids) this.schedule(id);
     } catch (err) {

@@ -4,7 +4,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { COMMAND_ID_HEADER, RemoteError } from '@spawnpoint/messaging';
 import { Platform } from '../nest/service-host';
 import { PLATFORM } from '../nest/tokens';
-import { ListServersRequest, ServerList, ServerView, StartServerRequest, SUBJECTS } from '@spawnpoint/proto';
+import { ListServersRequest, ServerView, StartServerRequest, SUBJECTS } from '@spawnpoint/proto';
 
 @Injectable()
 export class GameServers {
@@ -12,13 +12,13 @@ export class GameServers {
 
   /** `commandId`: the launch's key, so a start sent again (by the lobby-launch workflow) is the same start. */
   start(request: StartServerRequest, commandId: string): Promise<ServerView> {
-    return this.platform.bus.request<ServerView>(SUBJECTS.servers.start, request, { headers: { [COMMAND_ID_HEADER]: commandId } });
+    return this.platform.bus.request(SUBJECTS.servers.start, request, { headers: { [COMMAND_ID_HEADER]: commandId } });
   }
 
   /** The live (launching or running) servers started for a match (`match_id`), in one read. */
   async ofMatch(projectId: string, matchId: string): Promise<ServerView[]> {
     const request: ListServersRequest = { projectId, match_id: matchId, include_launching: true, include_pool: true, limit: 100 };
-    return (await this.platform.bus.request<ServerList>(SUBJECTS.servers.list, request)).servers;
+    return (await this.platform.bus.request(SUBJECTS.servers.list, request)).servers;
   }
 
   /**

@@ -45,7 +45,7 @@ export class LobbyConfigs {
 
   /** The project as the projects service shows it now (its plan, for a server start); cached for `get`. */
   project(projectId: string): Promise<ProjectView> {
-    const value = this.platform.bus.request<ProjectView>(SUBJECTS.projects.get, { projectId });
+    const value = this.platform.bus.request(SUBJECTS.projects.get, { projectId });
     this.cache.set(projectId, { at: this.nowMs(), value });
     value.catch(() => this.cache.delete(projectId));
     return value;

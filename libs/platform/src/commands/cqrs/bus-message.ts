@@ -3,6 +3,7 @@
 // subject builds which message (its routes). The request is the subject's contract from `proto/`,
 // already validated when the message is built (see bus-dispatch.ts).
 import { Command, Query } from '@nestjs/cqrs';
+import type { BusSubjects } from '@spawnpoint/messaging';
 
 /** What a bus-borne message carries besides its request. */
 export interface MessageContext {
@@ -35,4 +36,8 @@ export interface BusRoute {
   message: BusMessageClass;
 }
 
-export const route = (subject: string, message: BusMessageClass): BusRoute => ({ subject, message });
+/** The message class a subject may become: one that takes the subject's request and answers its reply (BusSubjects). */
+export type MessageOf<S extends keyof BusSubjects> =
+  new (request: BusSubjects[S][0], context: MessageContext) => BusCommand<BusSubjects[S][0], BusSubjects[S][1]> | BusQuery<BusSubjects[S][0], BusSubjects[S][1]>;
+
+export const route = <S extends keyof BusSubjects>(subject: S, message: MessageOf<S>): BusRoute => ({ subject, message: message as BusMessageClass });
