@@ -4,6 +4,7 @@ import { SUBJECTS } from './subjects';
 import { BusEvent, BusRequest } from './contracts';
 import { AnyValue, Bool, Enum, Int, Json, List, NestedArray, Str, UuidField } from './validation/fields';
 import { LobbyStatusField, PLAYER_ID_MSG, PLAYER_ID_PATTERN, PlayerIdField, RegionField } from './http/fields';
+import type { LobbyCommand } from '@spawnpoint/domain';
 
 const L = SUBJECTS.lobbies;
 
@@ -104,7 +105,7 @@ export class StartMatchmakingRequest extends PlayerLobbyRequest { @Str() mode!: 
  * repeat harmless.
  */
 @BusRequest(L.matchCommand)
-export class MatchLobbyCommandRequest { @Str() lobbyId!: string; @Json() command!: Record<string, unknown>; @Str() commandId!: string }
+export class MatchLobbyCommandRequest { @Str() lobbyId!: string; @Json() command!: LobbyCommand; @Str() commandId!: string }
 @BusRequest(L.updateMyState)
 /** `targetId`: the host changes that member's state instead of its own (the legacy API's targetPlayerId). */
 export class UpdatePlayerStateRequest extends PlayerLobbyRequest { @Json() state!: Record<string, unknown>; @Str({ optional: true }) targetId?: string }

@@ -58,7 +58,7 @@ export class MatchIntents {
   }
 
   private toLobby(lobbyId: string, command: LobbyCommand, commandId: string): Promise<unknown> {
-    const request: MatchLobbyCommandRequest = { lobbyId, command: command as unknown as Record<string, unknown>, commandId };
+    const request: MatchLobbyCommandRequest = { lobbyId, command, commandId };
     return this.platform.bus.request(SUBJECTS.lobbies.matchCommand, request);
   }
 

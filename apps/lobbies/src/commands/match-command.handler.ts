@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { invalid, LobbyCommand, notFound } from '@spawnpoint/domain';
+import { invalid, notFound } from '@spawnpoint/domain';
 import { BusCommand } from '@spawnpoint/platform';
 import { MatchLobbyCommandRequest } from '@spawnpoint/proto';
 import { isLive, LobbyStates } from '../lobby-states';
@@ -22,14 +22,15 @@ export class RunMatchCommandHandler implements ICommandHandler<RunMatchCommand> 
   constructor(private readonly states: LobbyStates, private readonly lobbies: LobbyAggregate) {}
 
   async execute({ request: r }: RunMatchCommand): Promise<{ applied: boolean }> {
-    const type = r.command.type;
+    // The bus checked an object: its type is checked here, the decider checks the rest.
+    const type: unknown = r.command.type;
     if (typeof type !== 'string' || !MATCH_COMMANDS.has(type)) throw invalid(`not a match command: ${String(type)}`, ['command', 'type']);
     // A lobby's project never changes: a cached live state answers it (anything else is read again).
     const cached = (await this.states.peekOrLoad(r.lobbyId)).state;
     const state = isLive(cached) ? cached : (await this.states.load(r.lobbyId)).state;
     if (!isLive(state)) throw notFound('lobby');
     // Once per command id, decided on the cached state (its append checks it is the head; ADR-0010).
-    const ran = await this.lobbies.handle(r.lobbyId, r.command as unknown as LobbyCommand, { projectId: state.projectId, key: r.commandId });
+    const ran = await this.lobbies.handle(r.lobbyId, r.command, { projectId: state.projectId, key: r.commandId });
     return { applied: !ran.repeated };
   }
 }
