@@ -1,6 +1,6 @@
 // Servers: the HTTP inputs (bodies, params, queries), the bus requests to the servers service and the
 // Server resource exactly as the interface names it.
-import { REPORTED_STATES, type ReportedState } from '@spawnpoint/domain';
+import { type GameStatusResource, type NetworkPort, REPORTED_STATES, type ReportedState, type ServerResource } from '@spawnpoint/domain';
 import type { Plan } from './shared';
 import { SUBJECTS } from './subjects';
 import { MAX_BUILDS_OFFSET as MAX_SERVERS_OFFSET } from './builds';
@@ -13,7 +13,7 @@ import {
 
 const S = SUBJECTS.servers;
 
-export class NetworkPortView {
+export class NetworkPortView implements NetworkPort {
   @Str() name!: string;
   @Int() internal_port!: number;
   @Int() external_port!: number;
@@ -23,15 +23,15 @@ export class NetworkPortView {
 }
 
 /** What the game last reported with its server token (ADR-0016); cleared when its machine restarts. */
-export class GameStatusView {
+export class GameStatusView implements GameStatusResource {
   @Int({ nullable: true }) players!: number | null;
   @Enum(['healthy', 'degraded', 'unhealthy'], { nullable: true }) health!: 'healthy' | 'degraded' | 'unhealthy' | null;
   @Str({ nullable: true }) message!: string | null;
   @Str() reported_at!: string;
 }
 
-/** The Server resource as the interface names it, plus `readiness` and `game` (ADR-0016). */
-export class ServerView {
+/** The Server resource (the domain's ServerResource) as a contract: checked on the bus and at the HTTP edge, the SDK's Server. */
+export class ServerView implements ServerResource {
   @UuidField() instance_id!: string;
   @Str() name!: string;
   @ServerStatusField() status!: 'launching' | 'running' | 'stopped';

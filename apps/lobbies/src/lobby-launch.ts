@@ -60,7 +60,7 @@ export class LobbyLaunch {
     }
     // A lobby that moved on (deleted, host ended it) while the server launched records the server as
     // unneeded, and the lobby-launch workflow stops it (an intent, retried until the servers service answers).
-    const assigned = await this.lobbies.handle(lobbyId, { type: 'ServerAssigned', server: server as never, launch: state.launches, now: this.lobbies.now() }, { projectId });
+    const assigned = await this.lobbies.handle(lobbyId, { type: 'ServerAssigned', server, launch: state.launches, now: this.lobbies.now() }, { projectId });
     if (assigned.events.some((e) => e.type === 'LobbyServerUnneeded')) {
       throw new DomainError('conflict', `lobby ${lobbyId} moved on while its server started; the server is being stopped`);
     }

@@ -12,7 +12,7 @@ export function lobbyServerStart(projectId: string, plan: Plan, lobbyId: string,
     projectId, plan,
     body: {
       name: `lobby-${lobbyId}`, region, version_tag: s.version_tag, version: s.version, compute_size: s.compute_size, ttl: s.ttl ?? DEFAULT_LOBBY_SERVER_TTL,
-      startup_args: s.startup_args, environment_variables: s.environment_variables, service_type: s.service_type as never,
+      startup_args: s.startup_args, environment_variables: s.environment_variables, service_type: s.service_type,
       custom_data: { lobby_id: lobbyId, lobby_config: config.name }, match_id: lobbyId,
     },
   };

@@ -120,7 +120,7 @@ export class MatchIntents {
       await this.onMatch(c.matchId, { type: 'FailServerStart', attempt: c.attempt, error: err.message, now: this.now() }, `${key}:failed`);
       return;
     }
-    await this.onMatch(c.matchId, { type: 'AssignServer', serverId: server.instance_id, server: server as unknown as Record<string, unknown>, now: this.now() }, `${key}:assigned`);
+    await this.onMatch(c.matchId, { type: 'AssignServer', serverId: server.instance_id, server, now: this.now() }, `${key}:assigned`);
     const { state: after } = await this.matches.load(c.matchId);
     // The match fell through while its server started (a lobby dropped out): nobody needs this server.
     if (!('serverId' in after) || after.serverId !== server.instance_id) await this.servers.stop(state.projectId, server.instance_id);

@@ -11,7 +11,7 @@ export function matchServerStart(match: Exclude<MatchState, { status: 'none' }>,
     projectId: match.projectId, plan,
     body: {
       name: `match-${match.matchId}`, region: match.region, version_tag: s.version_tag, version: s.version, compute_size: s.compute_size,
-      ttl: s.ttl ?? DEFAULT_LOBBY_SERVER_TTL, startup_args: s.startup_args, environment_variables: s.environment_variables, service_type: s.service_type as never,
+      ttl: s.ttl ?? DEFAULT_LOBBY_SERVER_TTL, startup_args: s.startup_args, environment_variables: s.environment_variables, service_type: s.service_type,
       custom_data: matchCustomData(match, config.name),
       match_id: match.matchId,
     },

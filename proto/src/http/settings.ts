@@ -8,6 +8,7 @@ import {
   BuildNameField, ComputeSizeField, EnvVarsField, LobbyConfigNameField, PortNameField, PortNumberField, ProtocolField, ServiceTypeField,
 } from './fields';
 import { REGIONS } from '@spawnpoint/domain';
+import type { ServiceType } from '@spawnpoint/domain';
 
 const NOT_REDACTED = `is the redacted placeholder (${REDACTED_SECRET}) from GET /v3/projects/settings: send the real secret`;
 /** A settings body read back from GET (secrets shown as REDACTED_SECRET) and posted again must not store the mask. */
@@ -95,7 +96,7 @@ export class LobbyServerSettingsInput {
   @Int({ min: 1, max: 86_400, optional: true }) ttl?: number;
   @Str({ max: 4096, optional: true }) startup_args?: string;
   @EnvVarsField({ optional: true }) environment_variables?: Record<string, string>;
-  @ServiceTypeField({ optional: true }) service_type?: string;
+  @ServiceTypeField({ optional: true }) service_type?: ServiceType;
 }
 /** lobby_configs: named lobby configurations (apps/lobbies reads them; `default` exists without one). */
 export class LobbyConfigInput {

@@ -1,7 +1,7 @@
 // The legacy lobby shape: the same lobbies as v3 (one store), viewed the way the older lobby API showed them.
 // Pure functions over the v3 Lobby JSON (libs/domain/src/lobby/view.ts), so they are unit-tested alone.
 
-import { DEFAULT_LOBBY_CONFIG, LobbyView, resolveLobbyConfig } from '@spawnpoint/domain';
+import { DEFAULT_LOBBY_CONFIG, LobbyView, resolveLobbyConfig, ServerSnapshot } from '@spawnpoint/domain';
 
 export type LegacyStatus = 'waiting' | 'in_game' | 'finished';
 
@@ -20,7 +20,7 @@ export interface LegacyLobby {
   settings: Record<string, unknown>;
   players: string[];
   lobbyStateRealTime: Record<string, Record<string, unknown>>;
-  gameServer: Record<string, unknown> | null;
+  gameServer: ServerSnapshot | null;
   timeout: number;
   createdAt: string;
   updatedAt: string;

@@ -3,6 +3,7 @@
 import { notFound } from '../kit';
 import { MatchmakingMode, resolveModes } from '../matchmaking/mode';
 import { HostLeaveBehavior } from './state';
+import type { ServiceType } from '../server/events';
 
 export interface InviteCodeConfig { type: 'numeric' | 'alphanumeric'; length: number; prefix: string }
 
@@ -14,7 +15,7 @@ export interface LobbyServerSettings {
   ttl?: number;
   startup_args?: string;
   environment_variables?: Record<string, string>;
-  service_type?: string;
+  service_type?: ServiceType;
 }
 
 export interface LobbyConfig {

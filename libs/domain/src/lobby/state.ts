@@ -1,3 +1,4 @@
+import type { ServerSnapshot } from '../server/resource';
 /** A member of a lobby, in join order. `state` is free-form per-player data (ready, team, role, mmr…). */
 export interface LobbyPlayer {
   id: string;
@@ -8,7 +9,8 @@ export interface LobbyPlayer {
 }
 
 /** The lobby's game server as the servers service reports it; opaque here apart from its id. */
-export type LobbyServer = { instance_id: string } & Record<string, unknown>;
+/** The lobby's game server as its start or its running answered (a running report is merged over it). */
+export type LobbyServer = ServerSnapshot;
 
 export type HostLeaveBehavior = 'promote' | 'close';
 export type LobbyDeleteReason = 'admin' | 'idle' | 'host_left' | 'empty';

@@ -7,6 +7,7 @@
 // are not here: this is only what the match itself decides).
 import { conflict, Decider, DomainError, DomainEvent, invalid } from '../kit';
 import { timeAfter } from '../workflow/workflow';
+import type { ServerSnapshot } from '../server/resource';
 
 /** A failed server start is tried again; the third failure fails the match (decisions.md). */
 export const MAX_MATCH_SERVER_ATTEMPTS = 3;
@@ -55,7 +56,7 @@ export type MatchCommand =
   | { type: 'RequestServer'; now: string }
   | { type: 'FailServerStart'; attempt: number; error: string; now: string }
   /** `server`: the server as its start answered (what each lobby of the match is given). */
-  | { type: 'AssignServer'; serverId: string; server?: Record<string, unknown>; now: string }
+  | { type: 'AssignServer'; serverId: string; server?: ServerSnapshot; now: string }
   | { type: 'MarkServerRunning'; serverId: string; now: string }
   | { type: 'LeaveMatch'; lobbyId: string; now: string }
   /**
@@ -103,7 +104,7 @@ export type MatchServerRequested = DomainEvent<'MatchServerRequested', Id & { at
 export type MatchServerStartFailed = DomainEvent<'MatchServerStartFailed', Id & { attempt: number; error: string; serverRequested?: boolean }>;
 /** Every lobby back to waiting with `error` as matchmakingError. */
 export type MatchFailed = DomainEvent<'MatchFailed', Id & { error: string; lobbies: string[] }>;
-export type MatchServerAssigned = DomainEvent<'MatchServerAssigned', Id & { serverId: string; server?: Record<string, unknown> }>;
+export type MatchServerAssigned = DomainEvent<'MatchServerAssigned', Id & { serverId: string; server?: ServerSnapshot }>;
 export type MatchRunning = DomainEvent<'MatchRunning', Id & { serverId: string }>;
 export type MatchLobbyLeft = DomainEvent<'MatchLobbyLeft', Id & { lobbyId: string }>;
 /** `stopServer`: the last lobby left a running match (its server is to stop); false when the server stopped. */

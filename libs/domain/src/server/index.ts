@@ -11,6 +11,7 @@ export * from './plan-policy';
 export * from './pool-plan';
 export * from './reconcile';
 export * from './state';
+export * from './resource';
 export * from './ttl';
 
 export const serverStream = (serverId: string) => `server-${serverId}`;

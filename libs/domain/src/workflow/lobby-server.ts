@@ -10,7 +10,7 @@
 // reads anyway, and its start time from the first ServerRunning of a machine (as the servers view's
 // started_at). The lobby decider lays this report over the view it was assigned at launch (region,
 // build, custom data), so no service asks the servers service for the running view.
-import { LobbyCommand, LobbyEvent } from '../lobby';
+import { LobbyCommand, LobbyEvent, LobbyServer } from '../lobby';
 import { NetworkPort, ServerEvent } from '../server';
 import { CommandIntent, Workflow } from './workflow';
 
@@ -31,7 +31,7 @@ export interface LobbyServerState {
 }
 
 /** The lobby's view of its running server (what the lobby decider's ServerRunning expects). */
-function runningServer(state: LobbyServerState, serverId: string) {
+function runningServer(state: LobbyServerState, serverId: string): LobbyServer {
   return { instance_id: serverId, status: 'running', network_ports: state.networkPorts, started_at: state.startedAt ?? null };
 }
 

@@ -15,6 +15,7 @@ import { DomainEvent } from '../kit';
 import { LobbyCommand, LobbyEvent } from '../lobby';
 import { MatchCommand, MatchEvent } from '../matchmaking/match';
 import { CommandIntent, Intent, timeAfter, Workflow } from './workflow';
+import type { ServerSnapshot } from '../server/resource';
 
 /**
  * Reserve the lobby for the match at its ticket, and tell the match the answer (ReserveLobby, or
@@ -75,7 +76,7 @@ export interface MatchFormationState {
   /** The match's status as its events say (the Match decider's own statuses). */
   status: 'none' | 'proposed' | 'confirming' | 'confirmed' | 'server_requested' | 'assigned' | 'over';
   /** The server of the match, as the start answered it (what each lobby is given). */
-  server: Record<string, unknown> | null;
+  server: ServerSnapshot | null;
   /** Roster changes so far (lobbies left, fills joined): the key of each roster update. */
   rosterChanges?: number;
   /** The last server start asked for (0 or absent: none); a start may have made a server the match never got. */
@@ -266,7 +267,7 @@ export const matchFormationWorkflow: Workflow<MatchFormationEvent, MatchFormatio
       case 'MatchServerAssigned':
         return [
           cancel(serverTimer(matchId)),
-          ...state.lobbies.map((l) => toLobby(state, matchId, l, { type: 'ServerAssigned', server: state.server as never, now: at }, 'server')),
+          ...state.lobbies.map((l) => toLobby(state, matchId, l, { type: 'ServerAssigned', server: state.server ?? { instance_id: event.data.serverId }, now: at }, 'server')),
           // an earlier attempt timed out: its start may still have made a server
           ...((state.serverAttempts ?? 0) > 1 ? sweepStrays(state, matchId, at) : []),
         ];
@@ -304,7 +305,7 @@ export const matchFormationWorkflow: Workflow<MatchFormationEvent, MatchFormatio
         const roster = rosterUpdate(state, matchId, at);
         return [
           toLobby(state, matchId, l, matchFound(matchId, null, at), 'found'),
-          toLobby(state, matchId, l, { type: 'ServerAssigned', server: state.server as never, now: at }, 'server'),
+          toLobby(state, matchId, l, { type: 'ServerAssigned', server: state.server ?? { instance_id: event.data.serverId }, now: at }, 'server'),
           ...(roster ? [roster] : []),
         ];
       }
