@@ -1,7 +1,7 @@
 // spawnpoint_dependency_up{dependency}: whether each dependency of this process answers, from the same
 // checks as its readiness (runChecks), run when scraped with a deadline short enough that a hung dependency
 // shows as 0 rather than leaving the scrape without the series.
-import { ReadinessChecks, runChecks } from '../nest/health-server';
+import { ReadinessChecks, runChecks } from '../nest/checks';
 import type { GaugeDefinition } from './service-metrics';
 
 /** Check name → dependency label; a check not named here gets no series. */

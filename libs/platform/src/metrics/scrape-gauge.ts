@@ -1,7 +1,7 @@
 // Gauges computed when scraped (read-model counts, projection lag): each source adds its rows; a source
 // that fails or is slow is left out of that scrape rather than failing the whole /metrics answer.
 import { Gauge } from 'prom-client';
-import { within } from '../nest/health-server';
+import { within } from '../nest/checks';
 import { metricsRegistry } from './registry';
 
 export interface GaugeRow { labels: Record<string, string>; value: number }

@@ -8,36 +8,7 @@ import { logger } from '@spawnpoint/logging';
 import { enableMetrics, metricsEnabled, renderMetrics } from '../metrics/registry';
 import { dependencyGauges } from '../metrics/dependency-metrics';
 import { registerGauges } from '../metrics/service-metrics';
-import type { DependencyCheck } from '@spawnpoint/proto';
-
-export const CHECK_MS = 1500;
-
-export type ReadinessChecks = Record<string, () => Promise<unknown>>;
-
-/** `work`, or a "timed out" rejection after `ms`. */
-export function within<T>(ms: number, work: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([work, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('timed out')), ms)))])
-    .finally(() => clearTimeout(timer));
-}
-
-/** Runs one check with a deadline: never throws. */
-export async function checkWithin(fn: () => Promise<unknown>, ms = CHECK_MS): Promise<DependencyCheck> {
-  try {
-    await within(ms, fn());
-    return { ok: true };
-  } catch (err) {
-    return { ok: false, detail: (err as Error).message };
-  }
-}
-
-/** Runs every check at once, each within `ms`; ok when all pass. */
-export async function runChecks(checks: ReadinessChecks, ms = CHECK_MS): Promise<{ ok: boolean; checks: Record<string, DependencyCheck> }> {
-  const names = Object.keys(checks);
-  const results = await Promise.all(names.map((name) => checkWithin(checks[name], ms)));
-  const out = Object.fromEntries(names.map((name, i) => [name, results[i]]));
-  return { ok: results.every((r) => r.ok), checks: out };
-}
+import { ReadinessChecks, runChecks } from './checks';
 
 export interface HealthServer {
   readonly port: number;

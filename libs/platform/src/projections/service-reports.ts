@@ -12,7 +12,7 @@ import {
   ServiceHealthReport,
 } from '@spawnpoint/proto';
 import type { ReadModels } from '@spawnpoint/read-models';
-import { CHECK_MS, checkWithin, within } from '../nest/health-server';
+import { CHECK_MS, checkWithin, within } from '../nest/checks';
 import { listParked, projectionsHealth } from './parked-events';
 import type { ProjectionRunner } from './projection-runner';
 import type { Handlers } from '../commands/serve';
