@@ -10,6 +10,7 @@ export * from './nest/logging';
 export * from './nest/nest-logger';
 export * from './nest/health-server';
 export * from './nest/checks';
+export * from './nest/serves-routes';
 export * from './nest/tracing';
 export * from './nest/shutdown';
 export * from './nest/event-store-factory';

@@ -9,7 +9,7 @@ import { drawAll, Draw, Limiter, lobbyKeyLimit } from '../http/rate-limits';
 import { RateLimiter } from '../http/rate-limiter';
 import { PLAYER_TOKEN_HEADER, TtlCache } from '../players';
 import { configTimeout, DEFAULT_LEGACY_TIMEOUT, LegacyLobby, toLegacyLobby } from './legacy-lobby';
-import type { LegacyLobbyApiOptions } from './legacy-lobby-api';
+import type { LegacyLobbyApiOptions } from './legacy-options';
 import { LegacyCreateBody, LegacyJoinBody, LegacyKickQuery } from './schemas';
 
 export const LEGACY_TOKEN_HEADER = 'client-auth-token';

@@ -10,13 +10,16 @@ import { KeyAuthenticator } from '../http/auth';
 import { logger } from '@spawnpoint/logging';
 import { requestLogFields } from '../http/access-log';
 import { httpErrorBody } from '../http/error-filter';
-import { Limiter, RateLimits } from '../http/rate-limits';
+import { RateLimits } from '../http/rate-limits';
 import { installRequestHooks, listenerOptions } from '../http/request-hooks';
 import { REQUEST_TIMEOUT_HEADER, retryAfterOn503 } from '../http/request-deadline';
 import { LobbyStreams } from '../lobby-streams';
 import { PlayerIdentity } from '../players';
 import { registerLegacyEvents } from './legacy-events';
+import type { LegacyLobbyApiOptions } from './legacy-options';
 import { LEGACY_TOKEN_HEADER, LegacyLobbies } from './legacy-lobbies';
+
+export type { LegacyLobbyApiOptions };
 import { registerLegacyLobbyRoutes } from './legacy-lobby-routes';
 import { registerLegacyMatchmaker } from './legacy-matchmaker-routes';
 
@@ -25,17 +28,6 @@ const log = logger('http');
 const CORS_ALLOWED = `api-key, ${LEGACY_TOKEN_HEADER}, content-type, x-request-id, traceparent, ${REQUEST_TIMEOUT_HEADER}`;
 const CORS_EXPOSED = 'x-request-id, traceparent, x-ratelimit-limit, x-ratelimit-remaining, retry-after';
 
-export interface LegacyLobbyApiOptions {
-  bus: Bus;
-  keys: KeyAuthenticator;
-  identity: PlayerIdentity;
-  /** The gateway's counters (shared by replicas in distributed mode); this listener's keys are its own. Default: in memory. */
-  limiter?: Limiter;
-  /** The gateway's lobby event streams (the legacy event stream is one of them); without, no event stream route. */
-  streams?: LobbyStreams;
-  port: number;
-  host: string;
-}
 
 export interface LegacyLobbyApi {
   /** Base URL of the listener ({legacy_base_url}). */

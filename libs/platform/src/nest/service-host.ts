@@ -7,10 +7,9 @@
 // through (read-your-writes), so none of them needs the host.
 import { OnApplicationBootstrap, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import type { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { CheckpointStore, EventStore, RecordedEvent } from '@spawnpoint/eventstore';
+import { EventStore, RecordedEvent } from '@spawnpoint/eventstore';
 import { Bus, EventRelay } from '@spawnpoint/messaging';
 import type { ReadModels } from '@spawnpoint/read-models';
-import { PlatformConfig } from './config';
 import { Projection, ProjectionRunner } from '../projections/projection-runner';
 import { replayHandlers } from '../projections/replay-handlers';
 import { serviceReportHandlers } from '../projections/service-reports';
@@ -19,20 +18,14 @@ import { serve } from '../commands/serve';
 import { ServiceReadModel } from './service-read-model';
 import { BusRoute } from '../commands/cqrs/bus-message';
 import { routeHandlers } from '../commands/cqrs/bus-dispatch';
-import { Clock } from './tokens';
+import type { PlatformConfig } from './config';
+import type { Platform } from './platform';
+import type { Clock } from './tokens';
 import { AnyWorkflow, IntentDispatcher, WorkflowRunner } from '../workflow-runner/workflow-runner';
 import { consumerGauges, GaugeDefinition, projectionGauges, registerGauges, relayGauges } from '../metrics/service-metrics';
 import { metricsEnabled } from '../metrics/registry';
 
-/** The ports every service uses, as one injectable (token PLATFORM). */
-export interface Platform {
-  config: PlatformConfig;
-  clock: Clock;
-  store: EventStore;
-  checkpoints: CheckpointStore;
-  bus: Bus;
-  db: ReadModels;
-}
+export type { Platform };
 
 /** The CQRS buses a service's routes dispatch to. */
 export interface Dispatch { commands: CommandBus; queries: QueryBus }

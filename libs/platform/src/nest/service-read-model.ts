@@ -7,7 +7,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DomainEvent } from '@spawnpoint/domain';
 import { RecordedEvent } from '@spawnpoint/eventstore';
 import type { ProjectionRunner } from '../projections/projection-runner';
-import type { Platform } from './service-host';
+import type { Platform } from './platform';
 import { PLATFORM } from './tokens';
 
 /** An event after the service's read model applied it (committed); `revision`: the event's in its stream. */

@@ -4,7 +4,7 @@
 import { EventStore, RecordedEvent } from '@spawnpoint/eventstore';
 import { readModelsPool, ReadModels } from '@spawnpoint/read-models';
 import type { ParkedEventReport } from '@spawnpoint/proto';
-import type { SqlTx } from './projection-runner';
+import type { SqlTx } from './pg-transaction';
 
 /** A parked event as the admin API shows it: the contract the services report over the bus. */
 export type ParkedEventView = ParkedEventReport;

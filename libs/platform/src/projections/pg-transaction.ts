@@ -1,7 +1,14 @@
 // One transaction on a pg pool: BEGIN, the work, COMMIT; on failure ROLLBACK, and a connection whose
 // ROLLBACK failed is destroyed rather than returned to the pool. Used by the projection and workflow runners.
 import type { Pool } from 'pg';
-import type { SqlTx } from './projection-runner';
+
+/** A pg connection inside the batch's transaction: plain SQL with `$1`… parameters; a `name` prepares it once per connection. */
+export interface SqlTx {
+  query<R = Record<string, unknown>>(
+    query: string | { name?: string; text: string },
+    values?: unknown[],
+  ): Promise<{ rows: R[]; rowCount: number | null }>;
+}
 
 export async function inPgTransaction(pool: Pool, fn: (sql: SqlTx) => Promise<void>): Promise<void> {
   const client = await pool.connect();

@@ -14,7 +14,9 @@ import { conflict, notFound } from '@spawnpoint/domain';
 import { categoryOf, EventStore, RecordedEvent, Subscription } from '@spawnpoint/eventstore';
 import { isInfrastructureError, RemoteError } from '@spawnpoint/messaging';
 import { logger } from '@spawnpoint/logging';
-import { inPgTransaction } from './pg-transaction';
+import { inPgTransaction, SqlTx } from './pg-transaction';
+
+export type { SqlTx };
 import { readModelsPool, ReadModels } from '@spawnpoint/read-models';
 import { escapeLiteral, type PoolClient } from 'pg';
 import { inProjectionSpans } from './projection-spans';
@@ -33,13 +35,6 @@ export class ReadModelBehind extends Error {
 
 export type Tx = Parameters<Parameters<ReadModels['$transaction']>[0]>[0];
 
-/** A pg connection inside the batch's transaction: plain SQL with `$1`… parameters; a `name` prepares it once per connection. */
-export interface SqlTx {
-  query<R = Record<string, unknown>>(
-    query: string | { name?: string; text: string },
-    values?: unknown[],
-  ): Promise<{ rows: R[]; rowCount: number | null }>;
-}
 
 /**
  * A read model. Exactly one of: `apply` (Prisma, per event), `applyBatch` (Prisma, per batch) or

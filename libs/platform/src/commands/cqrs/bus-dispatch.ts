@@ -1,11 +1,9 @@
 // The bus adapter of a service: each routed subject's request is checked against its contract
 // (proto), becomes its message class, and goes to the CommandBus or the QueryBus. No use case code here.
-import type { Provider, Type } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { COMMAND_ID_HEADER } from '@spawnpoint/messaging';
 import { parseBusRequest } from '@spawnpoint/proto';
 import type { Handlers } from '../serve';
-import type { ServiceHost } from '../../nest/service-host';
 import { BusCommand, BusRoute } from './bus-message';
 
 export function routeHandlers(routes: BusRoute[], commands: CommandBus, queries: QueryBus): Handlers {
@@ -19,16 +17,4 @@ export function routeHandlers(routes: BusRoute[], commands: CommandBus, queries:
     };
   }
   return handlers;
-}
-
-/**
- * The module's provider that gives a service host its routes: the module file is where the routes (which
- * import the handlers, which import the service's read model and providers) meet the host that serves them.
- */
-export function servesRoutes(host: Type<ServiceHost>, routes: () => BusRoute[]): Provider {
-  return {
-    provide: Symbol(`${host.name} routes`),
-    inject: [host, CommandBus, QueryBus],
-    useFactory: (h: ServiceHost, commands: CommandBus, queries: QueryBus) => h.serveRoutes(routes(), { commands, queries }),
-  };
 }
