@@ -6,9 +6,13 @@
 import type { ReadModels } from '@spawnpoint/read-models';
 import type { EventStore } from '@spawnpoint/eventstore';
 import {
-  consumerGauges, dependencyGauges, enableMetrics, lobbyGauges, lobbyStreamGauges, machineGauges, metricsRegistry, poolTargetGauges, projectionGauges,
-  queueGauges, registerGauges, relayGauges, serverGauges,
+  consumerGauges, dependencyGauges, enableMetrics, metricsRegistry, projectionGauges, registerGauges, relayGauges,
 } from '../../libs/platform/src/metrics';
+// Each service's own gauges, from its app.
+import { machineGauges, poolTargetGauges, serverGauges } from '../../apps/servers/src/server-gauges';
+import { lobbyGauges } from '../../apps/lobbies/src/lobby-gauges';
+import { queueGauges } from '../../apps/matchmaking/src/queue-gauges';
+import { lobbyStreamGauges } from '../../apps/gateway/src/lobby-streams/lobby-stream-gauges';
 
 export async function metricCatalog(): Promise<Set<string>> {
   enableMetrics('catalog', '0.0.0');

@@ -6,7 +6,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { serverLifecycleWorkflow } from '@spawnpoint/domain';
 import { logger } from '@spawnpoint/logging';
-import { IntentDispatcher, machineGauges, Platform, PLATFORM, poolTargetGauges, serverGauges, ServiceHost } from '@spawnpoint/platform';
+import { IntentDispatcher, Platform, PLATFORM, ServiceHost } from '@spawnpoint/platform';
+import { machineGauges, poolTargetGauges, serverGauges } from './server-gauges';
 import type { GameRuntime } from '@spawnpoint/runtime';
 import { LogWriter } from './log-writer';
 import { MachineEvents } from './machine-events';

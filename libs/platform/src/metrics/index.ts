@@ -4,7 +4,6 @@ export * from './bus-metrics';
 export * from './http-metrics';
 export * from './event-store-metrics';
 export * from './service-metrics';
-export * from './domain-gauges';
 export * from './hosting-metrics';
 export * from './matchmaking-metrics';
 export * from './dependency-metrics';

@@ -11,7 +11,6 @@ import { subjectLabel } from './bus-metrics';
 import { meteredEventStore } from './event-store-metrics';
 import { enableMetrics } from './registry';
 import { addGaugeSource } from './scrape-gauge';
-import { lobbyStreamGauges, machineGauges, poolTargetGauges } from './domain-gauges';
 import { countPoolClaim, observeColdStart, observePoolClaim } from './hosting-metrics';
 import { observeTimeToMatch } from './matchmaking-metrics';
 import { consumerGauges, registerGauges } from './service-metrics';
@@ -103,13 +102,15 @@ describe('the process metrics registry on the ops server', () => {
     expect((await scrape(ops.port)).samples.filter((s) => s.name === 'spawnpoint_test_pool')).toEqual([]);
   });
 
-  it('computes the figures a process holds at scrape time: game machines, pool targets, open streams', async () => {
+  it('computes the figures a process holds at scrape time: game machines, pool targets, open streams (the services register their own)', async () => {
     const running = ['a', 'b'];
     let streams = 3;
+    const minReady = new Map([['us-east', 4], ['eu-west', 1]]);
+    // The shapes of the servers' and the gateway's own gauges (apps/servers/src/server-gauges.ts, …/lobby-stream-gauges.ts).
     const remove = registerGauges([
-      ...machineGauges({ kind: 'kubernetes', running: () => running }),
-      ...poolTargetGauges(() => new Map([['us-east', 4], ['eu-west', 1]])),
-      ...lobbyStreamGauges(() => streams),
+      { name: 'spawnpoint_game_machines', help: 'machines', labelNames: ['kind'], source: async () => [{ labels: { kind: 'pod' }, value: running.length }] },
+      { name: 'spawnpoint_pool_min_ready', help: 'targets', labelNames: ['region'], source: async () => [...minReady].map(([region, value]) => ({ labels: { region }, value })) },
+      { name: 'spawnpoint_lobby_event_streams', help: 'streams', labelNames: [], source: async () => [{ labels: {}, value: streams }] },
     ]);
     let e = await scrape(ops.port);
     expect(sum(e, 'spawnpoint_game_machines', { kind: 'pod' })).toBe(2);

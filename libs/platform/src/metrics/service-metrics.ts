@@ -1,6 +1,6 @@
 // A service's scrape-time gauges: its projections' lag (events and seconds behind their head) and parked
 // events (projectionsHealth), its outbox relay's lag, its durable consumers' backlog on NATS, and what the
-// service adds from the read models it owns (servers, lobbies, matchmaking: domain-gauges.ts).
+// service adds from the read models it owns (servers, lobbies, matchmaking: each app's own `*-gauges.ts`).
 import type { EventStore } from '@spawnpoint/eventstore';
 import type { Bus, EventRelay } from '@spawnpoint/messaging';
 import type { ReadModels } from '@spawnpoint/read-models';

@@ -74,7 +74,7 @@ export abstract class ServiceHost implements OnModuleInit, OnApplicationBootstra
     this.routed = { routes, dispatch };
   }
 
-  /** Scrape-time gauges from the read models this service owns (metrics/domain-gauges.ts); none by default. */
+  /** Scrape-time gauges from the read models this service owns (each app's own `*-gauges.ts`); none by default. */
   protected gauges(): GaugeDefinition[] {
     return [];
   }
