@@ -1,17 +1,12 @@
 // The lobbies service's scrape-time gauge: lobbies in its read model, by status.
-import type { GaugeDefinition } from '@spawnpoint/platform';
-import { readModelsPool, ReadModels } from '@spawnpoint/read-models';
-
-async function rows(db: ReadModels, sql: string): Promise<{ [k: string]: string | number }[]> {
-  return (await readModelsPool(db).query(sql)).rows;
-}
+import { countGauge, type GaugeDefinition } from '@spawnpoint/platform';
+import type { ReadModels } from '@spawnpoint/read-models';
 
 export function lobbyGauges(db: ReadModels): GaugeDefinition[] {
   return [
-    {
+    countGauge(db, {
       name: 'spawnpoint_lobbies', help: 'Lobbies in the read model, by status', labelNames: ['status'],
-      source: async () => (await rows(db, 'SELECT status, count(*)::int AS n FROM lobbies GROUP BY status'))
-        .map((r) => ({ labels: { status: String(r.status) }, value: Number(r.n) })),
-    },
+      sql: 'SELECT status, count(*)::int AS n FROM lobbies GROUP BY status',
+    }),
   ];
 }

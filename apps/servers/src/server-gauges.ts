@@ -1,25 +1,19 @@
 // The servers service's scrape-time gauges: servers and pool servers from its read model (plain counts by
 // low-cardinality columns), the game machines this process runs, and the pool targets it keeps.
-import type { GaugeDefinition } from '@spawnpoint/platform';
-import { readModelsPool, ReadModels } from '@spawnpoint/read-models';
-
-async function rows(db: ReadModels, sql: string): Promise<{ [k: string]: string | number }[]> {
-  return (await readModelsPool(db).query(sql)).rows;
-}
+import { countGauge, type GaugeDefinition } from '@spawnpoint/platform';
+import type { ReadModels } from '@spawnpoint/read-models';
 
 export function serverGauges(db: ReadModels): GaugeDefinition[] {
   return [
-    {
+    countGauge(db, {
       name: 'spawnpoint_servers', help: 'Game servers in the read model, by status and region (stopped ones included)', labelNames: ['status', 'region'],
-      source: async () => (await rows(db, 'SELECT status, region, count(*)::int AS n FROM servers GROUP BY status, region'))
-        .map((r) => ({ labels: { status: String(r.status), region: String(r.region) }, value: Number(r.n) })),
-    },
-    {
+      sql: 'SELECT status, region, count(*)::int AS n FROM servers GROUP BY status, region',
+    }),
+    countGauge(db, {
       name: 'spawnpoint_pool_servers', help: 'Pool servers not stopped, by region and state (launching, ready, claimed)', labelNames: ['region', 'state'],
-      source: async () => (await rows(db, `SELECT region, CASE WHEN pool_claimed_at IS NOT NULL THEN 'claimed' WHEN status = 'running' THEN 'ready' ELSE 'launching' END AS state,
-          count(*)::int AS n FROM servers WHERE is_pool_server AND status IN ('launching', 'running') GROUP BY 1, 2`))
-        .map((r) => ({ labels: { region: String(r.region), state: String(r.state) }, value: Number(r.n) })),
-    },
+      sql: `SELECT region, CASE WHEN pool_claimed_at IS NOT NULL THEN 'claimed' WHEN status = 'running' THEN 'ready' ELSE 'launching' END AS state,
+          count(*)::int AS n FROM servers WHERE is_pool_server AND status IN ('launching', 'running') GROUP BY 1, 2`,
+    }),
   ];
 }
 

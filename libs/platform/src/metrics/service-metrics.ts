@@ -3,7 +3,7 @@
 // service adds from the read models it owns (servers, lobbies, matchmaking: each app's own `*-gauges.ts`).
 import type { EventStore } from '@spawnpoint/eventstore';
 import type { Bus, EventRelay } from '@spawnpoint/messaging';
-import type { ReadModels } from '@spawnpoint/read-models';
+import { readModelsPool, type ReadModels } from '@spawnpoint/read-models';
 import { projectionsHealth } from '../projections/parked-events';
 import { addGaugeSource, GaugeRow } from './scrape-gauge';
 
@@ -12,6 +12,18 @@ export interface GaugeDefinition {
   help: string;
   labelNames: string[];
   source: () => Promise<GaugeRow[]>;
+}
+
+/**
+ * A gauge of counts from one read-model query, run at scrape time: each row's `labelNames` columns are its
+ * labels and its `n` column the value (a service's own gauges: servers by status, lobbies, queue depth).
+ */
+export function countGauge(db: ReadModels, g: { name: string; help: string; labelNames: string[]; sql: string }): GaugeDefinition {
+  return {
+    name: g.name, help: g.help, labelNames: g.labelNames,
+    source: async () => (await readModelsPool(db).query(g.sql)).rows
+      .map((r: Record<string, unknown>) => ({ labels: Object.fromEntries(g.labelNames.map((l) => [l, String(r[l])])), value: Number(r.n) })),
+  };
 }
 
 export function projectionGauges(db: ReadModels, store: EventStore, names: () => string[]): GaugeDefinition[] {
