@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { DomainError, invalid, lobbyMemberStream, lobbyStream, LobbyView, notFound } from '@spawnpoint/domain';
-import { appliedBy, BusCommand, LobbyConfigs, Platform, PLATFORM } from '@spawnpoint/platform';
+import { DomainError, invalid, lobbyMemberStream, LobbyView, notFound } from '@spawnpoint/domain';
+import { BusCommand, LobbyConfigs } from '@spawnpoint/platform';
 import { JoinLobbyRequest } from '@spawnpoint/proto';
 import { checkState } from '../limits';
 import { LobbyClaims } from '../lobby-claims';
@@ -17,7 +17,7 @@ export class JoinLobby extends BusCommand<JoinLobbyRequest, LobbyView> {}
 @CommandHandler(JoinLobby)
 export class JoinLobbyHandler implements ICommandHandler<JoinLobby> {
   constructor(
-    @Inject(PLATFORM) private readonly platform: Platform, private readonly configs: LobbyConfigs, private readonly states: LobbyStates,
+    private readonly configs: LobbyConfigs, private readonly states: LobbyStates,
     private readonly claims: LobbyClaims, private readonly lobbies: LobbyAggregate, @Inject(Presence) private readonly presence: Presence,
   ) {}
 
@@ -44,8 +44,8 @@ export class JoinLobbyHandler implements ICommandHandler<JoinLobby> {
   /** A join sent again (same command id) after its answer was lost, even across a restart: the lobby, not a 409. */
   private async joinedBefore(err: unknown, lobbyId: string, commandId: string | null): Promise<LobbyView | null> {
     if (!commandId || !(err instanceof DomainError && err.code === 'conflict')) return null;
-    if (!(await appliedBy(this.platform.store, lobbyStream(lobbyId), commandId))) return null;
-    const { state } = await this.states.load(lobbyId);
-    return isLive(state) ? lobbyView(state) : null;
+    const { applied, loaded } = await this.lobbies.applied(lobbyId, commandId);
+    if (!applied) return null;
+    return isLive(loaded.state) ? lobbyView(loaded.state) : null;
   }
 }

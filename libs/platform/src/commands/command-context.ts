@@ -2,7 +2,6 @@
 // appended event records it, and a command re-sent with the same id and payload while the first is in
 // flight, or shortly after, gets the first one's outcome instead of running again.
 import { createHash } from 'node:crypto';
-import { EventStore } from '@spawnpoint/eventstore';
 import { currentCommand } from '@spawnpoint/messaging';
 import { toErrorBody } from './errors';
 
@@ -19,12 +18,6 @@ export function commandMetadata(): { commandId?: string } {
 export function idFromCommand(kind: string, projectId: string, commandId: string): string {
   const h = createHash('sha256').update(`${kind}\n${projectId}\n${commandId}`).digest('hex');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${((parseInt(h[16], 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
-}
-
-/** Whether an event of `streamId` was appended by the command `commandId` (its outcome survived a crash). */
-export async function appliedBy(store: EventStore, streamId: string, commandId: string): Promise<boolean> {
-  const { events } = await store.readStream(streamId);
-  return events.some((e) => e.metadata.commandId === commandId);
 }
 
 /**
