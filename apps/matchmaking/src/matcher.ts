@@ -6,10 +6,11 @@
 // incremental index's (QueueBook.step), run in the queue worker (queue-book-proxy.ts) so this event loop
 // only waits for it. What follows a proposal is the match-formation workflow's.
 import { hostname } from 'node:os';
-import { Client, ClientConfig, Pool } from 'pg';
+import type { Pool } from 'pg';
 import { LobbyConfig, MatchLobby, MatchmakingMode, MatchProposal } from '@spawnpoint/domain';
 import { Clock, failpoint } from '@spawnpoint/platform';
 import { logger } from '@spawnpoint/logging';
+import { Leadership } from '@spawnpoint/read-models';
 import { fillOpen } from './backfill-fill';
 import { fillKey } from './match-id';
 import { OpenMatches } from './open-matches';
@@ -44,8 +45,7 @@ export interface MatcherDeps {
 
 export class Matcher {
   private timer: NodeJS.Timeout | null = null;
-  private lock: Client | null = null;
-  private standby: Client | null = null;
+  private readonly leadership: Leadership;
   private running: Promise<void> | null = null;
   /** A round asked for while one ran: run another when it ends. */
   private again = false;
@@ -54,7 +54,9 @@ export class Matcher {
   /** Proposals recorded so far by this process (a figure for benches and tests). */
   proposals = 0;
 
-  constructor(private readonly deps: MatcherDeps, private readonly tickMs: number) {}
+  constructor(private readonly deps: MatcherDeps, private readonly tickMs: number) {
+    this.leadership = new Leadership(deps.pool, LOCK_CLASS, LOCK_KEY);
+  }
 
   start(): void {
     this.timer = setInterval(() => void this.tick(), this.tickMs);
@@ -62,7 +64,7 @@ export class Matcher {
   }
 
   get leading(): boolean {
-    return this.lock !== null;
+    return this.leadership.leading;
   }
 
   /** One round now, or right after the one running. */
@@ -87,7 +89,7 @@ export class Matcher {
    * waits for the tick only when it waits for a window to grow.
    */
   nudge(): void {
-    if (this.nudged || this.stopped || !this.lock) return;
+    if (this.nudged || this.stopped || !this.leading) return;
     this.nudged = setTimeout(() => {
       this.nudged = null;
       void this.tick();
@@ -98,7 +100,7 @@ export class Matcher {
     if (!(await this.lead())) return;
     const now = this.deps.clock().toISOString();
     for (const queue of await this.deps.book.queues()) {
-      if (this.stopped || !this.lock) return;
+      if (this.stopped || !this.leading) return;
       const config = await this.deps.config(queue.projectId, queue.config).catch(() => null);
       const mode = config?.modes[queue.mode];
       if (!mode) continue;
@@ -150,29 +152,10 @@ export class Matcher {
 
   /** Holds the lock, or takes it if free. */
   private async lead(): Promise<boolean> {
-    if (this.lock) return true;
-    const client = this.standby ?? (await this.connect());
-    this.standby = null;
-    const { rows } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1, hashtext($2)) AS ok', [LOCK_CLASS, LOCK_KEY]);
-    if (!rows[0].ok) {
-      this.standby = client;
-      return false;
-    }
-    this.lock = client;
+    const lead = await this.leadership.try();
     // The host name tells replicas apart in containers, where every app is pid 1.
-    log.info(`matchmaking: this process (${hostname()} pid ${process.pid}) is the active matcher`);
-    return true;
-  }
-
-  private async connect(): Promise<Client> {
-    const client = new Client((this.deps.pool as unknown as { options: ClientConfig }).options);
-    client.on('error', () => {
-      if (this.lock === client) this.lock = null;
-      if (this.standby === client) this.standby = null;
-      void client.end().catch(() => undefined);
-    });
-    await client.connect();
-    return client;
+    if (lead === 'new') log.info(`matchmaking: this process (${hostname()} pid ${process.pid}) is the active matcher`);
+    return lead !== false;
   }
 
   async stop(): Promise<void> {
@@ -180,7 +163,6 @@ export class Matcher {
     if (this.timer) clearInterval(this.timer);
     if (this.nudged) clearTimeout(this.nudged);
     await this.running;
-    for (const c of [this.lock, this.standby]) await c?.end().catch(() => undefined);
-    this.lock = this.standby = null;
+    await this.leadership.close();
   }
 }

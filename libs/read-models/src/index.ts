@@ -4,3 +4,4 @@ export * from './generated/client';
 export * from './rate-limit-buckets';
 export * from './advisory-locks';
 export * from './outage-safe-pool';
+export * from './leadership';

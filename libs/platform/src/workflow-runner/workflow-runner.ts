@@ -17,8 +17,8 @@ import type { CommandIntent, DomainEvent, Intent, Workflow } from '@spawnpoint/d
 import { EventStore, RecordedEvent, Subscription } from '@spawnpoint/eventstore';
 import { isInfrastructureError } from '@spawnpoint/messaging';
 import { logger } from '@spawnpoint/logging';
-import { readModelsPool, ReadModels } from '@spawnpoint/read-models';
-import { Client, type ClientConfig, type Pool } from 'pg';
+import { Leadership, readModelsPool, ReadModels } from '@spawnpoint/read-models';
+import type { Pool } from 'pg';
 import { insertParked, registerProjection, storableError } from '../projections/parked-events';
 import { inPgTransaction } from '../projections/pg-transaction';
 import type { SqlTx } from '../projections/projection-runner';
@@ -154,10 +154,8 @@ class WorkflowLoop {
   /** When the outbox was last read (the injected clock's ms). */
   private outboxReadAt = -Infinity;
   private poll: NodeJS.Timeout | null = null;
-  /** The connection holding the lock: its own, not one of the read-model pool's (requests need all of those). */
-  private lock: Client | null = null;
-  /** The lock connection of a runner standing by, kept for its next try. */
-  private standby: Client | null = null;
+  /** The workflow's lead: one runner per workflow acts (its lock on a connection of its own, not the read-model pool's). */
+  private readonly leadership: Leadership;
   private stopped = false;
   /**
    * Instance states as stored, while this runner leads: the only writer then, so a decision reads no
@@ -178,6 +176,7 @@ class WorkflowLoop {
     options: WorkflowRunnerOptions,
   ) {
     this.pool = readModelsPool(db);
+    this.leadership = new Leadership(this.pool, LOCK_CLASS, workflow.name, () => this.lostLead());
     this.now = options.now ?? (() => new Date());
     this.opts = {
       pollMs: options.pollMs ?? 1_000,
@@ -204,65 +203,21 @@ class WorkflowLoop {
     if (await this.lead()) await this.catchUp();
   }
 
-  /**
-   * Takes the workflow's advisory lock if free: 'new' when this runner just took the lead (it then
-   * subscribes), 'held' when it already led, false when another runner leads.
-   */
+  /** 'new' when this runner just took the lead (it then subscribes), 'held' when it already led, false when another runner leads. */
   private async lead(): Promise<'new' | 'held' | false> {
     if (this.stopped) return false;
-    if (this.lock) return 'held';
-    const client = this.standby ?? (await this.lockConnection());
-    this.standby = null;
-    if (this.stopped) {
-      await client.end().catch(() => undefined);
-      return false;
-    }
-    let ok: boolean;
-    try {
-      ok = (await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1, hashtext($2)) AS ok', [LOCK_CLASS, this.name])).rows[0].ok;
-    } catch (err) {
-      await client.end().catch(() => undefined);
-      throw err;
-    }
-    // Standing by keeps its connection for the next try (one connect per stand-by, not one per poll).
-    if (!ok) {
-      this.standby = client;
-      return false;
-    }
-    this.lock = client;
-    await this.subscribe();
-    return 'new';
-  }
-
-  /** A connection of its own for the lock; losing it loses the lock (leading) or only itself (standing by). */
-  private async lockConnection(): Promise<Client> {
-    const client = new Client((this.pool as unknown as { options: ClientConfig }).options);
-    client.on('error', () => {
-      if (this.lock === client) this.lostLead();
-      else if (this.standby === client) {
-        this.standby = null;
-        void client.end().catch(() => undefined);
-      }
-    });
-    try {
-      await client.connect();
-    } catch (err) {
-      await client.end().catch(() => undefined);
-      throw err;
-    }
-    return client;
+    const lead = await this.leadership.try();
+    if (lead === 'new') await this.subscribe();
+    return lead;
   }
 
   private lostLead(): void {
-    const lock = this.lock;
-    this.lock = null;
     this.generation++;
     this.pending = [];
     this.cache.clear();
     this.forgetFresh();
     void this.subscription?.close().catch(() => undefined);
     this.subscription = null;
-    void lock?.end().catch(() => undefined);
   }
 
   /** Decided up to the head (dispatch goes on in the background: a slow service must not hold up a start). */
@@ -318,13 +273,7 @@ class WorkflowLoop {
     if (this.draining) await Promise.race([this.draining.catch(() => undefined), sleep(this.opts.stopGraceMs)]);
     for (const abandon of [...this.watches]) abandon();
     await this.deleteSent();
-    if (this.lock) {
-      await this.lock.query('SELECT pg_advisory_unlock($1, hashtext($2))', [LOCK_CLASS, this.name]).catch(() => undefined);
-      await this.lock.end().catch(() => undefined);
-      this.lock = null;
-    }
-    await this.standby?.end().catch(() => undefined);
-    this.standby = null;
+    await this.leadership.close();
   }
 
   // ---- events --------------------------------------------------------------------------------------
@@ -430,7 +379,7 @@ class WorkflowLoop {
     setTimeout(() => {
       void (async () => {
         await old?.close().catch(() => undefined);
-        if (this.stopped || !this.lock) return;
+        if (this.stopped || !this.leadership.leading) return;
         await this.subscribe().catch((e) => this.fail(this.generation, e));
       })();
     }, RETRY_MS).unref();
@@ -522,7 +471,7 @@ class WorkflowLoop {
 
   /** Due timers, fed to their instances and stored (the fired timers deleted) in one transaction a round. */
   private async fireDueTimers(): Promise<void> {
-    if (!this.lock) return;
+    if (!this.leadership.leading) return;
     // Bounded per tick: a workflow that keeps setting a timer already due cannot hold the chain.
     for (let round = 0; round < 20; round++) {
       let fired = 0;
@@ -579,7 +528,7 @@ class WorkflowLoop {
       const readNew = () => this.drainAgain && queued.length === 0 && this.running.size <= this.opts.dispatchConcurrency / 2;
       let read = true;
       let nextPage = false;
-      while (!this.stopped && this.lock) {
+      while (!this.stopped && this.leadership.leading) {
         if (read || readNew()) {
           read = this.drainAgain = this.outboxChanged = false;
           nextPage = this.outboxDirty ? await this.readChains(queued) : this.takeFresh(queued);
@@ -791,7 +740,7 @@ class WorkflowLoop {
   /** The checkpoint past events that concerned no instance (only while leading: a stand-by saves nothing). */
   private async saveUnsaved(): Promise<void> {
     const position = this.unsaved;
-    if (position === null || !this.lock) return;
+    if (position === null || !this.leadership.leading) return;
     await saveCheckpoint(this.pool, this.name, position);
     if (this.unsaved === position) this.unsaved = null;
   }
