@@ -20,6 +20,11 @@ export class ColdStarts {
     this.since.set(serverId, { at: performance.now(), region });
   }
 
+  /** A start refused: no server to measure. */
+  forget(serverId: string): void {
+    this.since.delete(serverId);
+  }
+
   /** The server is running now: its cold start, if this process began one. */
   running(serverId: string): void {
     const started = this.since.get(serverId);

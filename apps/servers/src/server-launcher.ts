@@ -2,7 +2,7 @@
 // spawned in the server's lane. Whoever answers waits for the read model itself.
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { ServerLaunch } from '@spawnpoint/domain';
+import { Admission, ServerLaunch } from '@spawnpoint/domain';
 import { newServerToken, ProjectView, ResolvedBuild } from '@spawnpoint/proto';
 import { isInfrastructureError } from '@spawnpoint/messaging';
 import type { GameRuntime } from '@spawnpoint/runtime';
@@ -26,7 +26,14 @@ export class ServerLauncher {
     private readonly owners: MachineOwners,
   ) {}
 
-  async create(project: ProjectView, build: ResolvedBuild, ports: PortConfig[], fields: LaunchFields, serverId: string = randomUUID()): Promise<{ serverId: string; position: bigint | null }> {
+  /**
+   * `admission`: a caller's start, admitted by the plan in the Server decider (refused: nothing but the
+   * ports, given back, was done); a pool refill has none. The ports are allocated as data before the
+   * decision, bound by the machine after it.
+   */
+  async create(
+    project: ProjectView, build: ResolvedBuild, ports: PortConfig[], fields: LaunchFields, serverId: string = randomUUID(), admission?: Admission,
+  ): Promise<{ serverId: string; position: bigint | null }> {
     this.coldStarts.begin(serverId, fields.region);
     const allocated = await this.runtime.allocatePorts(serverId, portSpecs(ports), fields.region);
     // The machine's token: the game gets it in its environment, the stream only its hash (ADR-0016).
@@ -37,13 +44,17 @@ export class ServerLauncher {
     const launchMachine = () => this.states.lane.run(serverId, () => this.machines.launch(launch, build, allocated, project, token.token, { owned: true }));
     let position: bigint | null;
     try {
-      // The owner first (ADR-0021): a live server never lacks one, so no other replica's reconcile takes it for its own.
-      await this.owners.claim(serverId);
-      ({ position } = await this.states.handle(serverId, { type: 'StartServer', now: this.states.now(), ...launch }, { projectId: project.projectId }));
+      // The owner before the append (ADR-0021): a live server never lacks one, so no other replica's reconcile takes it for its own.
+      ({ position } = await this.states.handle(serverId, { type: 'StartServer', now: this.states.now(), ...launch, ...(admission ? { admission } : {}) }, {
+        projectId: project.projectId, beforeAppend: () => this.owners.claim(serverId),
+      }));
     } catch (err) {
       // The store may have taken the append before the connection broke: then a machine is owed.
       if (isInfrastructureError(err)) void this.resolveUnanswered(launch, launchMachine);
-      else await this.runtime.releasePorts(serverId);
+      else {
+        this.coldStarts.forget(serverId);
+        await this.runtime.releasePorts(serverId);
+      }
       throw err;
     }
     await launchMachine();

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
-import { applyPlan, PLAN_LIMITS, serverStream } from '@spawnpoint/domain';
+import { Admission, PLAN_LIMITS, serverStream } from '@spawnpoint/domain';
 import { BusCommand, idFromCommand, observePoolClaim } from '@spawnpoint/platform';
 import { ProjectView, ServerView, StartServerRequest } from '@spawnpoint/proto';
 import { ClaimVisibility } from '../claim-visibility';
@@ -66,12 +66,18 @@ export class StartServerHandler implements ICommandHandler<StartServer> {
     return this.admission.run(project.projectId, () => this.admitted(req, project, serverId, received, startKey));
   }
 
+  /**
+   * The inputs first (the plan and its active servers; then, for a cold start, the build and the ports),
+   * each decision the Server decider's: a ready pool server's claim, else a cold start, each admitted by
+   * the plan there (compute size, active servers, the ttl the plan gives).
+   */
   private async admitted(req: StartServerRequest, project: ProjectView, serverId: string, received: number, startKey?: string): Promise<ServerView> {
     const body = req.body;
     const computeSize = body.compute_size ?? 'small';
-    const ttl = applyPlan({ plan: project.plan, computeSize, ttl: body.ttl ?? null, activeServers: await this.views.activeCount(project) });
+    const ttl = body.ttl ?? null;
+    const admission: Admission = { plan: project.plan, activeServers: await this.views.activeCount(project) };
     const matchId = body.match_id ?? randomUUID();
-    const claimed = await this.pools.manager.claim(project, body, { name: body.name, customData: body.custom_data ?? null, ttl, matchId, ...(startKey ? { startKey } : {}) });
+    const claimed = await this.pools.manager.claim(project, body, { name: body.name, customData: body.custom_data ?? null, ttl, matchId, admission, ...(startKey ? { startKey } : {}) });
     if (claimed) {
       // Answered from the claimed state at once; reads of this server wait until the read model shows it.
       this.claims.claimed(claimed.serverId, claimed.position);
@@ -84,7 +90,7 @@ export class StartServerHandler implements ICommandHandler<StartServer> {
       name: body.name, region: body.region, computeSize, versionTag, startupArgs: body.startup_args ?? null, serviceType: body.service_type ?? 'match_based',
       autoRestart: body.auto_restart ?? false, customData: body.custom_data ?? null, ttl, matchId, environmentVariables: body.environment_variables ?? {},
       isPoolServer: false, ...(body.readiness === 'sdk' ? { readiness: 'sdk' as const } : {}),
-    }, serverId);
+    }, serverId, admission);
     await this.readModel.waitFor(position, serverStream(serverId));
     return this.views.get({ projectId: req.projectId, serverId });
   }

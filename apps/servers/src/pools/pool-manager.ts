@@ -2,7 +2,7 @@
 // index is kept from server events; a claim is decided on the pool server's stream, so across any
 // number of requests and replicas no pool server is claimed twice. Reconciles run one at a time per
 // project, after pool or build changes, after claims, and on a periodic tick.
-import { PLAN_LIMITS, planPool, PoolConfig, PoolMember, ServerEvent, ServerState } from '@spawnpoint/domain';
+import { Admission, PLAN_LIMITS, planPool, PoolConfig, PoolMember, ServerEvent, ServerState } from '@spawnpoint/domain';
 import { Bus, IntegrationEvent } from '@spawnpoint/messaging';
 import { logger } from '@spawnpoint/logging';
 import { integrationEventName, parseBusEvent, ProjectView, ResolvedBuild, StartServerBody, SUBJECTS } from '@spawnpoint/proto';
@@ -12,7 +12,8 @@ import { poolFor, poolKey } from './pool-claim';
 
 const log = logger('pools');
 
-export interface PoolClaim { name: string; customData: Record<string, unknown> | null; ttl: number | null; matchId: string; startKey?: string }
+/** `ttl`: the one asked for; `admission`: the plan's inputs, for the Server decider to give the claim its ttl or refuse it. */
+export interface PoolClaim { name: string; customData: Record<string, unknown> | null; ttl: number | null; matchId: string; startKey?: string; admission?: Admission }
 
 /** What the pool manager needs of the servers service. */
 export interface PoolHost {
@@ -120,7 +121,14 @@ export class PoolManager {
     while (queue && queue.length > 0) {
       // Taken off the queue before the claim: concurrent requests in this process try different servers.
       const serverId = queue.shift()!;
-      const claimed = await this.host.claim(project.projectId, serverId, claim);
+      let claimed: Awaited<ReturnType<PoolHost['claim']>>;
+      try {
+        claimed = await this.host.claim(project.projectId, serverId, claim);
+      } catch (err) {
+        // Refused for the request (its plan), or not known to be claimed: the server stays ready for the next.
+        queue.unshift(serverId);
+        throw err;
+      }
       if (claimed !== null) {
         const lowWater = Math.ceil((pool.regions[body.region]?.min_ready ?? 0) / 4);
         this.refillAfterClaims(project.projectId, queue.length < lowWater);

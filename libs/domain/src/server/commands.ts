@@ -1,3 +1,4 @@
+import { Admission } from './plan-policy';
 import { GameHealth, NetworkPort, RestartOverrides, ServerLaunch, StopReason } from './events';
 
 /** The states a server may report itself in (the v2 API's InstanceState). */
@@ -5,7 +6,11 @@ export const REPORTED_STATES = ['launching', 'running', 'stopped'] as const;
 export type ReportedState = (typeof REPORTED_STATES)[number];
 
 export type ServerCommand =
-  | ({ type: 'StartServer'; now: string } & ServerLaunch)
+  /**
+   * `admission`: a start asked for by a caller is admitted by the plan here (compute size, active servers,
+   * ttl: the launch's ttl is the one asked for, the event's the one the plan gives); a pool refill has none.
+   */
+  | ({ type: 'StartServer'; now: string; admission?: Admission } & ServerLaunch)
   /** The runtime saw every configured port bound. */
   | { type: 'MarkRunning'; now: string }
   /** A stop asked for by a caller (manual stop, TTL). */
@@ -28,5 +33,11 @@ export type ServerCommand =
   | { type: 'ReportState'; state: ReportedState; now: string }
   | { type: 'ReportGameStatus'; players?: number; health?: GameHealth; message?: string | null; now: string }
   | { type: 'UpdateCustomData'; customData: Record<string, unknown> | null; now: string }
-  /** `startKey`: the start request's command id, recorded so a retry of that start finds this claim. */
-  | { type: 'ClaimPoolServer'; name: string; customData: Record<string, unknown> | null; ttl: number | null; matchId: string; startKey?: string; now: string };
+  /**
+   * `startKey`: the start request's command id, recorded so a retry of that start finds this claim.
+   * `ttl`: the one asked for; with `admission`, the plan decides the one the claim gets (as for a start).
+   */
+  | {
+    type: 'ClaimPoolServer'; name: string; customData: Record<string, unknown> | null; ttl: number | null; matchId: string; startKey?: string;
+    admission?: Admission; now: string;
+  };

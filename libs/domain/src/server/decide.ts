@@ -1,13 +1,15 @@
 import { conflict, notFound } from '../kit';
 import { ServerCommand } from './commands';
 import { MAX_AUTO_RESTARTS, ServerEvent } from './events';
+import { applyPlan } from './plan-policy';
 import { ServerState } from './state';
 
 export function decide(command: ServerCommand, state: ServerState): ServerEvent[] {
   if (command.type === 'StartServer') {
     if (state.status !== 'none') throw conflict('server already exists');
-    const { type: _t, now, ...launch } = command;
-    return [{ type: 'ServerStarted', data: { ...launch, at: now } }];
+    const { type: _t, now, admission, ...launch } = command;
+    const ttl = admission ? applyPlan({ ...admission, computeSize: launch.computeSize, ttl: launch.ttl }) : launch.ttl;
+    return [{ type: 'ServerStarted', data: { ...launch, ttl, at: now } }];
   }
   if (state.status === 'none') throw notFound('server');
   const serverId = state.serverId;
@@ -67,7 +69,8 @@ export function decide(command: ServerCommand, state: ServerState): ServerEvent[
       if (state.poolClaimedAt !== null) throw conflict('pool server already claimed');
       if (state.status !== 'running') throw conflict(`pool server is ${state.status}, not ready`);
       return [{ type: 'ServerPoolClaimed', data: {
-        serverId, name: command.name, customData: command.customData, ttl: command.ttl, matchId: command.matchId, ...(command.startKey ? { startKey: command.startKey } : {}), at: command.now,
+        serverId, name: command.name, customData: command.customData,
+        ttl: command.admission ? applyPlan({ ...command.admission, computeSize: state.computeSize, ttl: command.ttl }) : command.ttl, matchId: command.matchId, ...(command.startKey ? { startKey: command.startKey } : {}), at: command.now,
       } }];
   }
 }

@@ -107,6 +107,14 @@ describe('Pool claims', () => {
       .then([{ type: 'ServerPoolClaimed', data: { serverId: 's1', name: 'ranked #1', customData: { map: 'dust' }, ttl: 900, matchId: 'm9', startKey: 'launch:l1:1', at: t2 } }]);
   });
 
+  it("gives a claim the ttl the project's plan allows, and refuses one the plan does not admit (the server stays unclaimed)", () => {
+    given(serverDecider, [pooled, running]).when({ ...claim, admission: { plan: 'free', activeServers: 0 } })
+      .then([{ type: 'ServerPoolClaimed', data: { serverId: 's1', name: 'ranked #1', customData: { map: 'dust' }, ttl: 3600, matchId: 'm9', at: t2 } }]);
+    const s = given(serverDecider, [pooled, running]);
+    s.when({ ...claim, admission: { plan: 'free', activeServers: 1 } }).thenError('forbidden', /1 active server/);
+    expect(s.state).toMatchObject({ poolClaimedAt: null });
+  });
+
   it('never hands out a pool server twice, nor one that is not ready', () => {
     const claimed: ServerEvent = { type: 'ServerPoolClaimed', data: { serverId: 's1', name: 'x', customData: null, ttl: null, matchId: 'm', at: t2 } };
     given(serverDecider, [pooled, running, claimed]).when(claim).thenError('conflict', /already claimed/);

@@ -2,6 +2,12 @@
 import { forbidden, invalid } from '../kit';
 import { Plan, PLAN_LIMITS } from '../catalog';
 
+/** What a start's admission is decided on: the project's plan and its active servers (counted only when the plan caps them). */
+export interface Admission {
+  plan: Plan;
+  activeServers: number;
+}
+
 export interface PlanCheck {
   plan: Plan;
   computeSize: string;

@@ -51,6 +51,17 @@ describe('Server', () => {
     given(serverDecider, [started, running, stopped]).when({ type: 'RecordExit', reason: 'PROCESS_EXITED', exitCode: 0, now: t2 }).thenNothing();
   });
 
+  it("is admitted by the project's plan: the free plan forces its ttl, refuses a second active server and a size it lacks", () => {
+    given(serverDecider).when({ type: 'StartServer', now: t0, ...launch, admission: { plan: 'free', activeServers: 0 } })
+      .then([{ type: 'ServerStarted', data: { ...launch, ttl: 3600, at: t0 } }]);
+    given(serverDecider).when({ type: 'StartServer', now: t0, ...launch, admission: { plan: 'free', activeServers: 1 } }).thenError('forbidden', /1 active server/);
+    given(serverDecider).when({ type: 'StartServer', now: t0, ...launch, computeSize: 'large', admission: { plan: 'free', activeServers: 0 } })
+      .thenError('forbidden', /not available on the free plan/);
+    given(serverDecider).when({ type: 'StartServer', now: t0, ...launch, ttl: 90_000, admission: { plan: 'pro', activeServers: 40 } }).thenError('invalid', /at most 86400/);
+    // A pool refill is no caller's start: no admission, the launch as it is.
+    given(serverDecider).when({ type: 'StartServer', now: t0, ...launch }).then([started]);
+  });
+
   it('cannot be started twice', () => {
     given(serverDecider, [started]).when({ type: 'StartServer', now: t0, ...launch }).thenError('conflict');
   });

@@ -47,6 +47,21 @@ describe('Aggregate.handle', () => {
     expect((await events('a1')).map((e) => [e.type, e.metadata.projectId])).toEqual([['Deposited', 'p1']]);
   });
 
+  it('beforeAppend runs after the decision and before its append, and not for a refusal nor for a decision of nothing', async () => {
+    const accounts = new Aggregate(store, account, streamOf);
+    const seen: number[] = [];
+    const beforeAppend = async () => { seen.push((await events('a9')).length); };
+    await accounts.handle('a9', { type: 'Deposit', amount: 5 }, { beforeAppend });
+    await expect(accounts.handle('a9', { type: 'Withdraw', amount: 50 }, { beforeAppend })).rejects.toThrow(/below 50/);
+    await accounts.handle('a9', { type: 'Deposit', amount: 0 }, { beforeAppend });
+    await accounts.handle('a9', { type: 'Withdraw', amount: 2 }, { beforeAppend });
+    // Each time, the stream as it was before the events it preceded.
+    expect(seen).toEqual([0, 1]);
+    // What it throws is the command's answer, and nothing is appended.
+    await expect(accounts.handle('a9', { type: 'Deposit', amount: 1 }, { beforeAppend: () => Promise.reject(new Error('owner not recorded')) })).rejects.toThrow(/owner not recorded/);
+    expect((await events('a9')).length).toBe(2);
+  });
+
   it('given another replica appended since this one last looked, the command is decided again on the stream\'s head: nothing lost', async () => {
     const mine = new Aggregate(store, account, streamOf);
     const theirs = new Aggregate(other, account, streamOf);

@@ -25,6 +25,13 @@ export interface HandleOptions {
   await?: 'append' | 'readModel';
   /** The project the events belong to (recorded on their metadata). */
   projectId?: string;
+  /**
+   * Done after the decision and before its append, only when there are events to append (again on a
+   * retried append): what must exist before the events do, not done for a command refused at once
+   * (a new server's machine owner, ADR-0021). A decision on a cached state may still be refused on the
+   * read after a failed append: what it does must be harmless then.
+   */
+  beforeAppend?: () => Promise<void>;
 }
 
 export interface Handled<S, E> extends Executed<S, E> {
@@ -63,7 +70,7 @@ export class Aggregate<C, E extends DomainEvent, S> {
     const result = await this.cache.execute(streamId, (state: S) => {
       before = state;
       return typeof command === 'function' ? (command as (s: S) => C)(state) : command;
-    }, metadata, { optimistic: true, once: options.key });
+    }, metadata, { optimistic: true, once: options.key, beforeAppend: options.beforeAppend });
     const handled: Handled<S, E> = { ...result, before: result.repeated ? result.state : before, repeated: result.repeated === true };
     if (options.await === 'readModel') await this.readModel!.waitFor(handled.position, streamId);
     return handled;

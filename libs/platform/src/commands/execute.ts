@@ -33,6 +33,8 @@ export interface ExecuteOptions<S> {
   known?: Known<S> | (() => Known<S> | undefined);
   /** How a retry reads the stream (default: the whole stream; e.g. a StateCache reads only the tail). */
   read?: () => Promise<{ state: S; revision: number }>;
+  /** Done once events are decided, before they are appended (see HandleOptions.beforeAppend). */
+  beforeAppend?: () => Promise<void>;
 }
 
 /** Raised when the appends kept losing to other writers: the caller answers 409, the client may retry. */
@@ -91,6 +93,9 @@ async function decideAndAppend<C, E extends DomainEvent, S>(
       current = { ...(await read()), fresh: true };
       continue;
     }
+    // Not read again first: a decision on a cached state whose append then fails may yet be refused on
+    // the read that follows; beforeAppend is for what is harmless then (an owner row for no server).
+    if (options.beforeAppend) await options.beforeAppend();
     try {
       const appended = await store.appendToStream(
         streamId,

@@ -78,7 +78,7 @@ export class StateCache<C, E extends DomainEvent, S> {
    * stale one's retry reads the tail and looks again.
    */
   async execute(
-    streamId: string, command: C | ((state: S) => C), metadata: EventMetadata = {}, options: { optimistic?: boolean; once?: string } = {},
+    streamId: string, command: C | ((state: S) => C), metadata: EventMetadata = {}, options: { optimistic?: boolean; once?: string; beforeAppend?: () => Promise<void> } = {},
   ): Promise<Executed<S, E> & { repeated?: boolean }> {
     const once = options.once;
     if (once !== undefined && this.entries.has(streamId) && !this.ids.get(streamId)) {
@@ -104,7 +104,7 @@ export class StateCache<C, E extends DomainEvent, S> {
       : undefined;
     let result: Executed<S, E>;
     try {
-      result = await execute(this.store, this.decider, streamId, command, metadata, { known, read });
+      result = await execute(this.store, this.decider, streamId, command, metadata, { known, read, beforeAppend: options.beforeAppend });
     } catch (err) {
       if (err instanceof Repeated) return { ...(err.at as Loaded<S>), events: [], position: null, repeated: true };
       throw err;
