@@ -20,7 +20,7 @@ const roots = (kind) => ({
   ...base,
   displayName: kind,
   moduleNameMapper: {
-    '^@spawnpoint/(domain|eventstore|logging|messaging|read-models|runtime|platform)$': '<rootDir>/libs/$1/src',
+    '^@spawnpoint/(domain|eventstore|logging|messaging|read-models|runtime|platform|service-clients)$': '<rootDir>/libs/$1/src',
     '^@spawnpoint/proto$': '<rootDir>/proto/src',
     '^@spawnpoint/client$': '<rootDir>/packages/client/src',
     '^@spawnpoint/client/node$': '<rootDir>/packages/client/src/node',

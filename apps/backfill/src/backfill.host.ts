@@ -5,7 +5,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { backfillRosterWorkflow } from '@spawnpoint/domain';
 import { Unsubscribe } from '@spawnpoint/messaging';
-import { IntentDispatcher, routeIntents, LobbyConfigs, Platform, PLATFORM, ServiceHost, unlessRefused } from '@spawnpoint/platform';
+import { IntentDispatcher, routeIntents, Platform, PLATFORM, ServiceHost, unlessRefused } from '@spawnpoint/platform';
+import { LobbyConfigs } from '@spawnpoint/service-clients';
 import { BackfillReadModel } from './backfill-read-model';
 import { BackfillStates } from './backfill-states';
 

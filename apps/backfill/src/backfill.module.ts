@@ -1,7 +1,8 @@
 // The backfill service's composition root: the host, the match states and server reads its handlers
 // share, and the routes that reach them (servesRoutes).
 import { Module } from '@nestjs/common';
-import { LobbyConfigs, servesRoutes } from '@spawnpoint/platform';
+import { servesRoutes } from '@spawnpoint/platform';
+import { LobbyConfigs } from '@spawnpoint/service-clients';
 import { BackfillHost } from './backfill.host';
 import { BackfillReadModel } from './backfill-read-model';
 import { BackfillStates } from './backfill-states';

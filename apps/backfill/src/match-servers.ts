@@ -3,7 +3,8 @@
 // (the mode's backfillWindow and allowBackfill) and roster.
 import { Inject, Injectable } from '@nestjs/common';
 import { BackfillServer, DEFAULT_BACKFILL_WINDOW_S } from '@spawnpoint/domain';
-import { LobbyConfigs, Platform, PLATFORM } from '@spawnpoint/platform';
+import { Platform, PLATFORM } from '@spawnpoint/platform';
+import { LobbyConfigs } from '@spawnpoint/service-clients';
 import { SUBJECTS } from '@spawnpoint/proto';
 
 export interface MatchServer { server: BackfillServer; roster: string[][]; projectId: string }

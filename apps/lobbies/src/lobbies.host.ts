@@ -7,7 +7,8 @@
 // the state they share is in the providers beside this file (lobby-states, lobby-aggregate, lobby-launch ...).
 import { Inject, Injectable } from '@nestjs/common';
 import { Unsubscribe } from '@spawnpoint/messaging';
-import { LobbyConfigs, PLATFORM, Platform, ServiceHost } from '@spawnpoint/platform';
+import { PLATFORM, Platform, ServiceHost } from '@spawnpoint/platform';
+import { LobbyConfigs } from '@spawnpoint/service-clients';
 import { lobbyGauges } from './lobby-gauges';
 import { lobbyLaunchWorkflow, lobbyQueueWorkflow, lobbyServerWorkflow } from '@spawnpoint/domain';
 import { LobbyPresence, SUBJECTS, validListener } from '@spawnpoint/proto';

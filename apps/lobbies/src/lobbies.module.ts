@@ -1,7 +1,8 @@
 // The lobbies service's composition root: the host, the state its use cases share, the handlers, and the
 // routes that reach them (servesRoutes).
 import { Module } from '@nestjs/common';
-import { GameServers, LobbyConfigs, Platform, PLATFORM, servesRoutes } from '@spawnpoint/platform';
+import { Platform, PLATFORM, servesRoutes } from '@spawnpoint/platform';
+import { GameServers, LobbyConfigs } from '@spawnpoint/service-clients';
 import { LobbiesHost } from './lobbies.host';
 import { ClaimStates } from './claim-states';
 import { LobbyBroadcast } from './lobby-broadcast';

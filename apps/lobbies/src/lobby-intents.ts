@@ -6,7 +6,8 @@
 // the lobby's stream is not applied again (Aggregate.handle's `key`).
 import { Injectable } from '@nestjs/common';
 import { CommandIntent, LobbyCommand, StopLobbyServer } from '@spawnpoint/domain';
-import { GameServers, IntentDispatcher, routeIntents, unlessRefused } from '@spawnpoint/platform';
+import { IntentDispatcher, routeIntents, unlessRefused } from '@spawnpoint/platform';
+import { GameServers } from '@spawnpoint/service-clients';
 import { LobbyLaunch } from './lobby-launch';
 import { isLive, LobbyStates } from './lobby-states';
 import { LobbyAggregate } from './lobby-aggregate';

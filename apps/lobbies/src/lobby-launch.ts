@@ -4,7 +4,7 @@
 // same server, the lobby already has it), the completion of a launch whose process died half way, and a
 // timer that hands a lobby left `starting` without a server back to waiting. What happens to the lobby
 // once its server runs or stops is the lobby-server workflow's; nothing here follows the server.
-import { GameServers, LobbyConfigs } from '@spawnpoint/platform';
+import { GameServers, LobbyConfigs } from '@spawnpoint/service-clients';
 import { Injectable } from '@nestjs/common';
 import { DomainError, LiveLobbyState, LobbyConfig, lobbyLaunchKey, LobbyState } from '@spawnpoint/domain';
 import { RemoteError } from '@spawnpoint/messaging';

@@ -3,7 +3,7 @@
 // cached revision: exact, one small query).
 import { Injectable } from '@nestjs/common';
 import { DomainError, LiveLobbyState, lobbyCodeStream, lobbyDecider, lobbyMemberStream, LobbyState, notFound } from '@spawnpoint/domain';
-import { LobbyConfigs } from '@spawnpoint/platform';
+import { LobbyConfigs } from '@spawnpoint/service-clients';
 import { AdminLobbyRequest, PlayerLobbyRequest } from '@spawnpoint/proto';
 import { ClaimStates } from './claim-states';
 import { LobbyAggregate } from './lobby-aggregate';

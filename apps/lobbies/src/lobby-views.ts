@@ -1,7 +1,7 @@
 // One mapper per view the lobbies service answers or broadcasts. The lobby itself is the v3 Lobby JSON
 // (`lobbyView` in the domain).
 import { LiveLobbyState, lobbyView as domainLobbyView, LobbyState, LobbyView } from '@spawnpoint/domain';
-import { LiveQueueStats } from '@spawnpoint/platform';
+import { LiveQueueStats } from '@spawnpoint/service-clients';
 import { DeletedLobby, LeftLobby, LobbyPage, LobbyStreamEvent, LobbyUpdate, OpenedLobbyStream } from '@spawnpoint/proto';
 
 /**

@@ -1,5 +1,5 @@
 // What the sweeper acts through: the lobby configs, the write path, the lost-broadcast repair.
-import { LobbyConfigs } from '@spawnpoint/platform';
+import { LobbyConfigs } from '@spawnpoint/service-clients';
 import { Injectable } from '@nestjs/common';
 import { LobbyConfig } from '@spawnpoint/domain';
 import { LobbyAggregate } from './lobby-aggregate';

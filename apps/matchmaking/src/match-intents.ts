@@ -10,7 +10,8 @@ import {
   StopStrayMatchServers, UpdateMatchRoster,
 } from '@spawnpoint/domain';
 import { RemoteError } from '@spawnpoint/messaging';
-import { failpoint, GameServers, IntentDispatcher, LobbyConfigs, Platform, PLATFORM, routeIntents, unlessRefused } from '@spawnpoint/platform';
+import { failpoint, IntentDispatcher, Platform, PLATFORM, routeIntents, unlessRefused } from '@spawnpoint/platform';
+import { GameServers, LobbyConfigs } from '@spawnpoint/service-clients';
 import { MatchLobbyCommandRequest, ServerView, SUBJECTS } from '@spawnpoint/proto';
 import { matchCustomData, matchServerStart } from './match-server';
 import { MatchStates } from './match-states';

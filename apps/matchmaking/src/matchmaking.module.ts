@@ -1,7 +1,8 @@
 // The matchmaking service's composition root: the host, the queue, the clients its workflow uses, and the
 // routes that reach its handlers (servesRoutes).
 import { Module } from '@nestjs/common';
-import { GameServers, LiveQueueStats, LobbyConfigs, servesRoutes } from '@spawnpoint/platform';
+import { servesRoutes } from '@spawnpoint/platform';
+import { GameServers, LiveQueueStats, LobbyConfigs } from '@spawnpoint/service-clients';
 import { MatchIntents } from './match-intents';
 import { MatchmakingHost } from './matchmaking.host';
 import { MatchmakingReadModel } from './matchmaking-read-model';

@@ -6,7 +6,8 @@
 import { BeforeApplicationShutdown, Inject, Injectable, OnModuleInit, Optional } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
 import { Bus, Unsubscribe } from '@spawnpoint/messaging';
-import { BUS, CONFIG, LiveQueueStats, metricsEnabled, PlatformConfig, registerGauges } from '@spawnpoint/platform';
+import { BUS, CONFIG, metricsEnabled, PlatformConfig, registerGauges } from '@spawnpoint/platform';
+import { LiveQueueStats } from '@spawnpoint/service-clients';
 import { lobbyStreamGauges } from './lobby-stream-gauges';
 import { LobbyPresence, LobbyStreamEvent, LobbyUpdate, OpenedLobbyStream, SUBJECTS, validListener } from '@spawnpoint/proto';
 import { RecentUpdates } from './recent-updates';

@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { DomainError, invalid, lobbyMemberStream, LobbyView, notFound } from '@spawnpoint/domain';
-import { BusCommand, LobbyConfigs } from '@spawnpoint/platform';
+import { BusCommand } from '@spawnpoint/platform';
+import { LobbyConfigs } from '@spawnpoint/service-clients';
 import { JoinLobbyRequest } from '@spawnpoint/proto';
 import { checkState } from '../limits';
 import { LobbyClaims } from '../lobby-claims';

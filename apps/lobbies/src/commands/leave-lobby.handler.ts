@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { BusCommand, LobbyConfigs } from '@spawnpoint/platform';
+import { BusCommand } from '@spawnpoint/platform';
+import { LobbyConfigs } from '@spawnpoint/service-clients';
 import { LeftLobby, PlayerLobbyRequest } from '@spawnpoint/proto';
 import { LobbyStates } from '../lobby-states';
 import { leftLobby } from '../lobby-views';

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { LobbyView } from '@spawnpoint/domain';
-import { BusCommand, LobbyConfigs } from '@spawnpoint/platform';
+import { BusCommand } from '@spawnpoint/platform';
+import { LobbyConfigs } from '@spawnpoint/service-clients';
 import { PlayerLobbyRequest } from '@spawnpoint/proto';
 import { LobbyLaunch } from '../lobby-launch';
 import { LobbyStates } from '../lobby-states';

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { DomainError, lobbySearchStream, LobbyView } from '@spawnpoint/domain';
-import { BusCommand, LobbyConfigs } from '@spawnpoint/platform';
+import { BusCommand } from '@spawnpoint/platform';
+import { LobbyConfigs } from '@spawnpoint/service-clients';
 import { StartMatchmakingRequest } from '@spawnpoint/proto';
 import { LobbyClaims } from '../lobby-claims';
 import { LobbyStates } from '../lobby-states';

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { LobbyView } from '@spawnpoint/domain';
-import { BusCommand, LobbyConfigs } from '@spawnpoint/platform';
+import { BusCommand } from '@spawnpoint/platform';
+import { LobbyConfigs } from '@spawnpoint/service-clients';
 import { UpdateLobbySettingsRequest } from '@spawnpoint/proto';
 import { checkSettings } from '../limits';
 import { LobbyStates } from '../lobby-states';

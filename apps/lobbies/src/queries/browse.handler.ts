@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { LobbyView, lobbyStream } from '@spawnpoint/domain';
-import { BusQuery, LobbyConfigs, PLATFORM, Platform } from '@spawnpoint/platform';
+import { BusQuery, PLATFORM, Platform } from '@spawnpoint/platform';
+import { LobbyConfigs } from '@spawnpoint/service-clients';
 import { BrowseLobbiesRequest, LobbyPage } from '@spawnpoint/proto';
 import { browseLobbies } from '../lobby-queries';
 import { LobbyReadModel } from '../lobby-read-model';

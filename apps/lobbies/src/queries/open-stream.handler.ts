@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { DomainError, LobbyEvent, lobbyDecider, LobbyState, lobbyStream } from '@spawnpoint/domain';
-import { BusQuery, LobbyConfigs, Platform, PLATFORM } from '@spawnpoint/platform';
+import { BusQuery, Platform, PLATFORM } from '@spawnpoint/platform';
+import { LobbyConfigs } from '@spawnpoint/service-clients';
 import { LobbyStreamEvent, OpenedLobbyStream, OpenLobbyStreamRequest } from '@spawnpoint/proto';
 import { isLive, LobbyStates, MyLobby } from '../lobby-states';
 import { lobbyStreamEvent, openedLobbyStream } from '../lobby-views';

@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { conflict } from '@spawnpoint/domain';
-import { BusQuery, LiveQueueStats, LobbyConfigs, Platform, PLATFORM } from '@spawnpoint/platform';
+import { BusQuery, Platform, PLATFORM } from '@spawnpoint/platform';
+import { LiveQueueStats, LobbyConfigs } from '@spawnpoint/service-clients';
 import { ExplainMatchmakingRequest, MatchmakingExplanation, SUBJECTS } from '@spawnpoint/proto';
 import { QueueBookProxy } from '../queue-book-proxy';
 

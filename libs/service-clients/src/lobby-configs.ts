@@ -4,8 +4,7 @@
 // is looked up again before a 404.
 import { Inject, Injectable } from '@nestjs/common';
 import { LobbyConfig, resolveLobbyConfig, resolveModes } from '@spawnpoint/domain';
-import { Platform } from '../nest/service-host';
-import { PLATFORM } from '../nest/tokens';
+import { Platform, PLATFORM } from '@spawnpoint/platform';
 import { Unsubscribe } from '@spawnpoint/messaging';
 import { integrationEventName, parseBusEvent, ProjectChangedBroadcast, ProjectChangedEvent, ProjectView, SUBJECTS, validListener } from '@spawnpoint/proto';
 

@@ -2,8 +2,7 @@
 // does next reaches the lobby as events (the lobby-server workflow), never by asking.
 import { Inject, Injectable } from '@nestjs/common';
 import { COMMAND_ID_HEADER, RemoteError } from '@spawnpoint/messaging';
-import { Platform } from '../nest/service-host';
-import { PLATFORM } from '../nest/tokens';
+import { Platform, PLATFORM } from '@spawnpoint/platform';
 import { ListServersRequest, ServerView, StartServerRequest, SUBJECTS } from '@spawnpoint/proto';
 
 @Injectable()
