@@ -101,7 +101,7 @@ describe('ProjectionRunner', () => {
       const rows = await models.checkpoint.count({ where: { name: { startsWith: 'flaky:gadget-1:' } } });
       expect(rows).toBe(50);
       expect(failOnce).toBe(false);
-      expect(logs.messages('error').some((m) => /projection flaky: a batch of \d+ event\(s\) failed; applying them one at a time/.test(m))).toBe(true);
+      expect(logs.messages('error').some((m) => /projection flaky: a batch of \d+ event\(s\) failed; handling them one at a time/.test(m))).toBe(true);
       // Every event was reported applied once after its commit (the failed batch's never were).
       expect(new Set(applied).size).toBe(50);
       expect(applied).toHaveLength(50);

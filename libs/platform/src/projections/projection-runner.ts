@@ -5,13 +5,11 @@
 // projection commits at most every `minBatchIntervalMs` unless a reply waits for it. waitFor(position)
 // is how a command's reply waits for its own write to be readable.
 //
-// One event never stops a projection: when a batch fails for a reason other than the database (see
-// isInfrastructureError), its events are applied one at a time; one that still fails alone is retried
-// with backoff `poisonAttempts` times, then parked (parked_events, with its error) and skipped, and its
-// position counts as reached. A database failure is retried from the checkpoint until it passes and
-// never parks anything. An admin replay re-applies a parked event (replay()).
+// One event never stops a projection, and a database failure parks nothing: the subscription, batches and
+// fault rules are the runner core's (runner/event-feed.ts); a parked event's position counts as reached.
+// An admin replay re-applies a parked event (replay()).
 import { conflict, notFound } from '@spawnpoint/domain';
-import { categoryOf, EventStore, RecordedEvent, Subscription } from '@spawnpoint/eventstore';
+import { categoryOf, EventStore, RecordedEvent } from '@spawnpoint/eventstore';
 import { isInfrastructureError, RemoteError } from '@spawnpoint/messaging';
 import { logger } from '@spawnpoint/logging';
 import { inPgTransaction, SqlTx } from './pg-transaction';
@@ -20,6 +18,7 @@ export type { SqlTx };
 import { readModelsPool, ReadModels } from '@spawnpoint/read-models';
 import { escapeLiteral, type PoolClient } from 'pg';
 import { inProjectionSpans } from './projection-spans';
+import { EventFeed } from '../runner/event-feed';
 import { findParked, insertParked, parkedPositions, recordReplayFailure, registerProjection, storableError } from './parked-events';
 
 const log = logger('projections');
@@ -83,33 +82,25 @@ const DEFERRED_CHECKPOINT_SQL = `INSERT INTO checkpoints (name, position, update
   ON CONFLICT (name) DO UPDATE SET position = EXCLUDED.position, updated_at = EXCLUDED.updated_at WHERE checkpoints.position < EXCLUDED.position`;
 /** A checkpoint past batches that wrote nothing is saved this long after them (or with the next write, or at stop). */
 const DEFERRED_CHECKPOINT_MS = 1_000;
-/** Past this many pending events the subscription waits (catch-up over a long history stays bounded). */
-const HIGH_WATER = 5_000;
 /** After a database failure: resubscribe after 1 s, doubling up to 15 s while it lasts. */
 const RETRY_MS = 1_000;
 const MAX_RETRY_MS = 15_000;
 
 interface Running {
   projection: Projection;
-  subscription: Subscription | null;
+  feed: EventFeed;
   /** Applied and committed up to here. */
   position: bigint;
   /** The checkpoint as stored (behind `position` after batches that wrote nothing, until saved). */
   saved: bigint;
   saveTimer: NodeJS.Timeout | null;
-  pending: RecordedEvent[];
-  flushing: Promise<void> | null;
-  /** Bumped on every (re)subscription, so a failed generation's leftovers are ignored. */
-  generation: number;
+  /** Whether the last batch wrote (its checkpoint then went with it). */
+  wrote: boolean;
   /** When the last batch committed (ms, monotonic). */
   lastCommitAt: number;
   /** Ends a linger early (a reply is waiting for this read model, or the runner stops). */
   hurry: (() => void) | null;
-  /** Failed resubscriptions in a row (the retry delay grows with them). */
-  failures: number;
-  /** A replay waits: the flush loop ends after its current batch instead of running on under load. */
-  yielding: boolean;
-  /** Subscribed before: a resubscription resumes from where this process got to (subscribe()). */
+  /** Subscribed before: a resubscription resumes from where this process got to (from()). */
   subscribed: boolean;
 }
 
@@ -165,13 +156,16 @@ export class ProjectionRunner {
   async start(): Promise<void> {
     for (const projection of this.projections) {
       await registerProjection(this.db, projection.name, projection.categories);
-      const entry: Running = { projection, subscription: null, position: 0n, saved: 0n, saveTimer: null, pending: [], flushing: null, generation: 0, lastCommitAt: -Infinity, hurry: null, failures: 0, yielding: false, subscribed: false };
+      // The feed's hooks ask for the entry when they run, once it exists.
+      const entry: Running = {
+        projection, position: 0n, saved: 0n, saveTimer: null, wrote: false, lastCommitAt: -Infinity, hurry: null, subscribed: false, feed: this.feed(projection, () => entry),
+      };
       this.running.push(entry);
-      await this.subscribe(entry);
+      await entry.feed.subscribe();
     }
     await Promise.all(this.running.map(async (r) => {
-      await r.subscription?.caughtUp();
-      await this.idle(r);
+      await r.feed.caughtUp();
+      await r.feed.idle();
     }));
     this.live = true;
   }
@@ -201,7 +195,7 @@ export class ProjectionRunner {
     const category = categoryOf(streamId);
     let last: bigint | null = null;
     for (const r of this.running) {
-      const pending = r.projection.categories.includes(category) ? r.pending[r.pending.length - 1] : undefined;
+      const pending = r.projection.categories.includes(category) ? r.feed.pending[r.feed.pending.length - 1] : undefined;
       if (pending && (last === null || pending.position > last)) last = pending.position;
     }
     return this.waitFor(last, streamId);
@@ -211,70 +205,54 @@ export class ProjectionRunner {
     this.stopped = true;
     for (const r of this.running) r.hurry?.();
     await Promise.all(this.running.map(async (r) => {
-      await r.subscription?.close();
-      await r.flushing?.catch(() => undefined);
+      await r.feed.stop();
       await this.saveDeferred(r);
     }));
     this.running = [];
   }
 
-  private async subscribe(entry: Running): Promise<void> {
-    const cp = await this.db.checkpoint.findUnique({ where: { name: entry.projection.name } });
-    const stored = cp?.position ?? 0n;
-    // Replicas share the checkpoint: after a failure another replica may have moved it past events this one
-    // never applied, and what a projection keeps in memory from them (`applied`: the matcher's queue book)
-    // would miss them for good (lobbies queued forever after an outage). So a resubscription resumes from
-    // where this process got to; applying an event again is idempotent (every replica applies every event).
-    entry.position = entry.subscribed && entry.position < stored ? entry.position : stored;
-    entry.saved = stored;
-    entry.subscribed = true;
-    entry.pending = [];
-    const generation = ++entry.generation;
-    entry.subscription = this.store.subscribeToAll(
-      { fromPosition: entry.position, categories: entry.projection.categories },
-      (event) => {
-        if (generation !== entry.generation) return;
-        entry.pending.push(event);
-        if (entry.projection.urgent?.(event)) entry.hurry?.();
-        const flushing = this.flush(entry);
-        // Backpressure: hold the subscription while too much is waiting.
-        if (entry.pending.length >= HIGH_WATER) return flushing;
+  /** The projection as a policy of the runner core: where it starts, how a batch and a parked event are stored. */
+  private feed(projection: Projection, running: () => Running): EventFeed {
+    return new EventFeed(this.store, {
+      label: `projection ${projection.name}`,
+      component: 'projections',
+      parkedHint: 'Replay it with POST /api/admin/parked-events/{id}/replay once fixed.',
+      categories: projection.categories,
+      from: async () => {
+        const entry = running();
+        const cp = await this.db.checkpoint.findUnique({ where: { name: projection.name } });
+        const stored = cp?.position ?? 0n;
+        // Replicas share the checkpoint: after a failure another replica may have moved it past events this one
+        // never applied, and what a projection keeps in memory from them (`applied`: the matcher's queue book)
+        // would miss them for good (lobbies queued forever after an outage). So a resubscription resumes from
+        // where this process got to; applying an event again is idempotent (every replica applies every event).
+        entry.position = entry.subscribed && entry.position < stored ? entry.position : stored;
+        entry.saved = stored;
+        entry.subscribed = true;
+        return entry.position;
       },
-      (err) => this.fail(entry, generation, err),
-    );
-  }
-
-  private flush(entry: Running): Promise<void> {
-    entry.flushing ??= (async () => {
-      const generation = entry.generation;
-      try {
-        while (entry.pending.length > 0 && generation === entry.generation && !this.stopped && !entry.yielding) {
-          await this.linger(entry);
-          if (generation !== entry.generation || this.stopped) return;
-          const batch = entry.pending.slice(0, MAX_BATCH);
-          const last = batch[batch.length - 1];
-          let wrote: boolean;
-          try {
-            wrote = await this.applyBatch(entry.projection, batch, last.position);
-          } catch (err) {
-            if (isInfrastructureError(err)) throw err;
-            // Some event of the batch fails: find it by applying them one at a time.
-            log.error(`projection ${entry.projection.name}: a batch of ${batch.length} event(s) failed; applying them one at a time: ${(err as Error).message ?? String(err)}`);
-            entry.projection.reset?.();
-            await this.isolate(entry, batch, generation);
-            continue;
-          }
-          if (generation !== entry.generation) return;
-          this.advance(entry, batch, true);
-          this.checkpointed(entry, wrote);
-        }
-      } catch (err) {
-        this.fail(entry, generation, err);
-      } finally {
-        entry.flushing = null;
-      }
-    })();
-    return entry.flushing;
+      queued: (event) => {
+        if (projection.urgent?.(event)) running().hurry?.();
+      },
+      beforeBatch: () => this.linger(running()),
+      batch: async (events) => {
+        running().wrote = await this.applyBatch(projection, events, events[events.length - 1].position);
+      },
+      alone: async (event) => {
+        await this.applyBatch(projection, [event], event.position);
+      },
+      healthy: async () => {
+        await this.db.$queryRaw`SELECT 1`;
+      },
+      park: (event, error, attempts, firstFailedAt) => this.park(projection, event, error, attempts, firstFailedAt),
+      done: (events, handled, alone) => {
+        const entry = running();
+        this.advance(entry, events, handled);
+        // One of an isolated batch: saved already unless it wrote nothing; the deferred save never moves it back.
+        this.checkpointed(entry, alone ? false : entry.wrote);
+      },
+      reset: () => projection.reset?.(),
+    }, { poisonAttempts: this.poisonAttempts, poisonBackoffMs: this.poisonBackoffMs, retryMs: RETRY_MS, maxRetryMs: MAX_RETRY_MS });
   }
 
   /** After a batch: saved with it (`wrote`), or to be saved a moment later. */
@@ -303,74 +281,20 @@ export class ProjectionRunner {
     }
   }
 
-  /** The events at the head of `pending` are committed (applied, or parked when `applied` is false). */
+  /** The events at the head of the queue are committed (applied, or parked when `applied` is false). */
   private advance(entry: Running, events: RecordedEvent[], applied: boolean): void {
-    entry.pending.splice(0, events.length);
     entry.position = events[events.length - 1].position;
     entry.lastCommitAt = performance.now();
-    entry.failures = 0;
     if (applied) for (const event of events) entry.projection.applied?.(event);
     this.wake();
   }
 
-  /** Applies a failed batch's events one at a time; one that keeps failing on its own is parked. */
-  private async isolate(entry: Running, batch: RecordedEvent[], generation: number): Promise<void> {
-    for (const event of batch) {
-      const applied = await this.applyAlone(entry, event, generation);
-      if (generation !== entry.generation) return;
-      this.advance(entry, [event], applied);
-      this.checkpointed(entry, false); // saved already unless the event wrote nothing; the deferred save never moves it back
-    }
-  }
-
-  /** true: applied; false: parked. Throws on a database failure (the caller resubscribes from the checkpoint). */
-  private async applyAlone(entry: Running, event: RecordedEvent, generation: number): Promise<boolean> {
-    const { projection } = entry;
-    let firstFailedAt: Date | null = null;
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await this.applyBatch(projection, [event], event.position);
-        return true;
-      } catch (err) {
-        if (isInfrastructureError(err)) throw err;
-        projection.reset?.();
-        firstFailedAt ??= new Date();
-        if (attempt >= this.poisonAttempts) {
-          // A database that fails in a way not recognised above must not get an event parked either.
-          await this.db.$queryRaw`SELECT 1`;
-          await this.park(projection, event, err, attempt, firstFailedAt);
-          return false;
-        }
-        log.error({ project_id: event.metadata?.projectId }, `projection ${projection.name}: event ${event.type} at position ${event.position} (${event.streamId}) failed, attempt ${attempt} of ${this.poisonAttempts}: ${(err as Error).message ?? String(err)}`);
-        await this.pause(entry, this.poisonBackoffMs * 2 ** (attempt - 1));
-        if (generation !== entry.generation || this.stopped) throw new Error(`projection ${projection.name} stopped while retrying an event`);
-      }
-    }
-  }
-
-  /** Sleeps, but a stopping runner does not wait it out. */
-  private pause(entry: Running, ms: number): Promise<void> {
-    return new Promise<void>((resolve) => {
-      const hurry = () => { if (this.stopped) done(); };
-      const done = () => {
-        clearTimeout(timer);
-        if (entry.hurry === hurry) entry.hurry = null;
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      entry.hurry = hurry;
-    });
-  }
-
   /** Stores the event with its error and moves the checkpoint past it, in one transaction. */
-  private async park(projection: Projection, event: RecordedEvent, err: unknown, attempts: number, firstFailedAt: Date): Promise<void> {
-    const error = storableError(err);
+  private async park(projection: Projection, event: RecordedEvent, error: string, attempts: number, firstFailedAt: Date): Promise<void> {
     await this.inTransaction(async (sql) => {
       await insertParked(sql, projection.name, event, error, attempts, firstFailedAt);
       await sql.query({ name: 'spawnpoint_checkpoint_save', text: CHECKPOINT_SQL }, [projection.name, String(event.position)]);
     });
-    log.error({ project_id: event.metadata?.projectId }, `projection ${projection.name}: PARKED event ${event.id} (${event.type}) at position ${event.position} of ${event.streamId} after ${attempts} attempts; `
-      + `the projection moves on. Replay it with POST /api/admin/parked-events/{id}/replay once fixed. Error: ${error}`);
   }
 
   private inTransaction(fn: (sql: SqlTx) => Promise<void>): Promise<void> {
@@ -389,7 +313,8 @@ export class ProjectionRunner {
     const entry = row && this.running.find((r) => r.projection.name === row.projection);
     if (!row || !entry) throw notFound('parked event');
     const position = BigInt(row.position);
-    return this.exclusive(entry, async () => {
+    entry.hurry?.();
+    return entry.feed.exclusive(async () => {
       const others = await parkedPositions(this.db, row.projection, row.stream_id);
       const { events } = await this.store.readStream(row.stream_id);
       const replayed = events.filter((e) => e.position === position || (e.position > position && e.position <= entry.position && !others.has(e.position)));
@@ -409,29 +334,12 @@ export class ProjectionRunner {
     });
   }
 
-  /** Runs `fn` while no batch of the projection runs; batches that arrive meanwhile wait for it. */
-  private async exclusive<T>(entry: Running, fn: () => Promise<T>): Promise<T> {
-    entry.yielding = true;
-    entry.hurry?.();
-    while (entry.flushing) await entry.flushing.catch(() => undefined);
-    let release!: () => void;
-    entry.flushing = new Promise<void>((resolve) => (release = resolve));
-    try {
-      return await fn();
-    } finally {
-      entry.yielding = false;
-      entry.flushing = null;
-      release();
-      if (entry.pending.length > 0) void this.flush(entry);
-    }
-  }
-
   /** Waits out the rest of the minimum batch interval, unless a full batch is pending or a reply waits. */
   private async linger(entry: Running): Promise<void> {
     const rest = entry.lastCommitAt + (entry.projection.minBatchIntervalMs ?? this.minBatchIntervalMs) - performance.now();
-    if (!this.live || rest <= 0 || entry.pending.length >= MAX_BATCH) return;
+    if (!this.live || rest <= 0 || entry.feed.pending.length >= MAX_BATCH) return;
     if (this.waiters.some((w) => entry.projection.categories.includes(w.category))) return;
-    if (entry.projection.urgent && entry.pending.some((e) => entry.projection.urgent!(e))) return;
+    if (entry.projection.urgent && entry.feed.pending.some((e) => entry.projection.urgent!(e))) return;
     await new Promise<void>((resolve) => {
       const done = () => {
         clearTimeout(timer);
@@ -508,38 +416,6 @@ export class ProjectionRunner {
       });
     }, { timeout: 60_000 });
     return true;
-  }
-
-  /**
-   * The database (or the subscription) failed: nothing is parked, drop what is pending and read again
-   * from the checkpoint, sooner at first, then less often while the failure lasts.
-   */
-  private fail(entry: Running, generation: number, err: unknown): void {
-    if (generation !== entry.generation || this.stopped) return;
-    entry.generation++;
-    entry.pending = [];
-    entry.projection.reset?.();
-    const delay = Math.min(RETRY_MS * 2 ** entry.failures, MAX_RETRY_MS);
-    entry.failures++;
-    log.error({ err }, `projection ${entry.projection.name} failed; resubscribing from its checkpoint in ${delay} ms`);
-    const old = entry.subscription;
-    setTimeout(() => {
-      void (async () => {
-        await old?.close().catch(() => undefined);
-        if (this.stopped) return;
-        try {
-          await this.subscribe(entry);
-        } catch (e) {
-          this.fail(entry, entry.generation, e);
-        }
-      })();
-    }, delay).unref();
-  }
-
-  private async idle(entry: Running): Promise<void> {
-    while (entry.flushing || entry.pending.length > 0) {
-      await (entry.flushing ?? this.flush(entry));
-    }
   }
 
   private reached(position: bigint, category: string): boolean {

@@ -14,12 +14,13 @@
 // sending its commands again (they were done by whatever ran before it); its timers are kept, so a TTL
 // or a timeout still pending fires. See docs/adr/0010-workflows.md.
 import type { CommandIntent, DomainEvent, Intent, Workflow } from '@spawnpoint/domain';
-import { EventStore, RecordedEvent, Subscription } from '@spawnpoint/eventstore';
+import { EventStore, RecordedEvent } from '@spawnpoint/eventstore';
 import { isInfrastructureError } from '@spawnpoint/messaging';
 import { logger } from '@spawnpoint/logging';
 import { Leadership, readModelsPool, ReadModels } from '@spawnpoint/read-models';
 import type { Pool } from 'pg';
 import { insertParked, registerProjection, storableError } from '../projections/parked-events';
+import { EventFeed } from '../runner/event-feed';
 import { inPgTransaction } from '../projections/pg-transaction';
 import type { SqlTx } from '../projections/projection-runner';
 import {
@@ -71,7 +72,6 @@ export interface WorkflowRunnerOptions {
  */
 export const DEFAULT_DISPATCH_CONCURRENCY = 64;
 
-const MAX_BATCH = 500;
 /** Outbox rows read per dispatch pass. */
 const PAGE = 500;
 const HIGH_WATER = 5_000;
@@ -120,14 +120,12 @@ class WorkflowLoop {
   private readonly pool: Pool;
   private readonly now: () => Date;
   private readonly opts: Required<Omit<WorkflowRunnerOptions, 'now'>>;
-  private subscription: Subscription | null = null;
-  private generation = 0;
-  private pending: RecordedEvent[] = [];
+  /** The events, batches and fault rules: the runner core's (runner/event-feed.ts), subscribed while leading. */
+  private readonly feed: EventFeed;
   /** Events up to here are history from before the first run (see the top). */
   private silentUntil = 0n;
   /** Every change of states runs in this chain: event batches and timer firings never interleave. */
   private chain: Promise<void> = Promise.resolve();
-  private flushing: Promise<void> | null = null;
   private draining: Promise<void> | null = null;
   private drainAgain = false;
   /** Wakes the drain loop early: new intents while chains are sending. */
@@ -190,6 +188,7 @@ class WorkflowLoop {
       slowWarnMs: options.slowWarnMs ?? 10_000,
       deleteWaitMs: options.deleteWaitMs ?? 50,
     };
+    this.feed = this.eventFeed();
   }
 
   private get name(): string {
@@ -207,17 +206,14 @@ class WorkflowLoop {
   private async lead(): Promise<'new' | 'held' | false> {
     if (this.stopped) return false;
     const lead = await this.leadership.try();
-    if (lead === 'new') await this.subscribe();
+    if (lead === 'new') await this.feed.subscribe();
     return lead;
   }
 
   private lostLead(): void {
-    this.generation++;
-    this.pending = [];
     this.cache.clear();
     this.forgetFresh();
-    void this.subscription?.close().catch(() => undefined);
-    this.subscription = null;
+    this.feed.close();
   }
 
   /** Decided up to the head (dispatch goes on in the background: a slow service must not hold up a start). */
@@ -227,8 +223,8 @@ class WorkflowLoop {
   }
 
   private async decided(): Promise<void> {
-    await this.subscription?.caughtUp();
-    while (this.flushing || this.pending.length > 0) await (this.flushing ?? this.flush());
+    await this.feed.caughtUp();
+    await this.feed.idle();
     await this.chain;
   }
 
@@ -265,8 +261,7 @@ class WorkflowLoop {
     this.stopped = true;
     this.wake?.();
     if (this.poll) clearInterval(this.poll);
-    await this.subscription?.close().catch(() => undefined);
-    await this.flushing?.catch(() => undefined);
+    await this.feed.stop();
     await this.chain.catch(() => undefined);
     await this.saveUnsaved().catch(() => undefined);
     // A dispatch that hangs is abandoned: its intent stays in the outbox and the next runner sends it again.
@@ -278,111 +273,65 @@ class WorkflowLoop {
 
   // ---- events --------------------------------------------------------------------------------------
 
-  private async subscribe(): Promise<void> {
-    this.silentUntil = await firstRunHead(this.pool, this.name, () => this.store.headPosition([...this.workflow.categories]));
-    const from = (await loadCheckpoint(this.pool, this.name)) ?? 0n;
-    const generation = ++this.generation;
-    this.pending = [];
-    this.unsaved = null;
-    this.cache.clear();
-    this.forgetFresh();
-    this.subscription = this.store.subscribeToAll({ fromPosition: from, categories: [...this.workflow.categories] }, (event) => {
-      if (generation !== this.generation) return;
-      this.pending.push(event);
-      const flushing = this.flush();
-      if (this.pending.length >= HIGH_WATER) return flushing;
-    }, (err) => this.fail(generation, err));
-  }
-
-  private flush(): Promise<void> {
-    this.flushing ??= this.serial(async () => {
-      const generation = this.generation;
-      while (this.pending.length > 0 && generation === this.generation && !this.stopped) {
-        const batch = this.pending.slice(0, MAX_BATCH);
-        const last = batch[batch.length - 1].position;
-        try {
-          const inputs = batch.map((e) => this.input(e));
-          // Most events of a category concern no instance (a lobby's joins, to the lobby-server workflow): they
-          // change no state, timer or intent, so they cost no transaction. The checkpoint past them is saved
-          // with the next batch that does, or by the tick; reading them again after a crash changes nothing.
-          if (inputs.some((i) => i.keys.length > 0)) {
-            await this.watched(`a batch of ${batch.length} event(s) up to position ${last}`, (async () => {
-              const c = await this.fold(inputs);
-              // Events that left every state they reached as it was (a lobby-server instance hearing a pool
-              // claim) are like those that reach none: nothing to store, the checkpoint waits.
-              if (c.states.size === 0 && c.timers.size === 0 && c.intents.length === 0) {
-                this.unsaved = last;
-                return;
-              }
-              await this.write(c, last);
-              this.unsaved = null;
-            })());
-          } else {
-            this.unsaved = last;
-          }
-          this.pending.splice(0, batch.length);
-        } catch (err) {
-          if (isInfrastructureError(err)) throw err;
-          log.error(`workflow ${this.name}: a batch of ${batch.length} event(s) failed; deciding them one at a time: ${(err as Error).message ?? String(err)}`);
-          for (const event of batch) {
-            await this.decideAlone(event, generation);
-            if (generation !== this.generation) return;
-            this.pending.shift();
-          }
-        }
-      }
-    }).catch((err) => this.fail(this.generation, err)).finally(() => {
-      this.flushing = null;
-      if (this.outboxChanged) void this.drain();
-      // An event pushed after the loop's last look but before this (a few microtasks: a batch that needed no
-      // write ends without any I/O) found a flush still set and started none: it would wait for the next event.
-      if (this.pending.length > 0 && !this.stopped) void this.flush();
-    });
-    return this.flushing;
-  }
-
-  /** One event alone, retried; parked (and skipped) when it keeps failing. Throws on a database failure. */
-  private async decideAlone(event: RecordedEvent, generation: number): Promise<void> {
-    const firstFailedAt = new Date();
-    for (let attempt = 1; ; attempt++) {
-      try {
+  /** The workflow as a policy of the runner core: where it starts, how a batch is decided and stored, how an event is parked. */
+  private eventFeed(): EventFeed {
+    return new EventFeed(this.store, {
+      label: `workflow ${this.name}`,
+      component: 'workflows',
+      categories: this.workflow.categories,
+      from: async () => {
+        this.silentUntil = await firstRunHead(this.pool, this.name, () => this.store.headPosition([...this.workflow.categories]));
+        const from = (await loadCheckpoint(this.pool, this.name)) ?? 0n;
+        this.unsaved = null;
+        this.cache.clear();
+        this.forgetFresh();
+        return from;
+      },
+      batch: (batch) => this.decideBatch(batch),
+      alone: async (event) => {
         await this.write(await this.fold([this.input(event)]), event.position);
         this.unsaved = null;
-        return;
-      } catch (err) {
-        if (isInfrastructureError(err)) throw err;
-        if (attempt >= this.opts.poisonAttempts) {
-          await this.pool.query('SELECT 1');
-          const error = storableError(err);
-          await this.transaction(async (sql) => {
-            await insertParked(sql, checkpointName(this.name), event, error, attempt, firstFailedAt);
-            await saveCheckpoint(sql, this.name, event.position);
-          });
-          this.unsaved = null;
-          log.error({ project_id: event.metadata?.projectId }, `workflow ${this.name}: PARKED event ${event.id} (${event.type}) at position ${event.position} of ${event.streamId} after ${attempt} attempts; the workflow moves on. Error: ${error}`);
-          return;
-        }
-        await sleep(this.opts.poisonBackoffMs * 2 ** (attempt - 1));
-        if (generation !== this.generation || this.stopped) throw new Error(`workflow ${this.name} stopped while retrying an event`);
-      }
-    }
+      },
+      healthy: async () => {
+        await this.pool.query('SELECT 1');
+      },
+      park: async (event, error, attempts, firstFailedAt) => {
+        await this.transaction(async (sql) => {
+          await insertParked(sql, checkpointName(this.name), event, error, attempts, firstFailedAt);
+          await saveCheckpoint(sql, this.name, event.position);
+        });
+        this.unsaved = null;
+      },
+      serial: (pass) => this.serial(pass),
+      passed: () => {
+        if (this.outboxChanged) void this.drain();
+      },
+      // A runner that lost its lead reads again only once it leads again (lead() subscribes).
+      resubscribe: () => this.leadership.leading,
+    }, { poisonAttempts: this.opts.poisonAttempts, poisonBackoffMs: this.opts.poisonBackoffMs, retryMs: RETRY_MS, maxRetryMs: RETRY_MS });
   }
 
-  /** The database failed: read again from the checkpoint after a pause (the lock, if lost, is taken again by tick). */
-  private fail(generation: number, err: unknown): void {
-    if (generation !== this.generation || this.stopped) return;
-    this.generation++;
-    this.pending = [];
-    log.error({ err }, `workflow ${this.name} failed; resubscribing from its checkpoint in ${RETRY_MS} ms`);
-    const old = this.subscription;
-    this.subscription = null;
-    setTimeout(() => {
-      void (async () => {
-        await old?.close().catch(() => undefined);
-        if (this.stopped || !this.leadership.leading) return;
-        await this.subscribe().catch((e) => this.fail(this.generation, e));
-      })();
-    }, RETRY_MS).unref();
+  private async decideBatch(batch: RecordedEvent[]): Promise<void> {
+    const last = batch[batch.length - 1].position;
+    const inputs = batch.map((e) => this.input(e));
+    // Most events of a category concern no instance (a lobby's joins, to the lobby-server workflow): they
+    // change no state, timer or intent, so they cost no transaction. The checkpoint past them is saved
+    // with the next batch that does, or by the tick; reading them again after a crash changes nothing.
+    if (!inputs.some((i) => i.keys.length > 0)) {
+      this.unsaved = last;
+      return;
+    }
+    await this.watched(`a batch of ${batch.length} event(s) up to position ${last}`, (async () => {
+      const c = await this.fold(inputs);
+      // Events that left every state they reached as it was (a lobby-server instance hearing a pool
+      // claim) are like those that reach none: nothing to store, the checkpoint waits.
+      if (c.states.size === 0 && c.timers.size === 0 && c.intents.length === 0) {
+        this.unsaved = last;
+        return;
+      }
+      await this.write(c, last);
+      this.unsaved = null;
+    })());
   }
 
   // ---- deciding --------------------------------------------------------------------------------------
