@@ -8,7 +8,24 @@
 const { spawn } = require('node:child_process');
 const path = require('node:path');
 
-const METRIC = /^([A-Za-z0-9_.-]+)\s+(-?[0-9.]+)\s*$/;
+const NAME = /^[A-Za-z0-9_.-]+$/;
+const NUMBER = /^-?[0-9.]+$/;
+
+/**
+ * The figures of one output line: `name 12` → name; `name 12 (note)` → name; `name p50 3 p99 9 max 12 (…)`
+ * → name.p50, name.p99, name.max (words each followed by a number, up to a parenthesis).
+ */
+function figures(line) {
+  const tokens = line.trim().split(/\s+/);
+  const [name, ...rest] = tokens;
+  if (!name || !NAME.test(name) || name.startsWith('#') || rest.length === 0) return [];
+  const out = [];
+  if (NUMBER.test(rest[0])) out.push([name, Number(rest[0])]);
+  for (let i = 0; i + 1 < rest.length && !rest[i].startsWith('('); i++) {
+    if (!NUMBER.test(rest[i]) && NUMBER.test(rest[i + 1])) out.push([`${name}.${rest[i]}`, Number(rest[i + 1])]);
+  }
+  return out;
+}
 const base = process.env.BENCH_BASE_ROOT;
 const rounds = Number(process.env.BENCH_AB_ROUNDS ?? 2);
 
@@ -21,10 +38,7 @@ function run(script, root) {
     const child = spawn(process.execPath, [path.join(__dirname, `${script}.js`)], { cwd: path.join(__dirname, '..'), env, stdio: ['ignore', 'pipe', 'inherit'] });
     child.stdout.on('data', (c) => { out += c; });
     child.once('exit', (code) => {
-      for (const line of out.split('\n')) {
-        const m = METRIC.exec(line);
-        if (m) metrics.set(m[1], Number(m[2]));
-      }
+      for (const line of out.split('\n')) for (const [name, value] of figures(line)) metrics.set(name, value);
       resolve({ code, metrics });
     });
   });

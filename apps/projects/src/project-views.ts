@@ -5,6 +5,7 @@ import { DEFAULT_RATE_LIMITS, notFound, Plan, RateLimits } from '@spawnpoint/dom
 import { PLATFORM, Platform, ViewCache } from '@spawnpoint/platform';
 import { ProjectView, REDACTED_SECRET, SettingsView } from '@spawnpoint/proto';
 import { ProjectsReadModel } from './projects-read-model';
+import { storedSettings } from './stored-settings';
 
 @Injectable()
 export class ProjectViews {
@@ -18,7 +19,7 @@ export class ProjectViews {
     const view = await this.cache.get(projectId, async () => {
       const p = await this.platform.db.project.findUnique({ where: { id: projectId } });
       if (!p) return null;
-      const { updated_at: _u, ...settings } = p.settings as unknown as SettingsView;
+      const { updated_at: _u, ...settings } = storedSettings(p);
       return { projectId: p.id, name: p.name, plan: p.plan as Plan, settings, rateLimits: rateLimits(p.rateLimits) };
     });
     if (!view) throw notFound('project');
@@ -29,7 +30,7 @@ export class ProjectViews {
   async settings(projectId: string): Promise<SettingsView> {
     const p = await this.platform.db.project.findUnique({ where: { id: projectId } });
     if (!p) throw notFound('project');
-    return redactSecrets(p.settings as unknown as SettingsView);
+    return redactSecrets(storedSettings(p));
   }
 }
 

@@ -180,7 +180,7 @@ export class LegacyMatchmaker {
     // Launching and running servers, newest first, page by page.
     for (let offset = 0; servers.length < MAX_LEGACY_MATCHMAKER_LIST;) {
       const page: ServerList = await this.h.request(SUBJECTS.servers.list, { projectId, include_launching: true, limit: PAGE, offset });
-      servers.push(...(page.servers as unknown as ServerJson[]).filter((s) => serverMatch(s, mm.name)));
+      servers.push(...page.servers.filter((s) => serverMatch(s, mm.name)));
       if (!page.has_more || page.servers.length === 0) break;
       offset += page.servers.length;
     }
@@ -194,7 +194,7 @@ export class LegacyMatchmaker {
    */
   async endMatch(projectId: string, mm: Matchmaker, matchId: string): Promise<DeletedMatch> {
     const page = await this.h.request(SUBJECTS.servers.list, { projectId, match_id: matchId, include_launching: true, limit: PAGE });
-    const ofMatch = (page.servers as unknown as ServerJson[]).filter((s) => serverMatch(s, mm.name));
+    const ofMatch = page.servers.filter((s) => serverMatch(s, mm.name));
     const server = ofMatch.find((s) => s.status !== 'stopped');
     if (!server) throw notFound(`Match ${matchId} not found`);
     const m = serverMatch(server)!;

@@ -1,7 +1,7 @@
 // The legacy matchmaker's shapes (docs/api.md "Legacy matchmaker"): a ticket is a solo lobby's search, a
 // match is a matchmade game server. Pure functions over the v3 Lobby and Server JSON, unit-tested alone.
 import { createHash } from 'node:crypto';
-import type { LobbyView, MatchmakingMode } from '@spawnpoint/domain';
+import type { LobbyView, MatchmakingMode, ServerResource } from '@spawnpoint/domain';
 
 export type TicketStatus = 'In Queue' | 'matched' | 'cancelled' | 'expired' | 'deleted' | 'abandoned';
 export type MatchStatus = 'created' | 'active' | 'ended';
@@ -62,21 +62,9 @@ export interface LegacyMatch {
   mode: string;
 }
 
-/** The subset of the v3 Server JSON this view reads. */
-export interface ServerJson {
-  instance_id: string;
-  name: string;
-  status: 'launching' | 'running' | 'stopped';
-  network_ports: LegacyPort[];
-  service_type?: string;
-  compute_size?: string;
-  region?: string;
-  version_tag?: string;
-  version?: number | null;
-  custom_data: Record<string, unknown> | null;
-  match_id: string;
-  created_at: string;
-}
+/** The part of the Server resource this view reads (a v3 server as listed, or a test's fixture). */
+export type ServerJson = Pick<ServerResource, 'instance_id' | 'name' | 'status' | 'network_ports' | 'custom_data' | 'match_id' | 'created_at'>
+  & Partial<Pick<ServerResource, 'service_type' | 'compute_size' | 'region' | 'version_tag' | 'version'>>;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 

@@ -2,8 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { Plan } from '@spawnpoint/domain';
 import { BusQuery, Platform, PLATFORM } from '@spawnpoint/platform';
-import { AuthenticateRequest, Principal, SettingsView } from '@spawnpoint/proto';
+import { AuthenticateRequest, Principal } from '@spawnpoint/proto';
 import { rateLimits } from '../project-views';
+import { storedSettings } from '../stored-settings';
 
 export class Authenticate extends BusQuery<AuthenticateRequest, Principal | null> {}
 
@@ -16,7 +17,7 @@ export class AuthenticateHandler implements IQueryHandler<Authenticate> {
   async execute({ request }: Authenticate): Promise<Principal | null> {
     const key = await this.platform.db.apiKey.findUnique({ where: { hash: request.keyHash }, include: { project: true } });
     if (!key) return null;
-    const settings = key.project.settings as unknown as SettingsView;
+    const settings = storedSettings(key.project);
     return {
       projectId: key.projectId,
       kind: key.kind as Principal['kind'],

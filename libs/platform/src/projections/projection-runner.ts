@@ -16,7 +16,7 @@ import { inPgTransaction, SqlTx } from './pg-transaction';
 
 export type { SqlTx };
 import { readModelsPool, ReadModels } from '@spawnpoint/read-models';
-import { escapeLiteral, type PoolClient } from 'pg';
+import { escapeLiteral, type PoolClient, type QueryResultRow } from 'pg';
 import { inProjectionSpans } from './projection-spans';
 import { EventFeed } from '../runner/event-feed';
 import { findParked, insertParked, parkedPositions, recordReplayFailure, registerProjection, storableError } from './parked-events';
@@ -377,7 +377,12 @@ export class ProjectionRunner {
         }
         return client;
       };
-      const lazy: SqlTx = { query: async (query, values) => (await open()).query(query as string, values) as never };
+      const lazy: SqlTx = {
+        async query<R extends QueryResultRow>(query: string | { name?: string; text: string }, values?: unknown[]) {
+          const c = await open();
+          return typeof query === 'string' ? c.query<R>(query, values) : c.query<R>({ ...query, values });
+        },
+      };
       let unusable: Error | undefined;
       try {
         const committed = await projection.applySql(batch, lazy);
