@@ -6,8 +6,8 @@
 export const SERVICE_NAMES = ['projects', 'builds', 'servers', 'lobbies'] as const;
 export type ServiceName = (typeof SERVICE_NAMES)[number];
 
-export const serviceHealthSubject = (service: string): string => `health.${service}`;
-export const parkedListSubject = (service: string): string => `parked.list.${service}`;
+export const serviceHealthSubject = (service: string): `health.${string}` => `health.${service}`;
+export const parkedListSubject = (service: string): `parked.list.${string}` => `parked.list.${service}`;
 
 export interface DependencyCheck {
   ok: boolean;

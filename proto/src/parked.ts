@@ -4,7 +4,7 @@ import { BusRequest } from './contracts';
 import { Int, NestedArray, Enum, Str } from './validation/fields';
 
 /** The bus subject on which the owner of `projection` replays its parked events. */
-export const parkedReplaySubject = (projection: string): string => `parked.replay.${projection}`;
+export const parkedReplaySubject = (projection: string): `parked.replay.${string}` => `parked.replay.${projection}`;
 
 @BusRequest('parked.replay.*')
 export class ReplayParkedRequest { @Str() id!: string }

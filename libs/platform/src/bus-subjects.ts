@@ -4,6 +4,7 @@
 // One line per routed subject; a route whose subject is missing here does not compile. Lobby replies are the
 // domain's LobbyView (what the handlers build), not proto's HTTP class.
 import type { BackfillView, LobbyView } from '@spawnpoint/domain';
+import type { ReplayResult } from './projections/projection-runner';
 import type {
   AdminLobbyRequest, ArtifactBlob, ArtifactBlobRequest, AuthenticateRequest, BrowseLobbiesRequest, BuildDeleted, BuildList,
   BuildLogs, BuildLogsRequest, BuildView, ChangePlanRequest, CreateLobbyRequest, CreateProjectRequest, CreatedProject,
@@ -15,7 +16,7 @@ import type {
   ResolveBuildRequest, ResolvedBuild, RestartServerRequest, RotateKeysRequest, RotatedKeys, ServerList, ServerLogsRequest,
   ServerMetricsRequest, ServerMetricsView, ServerView, SetBackfillAcceptingRequest, SettingsView, StartMatchmakingRequest, StartServerRequest,
   StopServerRequest, TargetPlayerRequest, UpdateLobbySettingsRequest, UpdatePlayerStateRequest, UpdateServerRequest, UpdateSettingsRequest, UploadTicket,
-  UsesBuildRequest,
+  UsesBuildRequest, ServiceHealthReport, ListParkedRequest, ListParkedReply, ReplayParkedRequest,
 } from '@spawnpoint/proto';
 
 declare module '@spawnpoint/messaging' {
@@ -85,6 +86,10 @@ declare module '@spawnpoint/messaging' {
     'lobbies.confirmMatch': [PlayerLobbyRequest, LobbyView];
     'lobbies.declineMatch': [PlayerLobbyRequest, LobbyView];
     'lobbies.matchCommand': [MatchLobbyCommandRequest, { applied: boolean }];
+    // Every service answers these under its own name (service-reports.ts, replay-handlers.ts).
+    [subject: `health.${string}`]: [object, ServiceHealthReport];
+    [subject: `parked.list.${string}`]: [ListParkedRequest, ListParkedReply];
+    [subject: `parked.replay.${string}`]: [ReplayParkedRequest, ReplayResult];
   }
 }
 

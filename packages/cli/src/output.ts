@@ -11,7 +11,7 @@ export function print(o: Output, value: unknown, human: () => string): void {
 }
 
 /** A plain table: columns padded to their widest cell. */
-export function table(rows: Record<string, unknown>[], columns: string[]): string {
+export function table<T extends object>(rows: readonly T[], columns: (keyof T & string)[]): string {
   if (!rows.length) return '(none)';
   const cells = rows.map((r) => columns.map((c) => cell(r[c])));
   const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((row) => row[i].length)));

@@ -1,11 +1,11 @@
 // Warm-pool state per region, worked out from the project settings and its pool servers: shared by the
 // CLI (`pools status`) and the web console, which both read the same two calls.
-import type { Server } from './types';
+import type { Server, Settings } from './types';
 
 export interface PoolRegion { region: string; min_ready: number; max: number; ready: number; claimed: number; launching: number }
 
 /** Pool servers per region: ready (running, unclaimed), claimed, launching, next to the configured sizes. */
-export function poolStatus(settings: { pool_config?: { enabled?: boolean; regions?: Record<string, { min_ready: number; max: number }> } | null }, servers: Server[]): PoolRegion[] {
+export function poolStatus(settings: Pick<Settings, 'pool_config'>, servers: Server[]): PoolRegion[] {
   const regions = new Map<string, PoolRegion>();
   const entry = (region: string) => {
     let r = regions.get(region);

@@ -8,7 +8,7 @@ import {
   BuildNameField, ComputeSizeField, EnvVarsField, LobbyConfigNameField, PortNameField, PortNumberField, ProtocolField, ServiceTypeField,
 } from './fields';
 import { REGIONS } from '@spawnpoint/domain';
-import type { ServiceType } from '@spawnpoint/domain';
+import type { PoolConfig, ServiceType } from '@spawnpoint/domain';
 
 const NOT_REDACTED = `is the redacted placeholder (${REDACTED_SECRET}) from GET /v3/projects/settings: send the real secret`;
 /** A settings body read back from GET (secrets shown as REDACTED_SECRET) and posted again must not store the mask. */
@@ -142,7 +142,7 @@ export class SettingsAnswer {
   @NestedArray(() => PortConfigView) port_configs!: PortConfigView[];
   @Nested(() => AuthConfigView) auth_config!: AuthConfigView;
   @Custom({ type: 'object', additionalProperties: { type: 'string' } }, { name: 'isJsonObject', test: isObject, msg: 'must be an object' }) environment_variables!: Record<string, string>;
-  @Json({ nullable: true }) pool_config!: Record<string, unknown> | null;
+  @Json({ nullable: true }) pool_config!: PoolConfig | null;
   @List({ type: 'object', additionalProperties: {} }) lobby_configs!: Record<string, unknown>[];
   @Bool() client_key_server_control!: boolean;
   @Str() updated_at!: string;

@@ -14,6 +14,8 @@ import { InputLimitsGuard } from '../http/input-limits.guard';
 const errors = {
   401: { description: 'Missing, malformed or unknown server token, or its server is stopped (or restarted: a new token)', schema: ErrorBody },
 };
+/** The servers service's game API subjects: each takes the server and its token hash (and its own fields), each answers GameServerReply. */
+type GameSubject = typeof SUBJECTS.servers.gameSelf | typeof SUBJECTS.servers.gameReady | typeof SUBJECTS.servers.gameStatus | typeof SUBJECTS.servers.gameStop;
 const server = { description: 'This server (as GET /v3/servers/{id} shows it)', schema: ServerView };
 
 @Controller('api/v3/game')
@@ -21,9 +23,9 @@ const server = { description: 'This server (as GET /v3/servers/{id} shows it)', 
 export class GameController {
   constructor(@Inject(BUS) private readonly bus: Bus) {}
 
-  private ask(subject: string, req: AuthedRequest, extra: object = {}): Promise<GameServerReply> {
+  private ask(subject: GameSubject, req: AuthedRequest, extra: object = {}): Promise<GameServerReply> {
     const { serverId, hash } = req.gameToken!;
-    return this.bus.request<GameServerReply>(subject, { serverId, tokenHash: hash, ...extra });
+    return this.bus.request(subject, { serverId, tokenHash: hash, ...extra });
   }
 
   @Get('self')

@@ -23,7 +23,7 @@ export async function healthReport(bus: Bus, db: ReadModels): Promise<{ ok: bool
     checkWithin(() => bus.ping(), DEADLINE_MS),
     // The servers service answers for its runtime; a project-less usesBuild probe is cheap.
     checkWithin(() => bus.request(SUBJECTS.servers.usesBuild, { projectId: '-', buildId: '00000000-0000-0000-0000-000000000000' }, { timeoutMs: DEADLINE_MS }), DEADLINE_MS),
-    askEveryService<ServiceHealthReport>(bus, serviceHealthSubject, {}, DEADLINE_MS),
+    askEveryService(bus, serviceHealthSubject, {}, DEADLINE_MS),
   ]);
   const reports = answers.flatMap((a) => (a.ok ? [a.reply] : []));
   const missing = answers.flatMap((a) => (a.ok ? [] : [a.service]));

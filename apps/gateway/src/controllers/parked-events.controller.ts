@@ -4,8 +4,8 @@
 import { Controller, Get, HttpCode, Inject, Param, Post, Query, UseGuards, UseInterceptors } from '@nestjs/common';
 import { notFound } from '@spawnpoint/domain';
 import { Bus, RemoteError } from '@spawnpoint/messaging';
-import { askEveryService, BUS, ReplayResult } from '@spawnpoint/platform';
-import { ListParkedReply, ListParkedRequest, parkedListSubject, parkedReplaySubject, ParkedEventReport } from '@spawnpoint/proto';
+import { askEveryService, BUS } from '@spawnpoint/platform';
+import { ListParkedRequest, parkedListSubject, parkedReplaySubject, ParkedEventReport } from '@spawnpoint/proto';
 import { Access, AccessGuard } from '../http/guard';
 import { parse } from '../http/validation';
 import { Doc } from '../openapi/doc';
@@ -27,7 +27,7 @@ export class ParkedEventsController {
 
   /** Every service's parked events (matching `request`); a service that does not answer makes it a 503, not a short list. */
   private async gather(request: ListParkedRequest): Promise<ParkedEventReport[]> {
-    const answers = await askEveryService<ListParkedReply>(this.bus, parkedListSubject, request, LIST_TIMEOUT_MS);
+    const answers = await askEveryService(this.bus, parkedListSubject, request, LIST_TIMEOUT_MS);
     const silent = answers.flatMap((a) => (a.ok ? [] : [`${a.service}: ${a.error}`]));
     if (silent.length) throw new RemoteError({ error: 'Service unavailable', status: 503, detail: `parked events not listed by ${silent.join('; ')}` });
     return answers.flatMap((a) => (a.ok ? a.reply.parked_events : []));
@@ -58,7 +58,7 @@ export class ParkedEventsController {
     const { id } = parse(ParkedEventIdParams, params, 'path');
     const [row] = await this.gather({ id });
     if (!row) throw notFound('parked event');
-    const result = await this.bus.request<ReplayResult>(parkedReplaySubject(row.projection), { id }, { timeoutMs: 30_000 });
+    const result = await this.bus.request(parkedReplaySubject(row.projection), { id }, { timeoutMs: 30_000 });
     return { status: 'replayed', ...result };
   }
 }

@@ -2,7 +2,7 @@
 // store, database, its projections' parked counts and lag) and its projections' parked events. The
 // gateway then needs no event store and reads no service's tables, in either mode.
 import type { EventStore } from '@spawnpoint/eventstore';
-import type { Bus } from '@spawnpoint/messaging';
+import type { Bus, BusSubjects } from '@spawnpoint/messaging';
 import {
   ListParkedReply,
   ListParkedRequest,
@@ -45,9 +45,11 @@ export function serviceReportHandlers({ service, runner, store, db }: ReportSour
 export type ServiceAnswer<T> = { service: string; ok: true; reply: T } | { service: string; ok: false; error: string };
 
 /** The gateway's side: asks every service at once; a service that does not answer is reported, not thrown. */
-export function askEveryService<T>(bus: Bus, subject: (service: string) => string, payload: unknown, timeoutMs: number): Promise<ServiceAnswer<T>[]> {
-  return Promise.all(SERVICE_NAMES.map((service) => bus.request<T>(subject(service), payload, { timeoutMs }).then(
-    (reply): ServiceAnswer<T> => ({ service, ok: true, reply }),
-    (err: Error): ServiceAnswer<T> => ({ service, ok: false, error: err.message }),
+export function askEveryService<S extends keyof BusSubjects>(
+  bus: Bus, subject: (service: string) => S, payload: BusSubjects[S][0], timeoutMs: number,
+): Promise<ServiceAnswer<BusSubjects[S][1]>[]> {
+  return Promise.all(SERVICE_NAMES.map((service) => bus.request(subject(service), payload, { timeoutMs }).then(
+    (reply): ServiceAnswer<BusSubjects[S][1]> => ({ service, ok: true, reply }),
+    (err: Error): ServiceAnswer<BusSubjects[S][1]> => ({ service, ok: false, error: err.message }),
   )));
 }

@@ -27,7 +27,7 @@ export const buildsList: Command = {
   async run(ctx, _args, v) {
     const builds: Build[] = [];
     for await (const b of ctx.client().builds.listAll(v.name ? { name: v.name as string } : {})) builds.push(b);
-    print(ctx.output, builds, () => table(builds as unknown as Record<string, unknown>[], ['build_id', 'name', 'version', 'status', 'build_type']));
+    print(ctx.output, builds, () => table(builds, ['build_id', 'name', 'version', 'status', 'build_type']));
   },
 };
 

@@ -15,7 +15,7 @@ export const poolsStatus: Command = {
     const settings = await sp.projects.getSettings();
     const servers: Server[] = [];
     for await (const s of sp.servers.listAll({ include_pool: true, include_launching: true })) if (s.is_pool_server && s.status !== 'stopped') servers.push(s);
-    const status = { enabled: Boolean((settings as { pool_config?: { enabled?: boolean } | null }).pool_config?.enabled), regions: poolStatus(settings as never, servers) };
-    print(ctx.output, status, () => `pool ${status.enabled ? 'enabled' : 'disabled'}\n${table(status.regions as unknown as Record<string, unknown>[], ['region', 'min_ready', 'max', 'ready', 'claimed', 'launching'])}`);
+    const status = { enabled: settings.pool_config?.enabled === true, regions: poolStatus(settings, servers) };
+    print(ctx.output, status, () => `pool ${status.enabled ? 'enabled' : 'disabled'}\n${table(status.regions, ['region', 'min_ready', 'max', 'ready', 'claimed', 'launching'])}`);
   },
 };

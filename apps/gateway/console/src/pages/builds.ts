@@ -19,8 +19,8 @@ export const buildsPage: Page = (main, { sp }) => {
       : [h('p', {}, 'No builds yet.')]));
     const poolServers: Server[] = [];
     for await (const s of sp.servers.listAll({ include_pool: true, include_launching: true })) if (s.is_pool_server && s.status !== 'stopped') poolServers.push(s);
-    const config = (settings as { pool_config?: { enabled?: boolean } | null }).pool_config;
-    const regions = poolStatus(settings as never, poolServers);
+    const config = settings.pool_config;
+    const regions = poolStatus(settings, poolServers);
     pools.replaceChildren(
       h('p', {}, `Pool ${config?.enabled ? 'enabled' : 'disabled'}`),
       regions.length

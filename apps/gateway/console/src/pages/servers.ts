@@ -21,7 +21,7 @@ export const serversPage: Page = (main, { sp }) => {
     e.preventDefault();
     clearError();
     try {
-      const s = await sp.servers.start({ name: name.value, region: region.value } as never);
+      const s = await sp.servers.start({ name: name.value, region: region.value });
       announce(`Server ${s.name} started: ${s.status}`);
       name.value = '';
       await refresh();

@@ -1,6 +1,6 @@
 // Project settings as JSON with Save. A 422's detail[].loc (["body", field, …]) is listed next to the
 // editor with its path; the editor is marked invalid and focus moves to the list, so it is read out.
-import { ValidationError } from '@spawnpoint/client';
+import { ValidationError, type SettingsPatch } from '@spawnpoint/client';
 import { announce, clearError, h, showError } from '../dom';
 import type { Page } from './page';
 
@@ -33,7 +33,8 @@ export const settingsPage: Page = (main, { sp, kind }) => {
     e.preventDefault();
     clearError();
     clearIssues();
-    let patch: unknown;
+    // Whatever the editor holds is sent as it is: the API checks it and answers each issue (shown below).
+    let patch: SettingsPatch;
     try {
       patch = JSON.parse(editor.value);
     } catch (err) {
@@ -41,7 +42,7 @@ export const settingsPage: Page = (main, { sp, kind }) => {
       return;
     }
     try {
-      const saved = await sp.projects.updateSettings(patch as never);
+      const saved = await sp.projects.updateSettings(patch);
       editor.value = JSON.stringify(saved, null, 2);
       announce('Settings saved');
     } catch (err) {
