@@ -22,6 +22,8 @@ export class QueueStatsEntry {
   @Int() playersSearching!: number;
   @Int() lobbiesInQueue!: number;
   @Int() avgWaitSeconds!: number;
+  /** Matches these players make (players searching ÷ a full match, rounded up): the servers the queue will claim soon (pool demand). */
+  @Int({ optional: true }) matchesForming?: number;
 }
 /** Broadcast on `matchmaking.queueStats` by the active matcher, every lobbyQueueStatsMs: every queue with a lobby in it. */
 @BusEvent(M.queueStats)

@@ -3,7 +3,7 @@
 // (`match-<id>`), and the match-formation workflow that carries each proposal out through the lobbies and
 // servers services (MatchIntents). Its routes (explain) are in routes.ts.
 import { Inject, Injectable } from '@nestjs/common';
-import { DomainError, isMatchOver, matchFormationWorkflow } from '@spawnpoint/domain';
+import { DomainError, isMatchOver, matchFormationWorkflow, matchSize } from '@spawnpoint/domain';
 import { Unsubscribe } from '@spawnpoint/messaging';
 import { logger } from '@spawnpoint/logging';
 import { Platform, PLATFORM, ServiceHost } from '@spawnpoint/platform';
@@ -89,6 +89,11 @@ export class MatchmakingHost extends ServiceHost {
     if (!this.matcher?.leading) return;
     try {
       const queues = await queueStats(this.book, readModelsPool(this.db), this.clock().getTime());
+      // The servers each queue will claim soon, for pools sized by demand (issue 38).
+      for (const q of queues) {
+        const mode = (await this.configs.get(q.projectId, q.config).catch(() => null))?.modes[q.mode];
+        if (mode && matchSize(mode) > 0) q.matchesForming = Math.ceil(q.playersSearching / matchSize(mode));
+      }
       await this.bus.broadcast(SUBJECTS.matchmaking.queueStats, { queues } satisfies QueueStatsBroadcast);
     } catch (err) {
       log.error(`matchmaking: queue figures not sent: ${(err as Error).message}`);

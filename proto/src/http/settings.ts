@@ -8,7 +8,7 @@ import {
   BuildNameField, ComputeSizeField, EnvVarsField, LobbyConfigNameField, PortNameField, PortNumberField, ProtocolField, ServiceTypeField,
 } from './fields';
 import { REGIONS } from '@spawnpoint/domain';
-import type { PoolConfig, ServiceType } from '@spawnpoint/domain';
+import type { PoolConfig, PoolRegionConfig, ServiceType } from '@spawnpoint/domain';
 
 const NOT_REDACTED = `is the redacted placeholder (${REDACTED_SECRET}) from GET /v3/projects/settings: send the real secret`;
 /** A settings body read back from GET (secrets shown as REDACTED_SECRET) and posted again must not store the mask. */
@@ -63,25 +63,56 @@ export class PortConfigInput {
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const poolRegion = (r: unknown) => isObject(r) && Object.keys(r).every((k) => k === 'min_ready' || k === 'max')
-  && Number.isInteger(r.min_ready) && (r.min_ready as number) >= 0 && (r.min_ready as number) <= 500
-  && Number.isInteger(r.max) && (r.max as number) >= 1 && (r.max as number) <= 1000 && (r.max as number) >= (r.min_ready as number);
+const int = (v: unknown, min: number, max: number) => Number.isInteger(v) && (v as number) >= min && (v as number) <= max;
+const HHMM = /^([01]\d|2[0-3]):[0-5]\d$/;
+/** A region's `demand` (libs/domain pool-demand.ts): every field optional, each in its range. */
+const poolDemand = (d: unknown) => isObject(d)
+  && Object.keys(d).every((k) => ['warmup_seconds', 'headroom', 'scale_to_zero_after_seconds', 'scale_down_after_seconds', 'schedule'].includes(k))
+  && (d.warmup_seconds === undefined || int(d.warmup_seconds, 1, 600))
+  && (d.headroom === undefined || (typeof d.headroom === 'number' && d.headroom >= 0 && d.headroom <= 10))
+  && (d.scale_to_zero_after_seconds === undefined || d.scale_to_zero_after_seconds === null || int(d.scale_to_zero_after_seconds, 1, 604_800))
+  && (d.scale_down_after_seconds === undefined || int(d.scale_down_after_seconds, 0, 86_400))
+  && (d.schedule === undefined || (Array.isArray(d.schedule) && d.schedule.length <= 48 && d.schedule.every((e) => isObject(e)
+    && Object.keys(e).every((k) => k === 'from' || k === 'to' || k === 'min_ready')
+    && typeof e.from === 'string' && HHMM.test(e.from) && typeof e.to === 'string' && HHMM.test(e.to) && int(e.min_ready, 0, 500))));
+const poolRegion = (r: unknown) => isObject(r) && Object.keys(r).every((k) => k === 'min_ready' || k === 'max' || k === 'demand')
+  && int(r.min_ready, 0, 500) && int(r.max, 1, 1000) && (r.max as number) >= (r.min_ready as number)
+  && (r.demand === undefined || poolDemand(r.demand));
+const POOL_DEMAND_SCHEMA: JsonSchema = {
+  type: 'object', additionalProperties: false,
+  description: 'Sized by demand (docs/api.md "Pools sized by demand"): the ready count follows the queues, lobbies starting and recent claims, between min_ready (or 0 after scale_to_zero_after_seconds without demand) and max.',
+  properties: {
+    warmup_seconds: { type: 'integer', minimum: 1, maximum: 600, description: 'How long a pool server takes to be ready; default 5' },
+    headroom: { type: 'number', minimum: 0, maximum: 10, description: 'Kept on top of the forecast, as a fraction of it; default 0.5' },
+    scale_to_zero_after_seconds: { type: ['integer', 'null'], minimum: 1, maximum: 604800, description: 'No ready server after this long without demand; absent or null: never below min_ready' },
+    scale_down_after_seconds: { type: 'integer', minimum: 0, maximum: 86400, description: 'The target goes down only once it has been lower this long; default 60' },
+    schedule: {
+      type: 'array', maxItems: 48, description: 'Times of day (UTC) with a ready count of their own, as a floor',
+      items: {
+        type: 'object', required: ['from', 'to', 'min_ready'], additionalProperties: false,
+        properties: { from: { type: 'string', pattern: '^([01]\\d|2[0-3]):[0-5]\\d$' }, to: { type: 'string', pattern: '^([01]\\d|2[0-3]):[0-5]\\d$' }, min_ready: { type: 'integer', minimum: 0, maximum: 500 } },
+      },
+    },
+  },
+};
 const POOL_REGIONS_SCHEMA: JsonSchema = {
   type: 'object', propertyNames: { enum: [...REGIONS] },
   additionalProperties: {
     type: 'object', required: ['min_ready', 'max'], additionalProperties: false,
-    properties: { min_ready: { type: 'integer', minimum: 0, maximum: 500 }, max: { type: 'integer', minimum: 1, maximum: 1000 } },
+    properties: { min_ready: { type: 'integer', minimum: 0, maximum: 500 }, max: { type: 'integer', minimum: 1, maximum: 1000 }, demand: POOL_DEMAND_SCHEMA },
   },
 };
 export class PoolConfigInput {
   @Bool() enabled!: boolean;
   @Custom(POOL_REGIONS_SCHEMA, {
-    name: 'poolRegions', msg: 'must map regions to {min_ready 0-500, max 1-1000}, max at least min_ready',
+    name: 'poolRegions', msg: 'must map regions to {min_ready 0-500, max 1-1000, demand?}, max at least min_ready; demand: warmup_seconds 1-600, headroom 0-10, scale_to_zero_after_seconds 1-604800 or null, scale_down_after_seconds 0-86400, schedule [{from, to: "HH:MM", min_ready 0-500}] (at most 48)',
     test: (v) => isObject(v) && Object.entries(v).every(([k, r]) => (REGIONS as readonly string[]).includes(k) && poolRegion(r)),
-  }) regions!: Record<string, { min_ready: number; max: number }>;
+  }) regions!: Record<string, PoolRegionConfig>;
   @BuildNameField() build_name!: string;
   @Int({ min: 1, optional: true, nullable: true }) build_version?: number | null;
   @ComputeSizeField({ optional: true }) compute_size?: string;
+  /** A claimed pool server with no player reported (game API) within this many seconds is stopped; absent or null: no lease. */
+  @Int({ min: 5, max: 86_400, optional: true, nullable: true }) claim_lease_seconds?: number | null;
 }
 
 export class InviteCodeConfigInput {

@@ -77,7 +77,10 @@ export class StartServerHandler implements ICommandHandler<StartServer> {
     const ttl = body.ttl ?? null;
     const admission: Admission = { plan: project.plan, activeServers: await this.views.activeCount(project) };
     const matchId = body.match_id ?? randomUUID();
-    const claimed = await this.pools.manager.claim(project, body, { name: body.name, customData: body.custom_data ?? null, ttl, matchId, admission, ...(startKey ? { startKey } : {}) });
+    const leaseSeconds = project.settings.pool_config?.claim_lease_seconds ?? undefined;
+    const claimed = await this.pools.manager.claim(project, body, {
+      name: body.name, customData: body.custom_data ?? null, ttl, matchId, admission, ...(startKey ? { startKey } : {}), ...(leaseSeconds ? { leaseSeconds } : {}),
+    });
     if (claimed) {
       // Answered from the claimed state at once; reads of this server wait until the read model shows it.
       this.claims.claimed(claimed.serverId, claimed.position);

@@ -5,15 +5,20 @@
 import { Admission, PLAN_LIMITS, planPool, PoolConfig, PoolMember, ServerEvent, ServerState } from '@spawnpoint/domain';
 import { Bus, IntegrationEvent } from '@spawnpoint/messaging';
 import { logger } from '@spawnpoint/logging';
-import { integrationEventName, parseBusEvent, ProjectView, ResolvedBuild, StartServerBody, SUBJECTS } from '@spawnpoint/proto';
+import { integrationEventName, parseBusEvent, ProjectView, QueueStatsBroadcast, ResolvedBuild, StartServerBody, SUBJECTS, validListener } from '@spawnpoint/proto';
 import type { ReadModels } from '@spawnpoint/read-models';
 import { countPoolClaim, KeyedLane } from '@spawnpoint/platform';
 import { poolFor, poolKey } from './pool-claim';
+import { PoolDemandSignals } from './pool-demand-signals';
 
 const log = logger('pools');
 
 /** `ttl`: the one asked for; `admission`: the plan's inputs, for the Server decider to give the claim its ttl or refuse it. */
-export interface PoolClaim { name: string; customData: Record<string, unknown> | null; ttl: number | null; matchId: string; startKey?: string; admission?: Admission }
+export interface PoolClaim {
+  name: string; customData: Record<string, unknown> | null; ttl: number | null; matchId: string; startKey?: string; admission?: Admission;
+  /** The pool's claim lease (claim_lease_seconds). */
+  leaseSeconds?: number;
+}
 
 /** What the pool manager needs of the servers service. */
 export interface PoolHost {
@@ -51,6 +56,10 @@ export class PoolManager {
   private readonly refills = new Map<string, { timer: NodeJS.Timeout; since: number }>();
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
+  /** Demand per pool region (regions sized by demand follow it; issue 38). */
+  readonly demand = new PoolDemandSignals();
+  /** Projects whose pool has a region sized by demand, from their last reconcile. */
+  private readonly byDemand = new Set<string>();
 
   /** `now`: the injected clock (ms), for the refill debounce. */
   constructor(private readonly host: PoolHost, private readonly db: ReadModels, private readonly bus: Bus, private readonly now: () => number) {}
@@ -73,6 +82,10 @@ export class PoolManager {
         if (projectId) this.schedule(projectId);
       },
     );
+    // The matcher's queue figures: a demand-sized pool grows as matches form, before they claim.
+    await this.bus.listen(SUBJECTS.matchmaking.queueStats, validListener<QueueStatsBroadcast>(SUBJECTS.matchmaking.queueStats, (b) => {
+      for (const projectId of this.demand.queueFigures(b, this.now())) if (this.byDemand.has(projectId)) this.schedule(projectId);
+    }));
     this.timer = setInterval(() => void this.reconcileAll(), TICK_MS);
     this.timer.unref();
     void this.reconcileAll();
@@ -116,7 +129,10 @@ export class PoolManager {
   async claim(project: ProjectView, body: StartServerBody, claim: PoolClaim): Promise<{ serverId: string; position: bigint | null; state: ServerState } | null> {
     const pool = poolFor(project.settings.pool_config, body);
     const version = body.version ?? this.targets.get(project.projectId);
-    if (!pool || version === undefined) return null;
+    if (!pool) return null;
+    // Demand whether or not a server is ready: a pool at zero must see the starts it could have served.
+    this.demand.wanted(project.projectId, body.region, this.now());
+    if (version === undefined) return null;
     const queue = this.ready.get(poolKey(project.projectId, body.region, version, pool.compute_size));
     while (queue && queue.length > 0) {
       // Taken off the queue before the claim: concurrent requests in this process try different servers.
@@ -204,7 +220,13 @@ export class PoolManager {
       else this.targets.delete(projectId);
     }
     const members = [...this.members.values()].filter((m) => m.projectId === projectId);
-    const plan = planPool(config, build?.version ?? null, members);
+    const demanded = config?.enabled ? this.demand.targets(projectId, config, this.now()) : {};
+    if (Object.keys(demanded).length > 0) {
+      this.byDemand.add(projectId);
+      // The pool-target gauge shows what a demand-sized region keeps now.
+      this.configured.set(projectId, { ...this.configured.get(projectId), ...demanded });
+    } else this.byDemand.delete(projectId);
+    const plan = planPool(config, build?.version ?? null, members, demanded);
     for (const id of plan.stop) await this.host.stopPoolServer(id);
     const starts = plan.start.flatMap(({ region, count }) => Array.from({ length: count }, () => region));
     const round = starts.slice(0, STARTS_PER_ROUND);

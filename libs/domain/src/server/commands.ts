@@ -39,5 +39,5 @@ export type ServerCommand =
    */
   | {
     type: 'ClaimPoolServer'; name: string; customData: Record<string, unknown> | null; ttl: number | null; matchId: string; startKey?: string;
-    admission?: Admission; now: string;
+    admission?: Admission; leaseSeconds?: number; now: string;
   };

@@ -70,7 +70,8 @@ export function decide(command: ServerCommand, state: ServerState): ServerEvent[
       if (state.status !== 'running') throw conflict(`pool server is ${state.status}, not ready`);
       return [{ type: 'ServerPoolClaimed', data: {
         serverId, name: command.name, customData: command.customData,
-        ttl: command.admission ? applyPlan({ ...command.admission, computeSize: state.computeSize, ttl: command.ttl }) : command.ttl, matchId: command.matchId, ...(command.startKey ? { startKey: command.startKey } : {}), at: command.now,
+        ttl: command.admission ? applyPlan({ ...command.admission, computeSize: state.computeSize, ttl: command.ttl }) : command.ttl, matchId: command.matchId, ...(command.startKey ? { startKey: command.startKey } : {}),
+        ...(command.leaseSeconds ? { leaseSeconds: command.leaseSeconds } : {}), at: command.now,
       } }];
   }
 }

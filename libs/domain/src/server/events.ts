@@ -11,8 +11,11 @@ export interface NetworkPort {
 
 export type ServiceType = 'match_based' | 'persistent_world';
 
-/** MACHINE_LOST: the servers service restarted (after a crash) and found the server's machine gone. */
-export type StopReason = 'SHUTDOWN_SIGNAL' | 'PROCESS_EXITED' | 'TTL_EXPIRED' | 'STARTUP_FAILURE_TIMEOUT' | 'START_FAILED' | 'MACHINE_LOST';
+/**
+ * MACHINE_LOST: the servers service restarted (after a crash) and found the server's machine gone.
+ * CLAIM_LEASE_EXPIRED: a claimed pool server had no player within its pool's claim lease (never a caller's reason).
+ */
+export type StopReason = 'SHUTDOWN_SIGNAL' | 'PROCESS_EXITED' | 'TTL_EXPIRED' | 'STARTUP_FAILURE_TIMEOUT' | 'START_FAILED' | 'MACHINE_LOST' | 'CLAIM_LEASE_EXPIRED';
 export const STOP_REASONS: readonly StopReason[] = ['SHUTDOWN_SIGNAL', 'PROCESS_EXITED', 'TTL_EXPIRED', 'STARTUP_FAILURE_TIMEOUT', 'START_FAILED', 'MACHINE_LOST'];
 
 /** Everything a server was started with: the machine spec is rebuilt from this alone. */
@@ -82,6 +85,8 @@ export type ServerPoolClaimed = DomainEvent<'ServerPoolClaimed', {
   matchId: string;
   /** The claiming start's command id: a retry of that start answers this server, not a second claim. */
   startKey?: string;
+  /** The pool's claim lease: with no player reported within it, the server is stopped (server-lifecycle). */
+  leaseSeconds?: number;
   at: string;
 }>;
 

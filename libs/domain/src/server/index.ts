@@ -9,6 +9,7 @@ export * from './commands';
 export * from './events';
 export * from './plan-policy';
 export * from './pool-plan';
+export * from './pool-demand';
 export * from './reconcile';
 export * from './state';
 export * from './resource';

@@ -1,11 +1,16 @@
 // What a pool needs, as a pure plan: per region keep `min_ready` unclaimed servers of the pool's build
 // version and size, never more than `max` unclaimed in all; replace servers of an old version only as
 // fast as new ones are ready (capacity never drops below min_ready because of a rollout); drain what
-// the config no longer wants. Claimed servers are never in the input: they are the caller's.
+// the config no longer wants. Claimed servers are never in the input: they are the caller's. A region
+// sized by demand (pool-demand.ts) passes its target instead of min_ready, and is brought down to it too.
+
+import type { PoolDemandConfig } from './pool-demand';
 
 export interface PoolRegionConfig {
   min_ready: number;
   max: number;
+  /** Sized by demand (pool-demand.ts) between 0 (after a quiet spell) or min_ready and max; absent: min_ready always. */
+  demand?: PoolDemandConfig;
 }
 
 export interface PoolConfig {
@@ -14,6 +19,8 @@ export interface PoolConfig {
   build_name: string;
   build_version: number | null;
   compute_size: string;
+  /** A claimed server with no player reported within this many seconds is stopped (issue 38); absent or null: no lease. */
+  claim_lease_seconds?: number | null;
 }
 
 /** An unclaimed, active pool server. */
@@ -31,8 +38,11 @@ export interface PoolPlan {
   stop: string[];
 }
 
-/** `targetVersion`: the build version pool servers should run now (null when no build is ready). */
-export function planPool(config: PoolConfig | null, targetVersion: number | null, members: PoolMember[]): PoolPlan {
+/**
+ * `targetVersion`: the build version pool servers should run now (null when no build is ready).
+ * `demanded`: the ready count of each region sized by demand (its min_ready and its ceiling below max).
+ */
+export function planPool(config: PoolConfig | null, targetVersion: number | null, members: PoolMember[], demanded: Record<string, number> = {}): PoolPlan {
   const plan: PoolPlan = { start: [], stop: [] };
   const byRegion = new Map<string, PoolMember[]>();
   for (const m of members) byRegion.set(m.region, [...(byRegion.get(m.region) ?? []), m]);
@@ -43,7 +53,10 @@ export function planPool(config: PoolConfig | null, targetVersion: number | null
   }
   if (!config?.enabled || targetVersion === null) return plan;
 
-  for (const [region, { min_ready, max }] of Object.entries(wanted)) {
+  for (const [region, configured] of Object.entries(wanted)) {
+    const byDemand = demanded[region];
+    const min_ready = byDemand ?? configured.min_ready;
+    const max = byDemand === undefined ? configured.max : Math.min(configured.max, byDemand);
     const list = byRegion.get(region) ?? [];
     const isCurrent = (m: PoolMember) => m.version === targetVersion && m.computeSize === config.compute_size;
     const current = list.filter(isCurrent);

@@ -61,4 +61,16 @@ describe('planPool', () => {
     const a = member('sea', 1);
     expect(planPool(config({ 'us-east': { min_ready: 2, max: 2 } }), null, [a])).toEqual({ start: [], stop: [a.serverId] });
   });
+
+  it('sizes a region by demand when given its target: up to it, and down to it (launching ones first), zero included', () => {
+    const regions = { 'us-east': { min_ready: 2, max: 10 } };
+    const two = [member('us-east', 2), member('us-east', 2)];
+    expect(planPool(config(regions), 2, two, { 'us-east': 5 })).toEqual({ start: [{ region: 'us-east', count: 3 }], stop: [] });
+    const launching = member('us-east', 2, 'launching');
+    expect(planPool(config(regions), 2, [...two, launching], { 'us-east': 1 })).toEqual({ start: [], stop: [launching.serverId, two[0].serverId] });
+    expect(planPool(config(regions), 2, two, { 'us-east': 0 })).toEqual({ start: [], stop: two.map((m) => m.serverId) });
+    // Never above the configured max; a region without a target keeps its min_ready.
+    expect(planPool(config(regions), 2, [], { 'us-east': 50 })).toEqual({ start: [{ region: 'us-east', count: 10 }], stop: [] });
+    expect(planPool(config(regions), 2, two, {})).toEqual({ start: [], stop: [] });
+  });
 });

@@ -1,7 +1,9 @@
 // A server's own processes, per server: its TTL (a timer at the deadline, moved when the deadline moves,
 // cancelled when it stops), its startup timeout (a timer at each launch; running cancels it), the restart
 // of a crashed game when auto_restart is on (bounded: the decider turns the crash after
-// MAX_AUTO_RESTARTS into a stop), and the refill of a pool when one of its servers is claimed or stops.
+// MAX_AUTO_RESTARTS into a stop), the refill of a pool when one of its servers is claimed or stops, and
+// a claimed pool server's lease (its pool's claim_lease_seconds): no player reported within it, it stops,
+// and whoever holds it (a lobby, a match) hears of the stop as of any other.
 // The state is the server decider's own (same evolve), plus counters that make the keys unique.
 import { DomainEvent } from '../kit';
 import { MAX_AUTO_RESTARTS, serverDecider, ServerCommand, ServerEvent, ServerState, ttlDeadline } from '../server';
@@ -25,8 +27,9 @@ export interface RefillPool { type: 'RefillPool'; projectId: string; region: str
 
 export type ServerTtlExpired = DomainEvent<'ServerTtlExpired', { serverId: string; at: string }>;
 export type ServerStartupTimedOut = DomainEvent<'ServerStartupTimedOut', { serverId: string; launch: number; at: string }>;
-export type ServerLifecycleEvent = ServerEvent | ServerTtlExpired | ServerStartupTimedOut;
-export type ServerLifecycleIntent = Intent<ServerCommand | RestartCrashedServer | RefillPool, ServerTtlExpired | ServerStartupTimedOut>;
+export type ServerClaimLeaseExpired = DomainEvent<'ServerClaimLeaseExpired', { serverId: string; at: string }>;
+export type ServerLifecycleEvent = ServerEvent | ServerTtlExpired | ServerStartupTimedOut | ServerClaimLeaseExpired;
+export type ServerLifecycleIntent = Intent<ServerCommand | RestartCrashedServer | RefillPool, ServerTtlExpired | ServerStartupTimedOut | ServerClaimLeaseExpired>;
 
 export interface ServerLifecycleState {
   server: ServerState;
@@ -34,11 +37,14 @@ export interface ServerLifecycleState {
   launches: number;
   /** ServerRestarted events so far: crash attempts count again from 1 after each. */
   restarts: number;
+  /** A claimed pool server's lease: when it ends unless a player is reported first; absent: none (or met). */
+  leaseUntil?: string;
 }
 
 const TTL_EVENTS = new Set<string>(['ServerRunning', 'ServerPoolClaimed', 'ServerRestarted', 'ServerStopped']);
 const ttlTimer = (id: string) => `server-ttl:${id}`;
 const startupTimer = (id: string) => `server-startup:${id}`;
+const leaseTimer = (id: string) => `server-lease:${id}`;
 
 function command(state: ServerLifecycleState, serverId: string, c: ServerCommand, key: string): CommandIntent<ServerCommand> {
   const projectId = state.server.status === 'none' ? null : state.server.projectId;
@@ -67,10 +73,12 @@ export const serverLifecycleWorkflow: Workflow<ServerLifecycleEvent, ServerLifec
   startsOver: (event) => event.type === 'ServerStarted',
 
   evolve(state, event) {
-    if (event.type === 'ServerTtlExpired' || event.type === 'ServerStartupTimedOut') return state;
+    if (event.type === 'ServerTtlExpired' || event.type === 'ServerStartupTimedOut' || event.type === 'ServerClaimLeaseExpired') return state;
     const server = serverDecider.evolve(state.server, event);
     const launched = event.type === 'ServerStarted' || event.type === 'ServerRestarted' || (event.type === 'ServerCrashed' && server.status === 'launching');
-    return { server, launches: state.launches + (launched ? 1 : 0), restarts: state.restarts + (event.type === 'ServerRestarted' ? 1 : 0) };
+    const next = { server, launches: state.launches + (launched ? 1 : 0), restarts: state.restarts + (event.type === 'ServerRestarted' ? 1 : 0) };
+    const lease = leaseAfter(state.leaseUntil ?? null, event);
+    return lease === null ? next : { ...next, leaseUntil: lease };
   },
 
   react(state, event) {
@@ -83,6 +91,12 @@ export const serverLifecycleWorkflow: Workflow<ServerLifecycleEvent, ServerLifec
         // Only the deadline as it stands: a timer of a deadline that moved since is stale.
         if (s.status !== 'stopped' && ttlDeadline(s)?.toISOString() === event.data.at) {
           intents.push(command(state, serverId, { type: 'StopServer', reason: 'TTL_EXPIRED', now: event.data.at }, `server-ttl:${serverId}:${event.data.at}`));
+        }
+        return intents;
+      case 'ServerClaimLeaseExpired':
+        // Only the lease as it stands: met (a player came) or ended (stopped) since, the timer is stale.
+        if (s.status !== 'stopped' && state.leaseUntil === event.data.at) {
+          intents.push(command(state, serverId, { type: 'StopServer', reason: 'CLAIM_LEASE_EXPIRED', now: event.data.at }, `server-lease:${serverId}:${event.data.at}`));
         }
         return intents;
       case 'ServerStartupTimedOut':
@@ -112,6 +126,10 @@ export const serverLifecycleWorkflow: Workflow<ServerLifecycleEvent, ServerLifec
         break;
     }
     if (TTL_EVENTS.has(event.type)) intents.push(ttl(state, serverId));
+    // Not cancelled when met: the timer then finds the lease gone and does nothing (one row, fired once).
+    if (event.type === 'ServerPoolClaimed' && state.leaseUntil) {
+      intents.push({ kind: 'timer', id: leaseTimer(serverId), at: state.leaseUntil, then: { type: 'ServerClaimLeaseExpired', data: { serverId, at: state.leaseUntil } } });
+    }
     const leftPool = event.type === 'ServerPoolClaimed' || (event.type === 'ServerStopped' && s.poolClaimedAt === null);
     if (s.isPoolServer && leftPool) {
       intents.push({
@@ -124,3 +142,11 @@ export const serverLifecycleWorkflow: Workflow<ServerLifecycleEvent, ServerLifec
     return intents;
   },
 };
+
+/** The lease after an event: set by a claim with `leaseSeconds`, met by a report of at least one player, gone with the stop. */
+function leaseAfter(current: string | null, event: ServerEvent): string | null {
+  if (event.type === 'ServerPoolClaimed') return event.data.leaseSeconds ? timeAfter(event.data.at, event.data.leaseSeconds * 1000) : null;
+  if (current === null) return null;
+  if ((event.type === 'ServerGameStatusReported' && (event.data.players ?? 0) > 0) || event.type === 'ServerStopped') return null;
+  return current;
+}

@@ -120,3 +120,33 @@ describe('Server lifecycle workflow: pool refill', () => {
     expect(lifecycle.react(givenWorkflow(lifecycle, [started, running]).when(stopped).state, stopped)).not.toContainEqual(expect.objectContaining({ kind: 'command' }));
   });
 });
+
+describe('Server lifecycle workflow: claim lease', () => {
+  const claimed = (leaseSeconds?: number): ServerEvent => ({
+    type: 'ServerPoolClaimed', data: { serverId: 's1', name: 'ranked', customData: null, ttl: null, matchId: 'm9', ...(leaseSeconds ? { leaseSeconds } : {}), at: t2 },
+  });
+  const until = plus(t2, 30_000);
+  const expired = { type: 'ServerClaimLeaseExpired' as const, data: { serverId: 's1', at: until } };
+  const players = (n: number): ServerEvent => ({ type: 'ServerGameStatusReported', data: { serverId: 's1', players: n, health: null, message: null, at: plus(t2, 5_000) } });
+  const refill = { kind: 'command', target: { request: 'RefillPool', projectId: 'p1' }, command: { type: 'RefillPool', projectId: 'p1', region: 'eu-west', computeSize: 'small', replacing: 's1', now: t2 }, key: 'pool-refill:s1' };
+
+  it('a claim with a lease sets its timer; one without sets none', () => {
+    givenWorkflow(lifecycle, [pool, running]).when(claimed(30)).then([
+      { kind: 'cancel-timer', id: 'server-ttl:s1' }, { kind: 'timer', id: 'server-lease:s1', at: until, then: expired }, refill,
+    ]);
+    givenWorkflow(lifecycle, [pool, running]).when(claimed()).then([{ kind: 'cancel-timer', id: 'server-ttl:s1' }, refill]);
+  });
+
+  it('no player within the lease: the server is stopped with CLAIM_LEASE_EXPIRED', () => {
+    givenWorkflow(lifecycle, [pool, running, claimed(30)]).when(expired).then([{
+      kind: 'command', target: server, command: { type: 'StopServer', reason: 'CLAIM_LEASE_EXPIRED', now: until }, key: `server-lease:s1:${until}`,
+    }]);
+    // A report of no players does not meet it.
+    givenWorkflow(lifecycle, [pool, running, claimed(30), players(0)]).when(expired).then([expect.objectContaining({ key: `server-lease:s1:${until}` })]);
+  });
+
+  it('a player reported in time meets it, and a stopped server has none: the timer then does nothing', () => {
+    givenWorkflow(lifecycle, [pool, running, claimed(30), players(2)]).when(expired).thenNothing();
+    givenWorkflow(lifecycle, [pool, running, claimed(30), { ...stopped, data: { ...stopped.data, at: plus(t2, 1_000) } }]).when(expired).thenNothing();
+  });
+});

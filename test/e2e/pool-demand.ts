@@ -1,0 +1,104 @@
+// Pools sized by demand, black-box over HTTP (issue 38): a region with `demand` keeps nothing ready while
+// nobody plays, grows as soon as a match forms in a matchmaking queue (before any server is claimed), and
+// goes back to zero after its quiet spell; its settings are validated. And claim leases: a claimed pool
+// server whose game reports no player within claim_lease_seconds is stopped; one with a player keeps on.
+import net from 'node:net';
+import { client, eventually } from '../support/http';
+import { Platform } from '../support/processes';
+import { uploadSample } from './server-lifecycle';
+
+type Api = ReturnType<typeof client>;
+const as = (playerId: string) => ({ 'x-player-id': playerId });
+
+/** The platform's queue figures every half second: the pool hears of a forming match within it. */
+export const DEMAND_ENV = { SPAWNPOINT_LOBBY_QUEUE_STATS_MS: '500' };
+
+async function activePool(api: Api, region: string) {
+  const all = (await api.get(`/v3/servers?region=${region}&include_launching=true&include_pool=true&limit=100`)).body.servers as any[];
+  return all.filter((s) => s.is_pool_server && s.status !== 'stopped');
+}
+
+export function describePoolDemand(mode: string, start: () => Promise<Platform>) {
+  describe(`pools sized by demand, claim leases (${mode})`, () => {
+    jest.setTimeout(180_000);
+    let p: Platform;
+    let server: Api;
+    let api: Api;
+    const region = 'eu-west';
+    const demand = { warmup_seconds: 5, headroom: 1, scale_to_zero_after_seconds: 4, scale_down_after_seconds: 0 };
+
+    beforeAll(async () => {
+      p = await start();
+      server = client(p.baseUrl, p.serverKey);
+      api = client(p.baseUrl, p.clientKey);
+      await uploadSample(server);
+      const settings = await server.post('/v3/projects/settings', { lobby_configs: [
+        { name: 'arena', maxPlayers: 2, serverSettings: { version_tag: 'default' }, matchmaking: { modes: { duel: { teams: 2, playersPerTeam: 1 } } } },
+      ] });
+      expect(settings.status).toBe(200);
+    });
+    afterAll(async () => {
+      await p?.stop();
+    });
+
+    it('validates a region\'s demand settings, and answers them as set', async () => {
+      const bad = await server.post('/v3/projects/settings', { pool_config: { enabled: true, build_name: 'default', regions: { [region]: { min_ready: 0, max: 4, demand: { warmup_seconds: 0 } } } } });
+      expect(bad.status).toBe(422);
+      expect(JSON.stringify(bad.body)).toMatch(/warmup_seconds 1-600/);
+      const unknown = await server.post('/v3/projects/settings', { pool_config: { enabled: true, build_name: 'default', regions: { [region]: { min_ready: 0, max: 4, demand: { surge: 3 } } } } });
+      expect(unknown.status).toBe(422);
+      const schedule = [{ from: '25:00', to: '02:00', min_ready: 1 }];
+      expect((await server.post('/v3/projects/settings', { pool_config: { enabled: true, build_name: 'default', regions: { [region]: { min_ready: 0, max: 4, demand: { schedule } } } } })).status).toBe(422);
+      // Nothing of the refused settings was kept.
+      expect((await server.get('/v3/projects/settings')).body.pool_config).toBeNull();
+    });
+
+    it('keeps nothing ready without demand, grows when a match forms (before any claim), and goes back to zero after the quiet spell', async () => {
+      const set = await server.post('/v3/projects/settings', { pool_config: { enabled: true, build_name: 'default', regions: { [region]: { min_ready: 1, max: 4, demand } } } });
+      expect(set.status).toBe(200);
+      expect(set.body.pool_config.regions[region]).toEqual({ min_ready: 1, max: 4, demand });
+      // Never any demand: no server, min_ready notwithstanding (scale to zero).
+      await new Promise((r) => setTimeout(r, 3_000));
+      expect(await activePool(server, region)).toEqual([]);
+
+      // One lobby searches alone in a mode of two: a match is forming, and nothing has been claimed.
+      const lobby = await api.post('/v3/lobbies/arena', { region }, as('pd-ann'));
+      expect(lobby.status).toBe(201);
+      expect((await api.post('/v3/lobbies/arena/me/matchmaking', { mode: 'duel' }, as('pd-ann'))).status).toBe(200);
+      // 1 forming match × (1 + headroom 1) = 2 ready.
+      const grown = await eventually(() => activePool(server, region), (l) => l.filter((s) => s.status === 'running').length >= 2, 30_000, 'pool grown');
+      expect(grown.every((s) => s.pool_claimed_at === null)).toBe(true);
+      expect(grown.length).toBeLessThanOrEqual(4);
+
+      // The search ends; after 4 s without demand the region keeps nothing.
+      expect((await api.delete('/v3/lobbies/arena/me/matchmaking', as('pd-ann'))).status).toBe(200);
+      await eventually(() => activePool(server, region), (l) => l.length === 0, 30_000, 'pool back to zero');
+    });
+
+    it('stops a claimed pool server whose game reports no player within the claim lease, and keeps one that has a player', async () => {
+      const lease = await server.post('/v3/projects/settings', { pool_config: { enabled: true, build_name: 'default', claim_lease_seconds: 5, regions: { 'us-east': { min_ready: 2, max: 3 } } } });
+      expect(lease.status).toBe(200);
+      expect(lease.body.pool_config.claim_lease_seconds).toBe(5);
+      expect((await server.post('/v3/projects/settings', { pool_config: { enabled: true, build_name: 'default', claim_lease_seconds: 2, regions: { 'us-east': { min_ready: 2, max: 3 } } } })).status).toBe(422);
+      await eventually(() => activePool(server, 'us-east'), (l) => l.filter((s) => s.status === 'running' && !s.pool_claimed_at).length >= 2, 60_000, 'pool filled');
+      const empty = await server.post('/v3/servers/start', { name: 'nobody-came', region: 'us-east' });
+      const played = await server.post('/v3/servers/start', { name: 'someone-came', region: 'us-east' });
+      expect([empty.body.is_pool_server, played.body.is_pool_server]).toEqual([true, true]);
+      // A player connects to the second and stays: the sample game reports one player through the game API.
+      const tcp = played.body.network_ports.find((x: any) => x.protocol === 'tcp');
+      const player = net.connect(tcp.external_port, tcp.host);
+      try {
+        await eventually(() => server.get(`/v3/servers/${played.body.instance_id}`), (r) => r.body.game?.players === 1, 15_000, 'player reported');
+        const stopped = await eventually(() => server.get(`/v3/servers/${empty.body.instance_id}`), (r) => r.body.status === 'stopped', 30_000, 'lease expired');
+        expect(Date.parse(stopped.body.stopped_at) - Date.parse(empty.body.pool_claimed_at)).toBeGreaterThanOrEqual(5_000);
+        // Past its own lease too, the one with a player runs on.
+        await new Promise((r) => setTimeout(r, Math.max(0, Date.parse(played.body.pool_claimed_at) + 6_000 - Date.now())));
+        expect((await server.get(`/v3/servers/${played.body.instance_id}`)).body.status).toBe('running');
+      } finally {
+        player.destroy();
+      }
+      await server.delete(`/v3/servers/${played.body.instance_id}`);
+      await server.post('/v3/projects/settings', { pool_config: null });
+    });
+  });
+}
