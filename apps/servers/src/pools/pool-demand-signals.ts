@@ -1,8 +1,8 @@
 // What the pools see of demand, per (project, region), for the demand policy (libs/domain pool-demand.ts):
 // the matches forming in the matchmaking queues (the active matcher's queueStats broadcast, with how fast
 // they grow) and the starts a pool could serve (claimed or fallen back to cold: both are demand; counting
-// only claims would keep a pool at zero for ever). The policy's state and its last answer are kept here,
-// so the next decision continues it and the capacity view can say why.
+// only claims would keep a pool at zero for ever). The policy's state is kept here, so the next decision
+// continues it.
 import { EMPTY_METER, NO_DEMAND_SEEN, observe, poolTarget, rateAt, type DemandState, type PoolConfig, type RateMeter } from '@spawnpoint/domain';
 import type { QueueStatsBroadcast } from '@spawnpoint/proto';
 
@@ -15,15 +15,12 @@ const TREND_WEIGHT = 0.3;
 
 interface Queue { matches: number; at: number; trend: number }
 
-export interface RegionDemand { desired: number; why: string[]; at: number }
-
 const key = (projectId: string, region: string) => `${projectId}\u0000${region}`;
 
 export class PoolDemandSignals {
   private queues = new Map<string, Queue>();
   private readonly meters = new Map<string, RateMeter>();
   private readonly states = new Map<string, DemandState>();
-  private readonly last = new Map<string, RegionDemand>();
 
   /** The matcher's figures: matches forming per (project, region), summed over configs and modes. Returns the projects named. */
   queueFigures(broadcast: QueueStatsBroadcast, at: number): Set<string> {
@@ -72,14 +69,8 @@ export class PoolDemandSignals {
         claimRatePerSecond: rateAt(this.meters.get(k) ?? EMPTY_METER, at, CLAIM_HALF_LIFE_S),
       }, this.states.get(k) ?? NO_DEMAND_SEEN);
       this.states.set(k, target.state);
-      this.last.set(k, { desired: target.desired, why: target.why, at });
       out[region] = target.desired;
     }
     return out;
-  }
-
-  /** The last decision for a region, or undefined when it is not sized by demand. */
-  lastTarget(projectId: string, region: string): RegionDemand | undefined {
-    return this.last.get(key(projectId, region));
   }
 }

@@ -23,8 +23,6 @@ export interface PoolDemandConfig {
   schedule?: { from: string; to: string; min_ready: number }[];
 }
 
-export type DemandRegionConfig = PoolRegionConfig;
-
 /** What the platform sees of one pool region's demand, now. */
 export interface DemandSignals {
   /** Now, ms since the epoch (from the caller: the policy reads no clock). */
@@ -62,7 +60,7 @@ const DEFAULT_HEADROOM = 0.5;
 const DEFAULT_SCALE_DOWN_AFTER_SECONDS = 60;
 
 /** The ready count of one pool region. Without `demand` it is `min_ready` (the static pool, as before). */
-export function poolTarget(region: DemandRegionConfig, signals: DemandSignals, state: DemandState): PoolTarget {
+export function poolTarget(region: PoolRegionConfig, signals: DemandSignals, state: DemandState): PoolTarget {
   if (!region.demand) return { desired: Math.min(region.min_ready, region.max), why: ['static: min_ready'], state };
   const demand = region.demand;
   const warmup = demand.warmup_seconds ?? DEFAULT_WARMUP_SECONDS;
