@@ -28,7 +28,7 @@ describe('request deadlines (distributed, a private NATS that hangs)', () => {
 
   it('a start sent while NATS hangs is 503 at its deadline and never applied when NATS comes back', async () => {
     expect((await api.get('/v3/servers')).body.servers).toEqual([]);
-    nats.pause();
+    await nats.pause();
     const sentAt = Date.now();
     const start = await api.post('/v3/servers/start', { name: 'late', region: 'eu-uk' }, { 'x-request-timeout-ms': '1500' });
     const tookMs = Date.now() - sentAt;

@@ -2,7 +2,7 @@
 // are never stopped; these are the test's to stop (fast or immediate), kill and start again on the same
 // port and data, as an operator's failover or restart would.
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -102,7 +102,7 @@ export interface OwnNats {
    * delivered on resume(): a hung or partitioned NATS. (A stopped one loses what clients send meanwhile:
    * the client empties its buffer on each reconnect attempt.)
    */
-  pause(): void;
+  pause(): Promise<void>;
   resume(): void;
   /** Stops it for good and removes its store. */
   remove(): Promise<void>;
@@ -117,6 +117,18 @@ function acceptsTcp(port: number): Promise<boolean> {
     socket.once('connect', () => { socket.destroy(); resolve(true); });
     socket.once('error', () => resolve(false));
   });
+}
+
+/** Whether every thread of `pid` is stopped (state T in /proc/<pid>/task/<tid>/stat). */
+function allThreadsStopped(pid: number): boolean {
+  try {
+    return readdirSync(`/proc/${pid}/task`).every((tid) => {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      return stat.slice(stat.lastIndexOf(')') + 2).startsWith('T');
+    });
+  } catch {
+    return false;
+  }
 }
 
 export async function startOwnNats(): Promise<OwnNats> {
@@ -147,7 +159,18 @@ export async function startOwnNats(): Promise<OwnNats> {
       await ended;
       clearTimeout(kill);
     },
-    pause: () => void child?.kill('SIGSTOP'),
+    // SIGSTOP reaches each of the server's threads when it is next scheduled, not when kill() returns: on a
+    // loaded machine a message sent right after could still be routed. Wait until every thread shows stopped.
+    async pause() {
+      const c = child;
+      if (!c?.pid) return;
+      c.kill('SIGSTOP');
+      const until = Date.now() + 5_000;
+      while (!allThreadsStopped(c.pid)) {
+        if (Date.now() > until) throw new Error(`own nats-server ${c.pid} did not stop`);
+        await sleep(5);
+      }
+    },
     resume: () => void child?.kill('SIGCONT'),
     async remove() {
       await own.stop('SIGKILL');

@@ -48,10 +48,7 @@ const PROVIDERS = ['none', 'jwt', 'playfab', 'steam'];
 export const AuthConfigField = (o: { optional?: boolean } = {}) => Nested(() => UnknownAuth, {
   ...o,
   schema: { anyOf: AUTH_CONFIG_CLASSES.map((c) => ({ $nested: () => c })) },
-  type: {
-    keepDiscriminatorProperty: true,
-    discriminator: { property: 'provider', subTypes: AUTH_CONFIG_CLASSES.map((value, i) => ({ name: PROVIDERS[i], value })) },
-  },
+  pick: (v) => AUTH_CONFIG_CLASSES[PROVIDERS.indexOf(v.provider as string)] ?? UnknownAuth,
 });
 
 export class PortConfigInput {

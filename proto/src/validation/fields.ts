@@ -2,7 +2,7 @@
 // decorators plus the field's JSON Schema, recorded once: validation and the OpenAPI document read the
 // same declaration. Constraint names are the ones issues.ts maps to the 422 `type` values.
 import 'reflect-metadata';
-import { Transform, Type, type TypeOptions } from 'class-transformer';
+import { Transform, Type } from 'class-transformer';
 import {
   Allow, ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsNumber, IsOptional, IsString, Matches, Max, MaxLength, Min,
   ValidateBy, ValidateIf, ValidateNested,
@@ -184,10 +184,20 @@ export function StrMap(o: Presence & { key: RegExp; keyMsg: string; maxValue: nu
 }
 
 /** A nested contract object (checked field by field; unknown fields refused where the root refuses them). */
-export function Nested(cls: () => ContractClass, o: Presence & { schema?: JsonSchema; type?: TypeOptions } = {}): PropertyDecorator {
-  // A nested class chosen by a discriminator (o.type) is left to class-validator.
-  return field(o.schema ?? { $nested: cls }, o, [rule('isPlainObject', isPlainObject, 'must be an object'), ValidateNested(), Type(cls, o.type)],
-    o.type ? undefined : (v, strict) => isPlainObject(v) && passesFast(cls(), v, strict) === true);
+/**
+ * A nested contract object. `pick` chooses its class from the object itself (a union by a discriminator
+ * field); anything that is not an object keeps `cls` and fails 'must be an object' (class-transformer's own
+ * discriminator would read the field of each item of an array, and throw on a null one).
+ */
+export function Nested(cls: () => ContractClass, o: Presence & { schema?: JsonSchema; pick?: (value: Record<string, unknown>) => ContractClass } = {}): PropertyDecorator {
+  const { pick } = o;
+  const type = pick ? Type((h) => {
+    const v: unknown = h?.object[h.property];
+    return isPlainObject(v) ? pick(v as Record<string, unknown>) : cls();
+  }) : Type(cls);
+  // A nested class chosen by `pick` is left to class-validator.
+  return field(o.schema ?? { $nested: cls }, o, [rule('isPlainObject', isPlainObject, 'must be an object'), ValidateNested(), type],
+    pick ? undefined : (v, strict) => isPlainObject(v) && passesFast(cls(), v, strict) === true);
 }
 
 /** An array of contract objects. */

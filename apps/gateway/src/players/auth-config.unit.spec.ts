@@ -49,6 +49,12 @@ describe('auth_config validation', () => {
     [{ provider: 'steam', app_id: 480, web_api_key: '********' }, ['body', 'auth_config', 'web_api_key']],
     [{ provider: 'playfab', title_id: 'AB12C', secret_key: '********' }, ['body', 'auth_config', 'secret_key']],
     [{ provider: 'jwt', secret: '*'.repeat(32) }, ['body', 'auth_config', 'secret']],
+    // not an object: an array (one holding a null made class-transformer's discriminator throw: a 500), a string, null
+    [[['A'], null, 'x'], ['body', 'auth_config']],
+    [[null], ['body', 'auth_config']],
+    [[{ provider: 'none' }], ['body', 'auth_config']],
+    ['none', ['body', 'auth_config']],
+    [null, ['body', 'auth_config']],
   ])('refuses %j at %j', (config, loc) => {
     const result = check(config);
     expect(result.issues).toBeDefined();

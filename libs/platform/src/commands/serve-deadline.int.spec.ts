@@ -101,7 +101,7 @@ describe('serve: request deadlines', () => {
         await expect(caller.request(subject, { n: 'before' }, { timeoutMs: 2_000 })).resolves.toEqual({ ok: true });
         // A hung NATS (or a partition): the connections stay up, and what the caller sends waits in its
         // socket until NATS resumes, long after the caller gave up (the reported start applied 30 s later).
-        nats.pause();
+        await nats.pause();
         await expect(caller.request(subject, { n: 'during' }, { timeoutMs: 500 })).rejects.toBeInstanceOf(BusUnavailable);
         await sleep(1_000);
         nats.resume();
@@ -120,7 +120,7 @@ describe('serve: request deadlines', () => {
 
     it('the same request delivered before its deadline is run (a short hang)', async () => {
       ran.length = 0;
-      nats.pause();
+      await nats.pause();
       const sent = caller.request(subject, { n: 'short hang' }, { timeoutMs: 3_000 });
       await sleep(300);
       nats.resume();
