@@ -5,6 +5,7 @@ export * from './projects';
 export * from './builds';
 export * from './servers';
 export * from './logs';
+export * from './pools';
 export * from './lobbies';
 export * from './matchmaking';
 export * from './backfill';

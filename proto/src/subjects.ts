@@ -46,6 +46,8 @@ export const SUBJECTS = {
     gameStop: 'servers.gameStop',
     /** A server reporting its own state with the project key (the v2 API's X-Server-Status). */
     reportState: 'servers.reportState',
+    /** GET /v3/pools: each pool region's capacity (issue 38). */
+    poolCapacity: 'servers.poolCapacity',
   },
   lobbies: {
     create: 'lobbies.create',

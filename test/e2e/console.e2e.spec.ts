@@ -165,6 +165,26 @@ if (!haveChromium && !onCi) {
       await waitFor('the pool state', () => !!document.getElementById('pools')?.textContent?.includes('Pool disabled'));
     });
 
+    it('shows each pool region\'s capacity: desired and why, with ready, launching and claimed', async () => {
+      await sp.projects.updateSettings({ pool_config: { enabled: true, build_name: 'default', regions: { 'eu-west': { min_ready: 1, max: 2 }, sea: { min_ready: 0, max: 3, demand: { scale_to_zero_after_seconds: 60 } } } } });
+      try {
+        await tab.getByRole('link', { name: 'Capacity' }).click();
+        await waitFor('the capacity table', () => (document.querySelectorAll('#capacity-table tbody tr').length === 2
+          && !!document.querySelector('#capacity-table tbody tr')?.textContent?.includes('static: min_ready')));
+        const rows = await tab.locator('#capacity-table tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
+        const byRegion = Object.fromEntries(rows.map((r) => [r[0], r]));
+        expect(byRegion['eu-west'].slice(0, 3)).toEqual(['eu-west', 'static', '1']);
+        expect(byRegion['eu-west'][9]).toBe('static: min_ready');
+        expect(byRegion.sea.slice(0, 3)).toEqual(['sea', 'demand', '0']);
+        expect(byRegion.sea[9]).toMatch(/no demand|floor/);
+        expect(await tab.locator('#capacity-state').textContent()).toBe('Pool of default, version 1');
+        await shot('capacity');
+      } finally {
+        await sp.projects.updateSettings({ pool_config: { enabled: false, build_name: 'default', regions: {} } });
+      }
+      expect(problems).toEqual([]);
+    });
+
     it('shows a 422 from a settings save next to the editor with the field path, and moves focus there', async () => {
       await tab.getByRole('link', { name: 'Settings' }).click();
       await waitFor('the settings', () => !!(document.getElementById('settings-json') as HTMLTextAreaElement | null)?.value.includes('port_configs'));

@@ -69,6 +69,14 @@ export function describePoolDemand(mode: string, start: () => Promise<Platform>)
       const grown = await eventually(() => activePool(server, region), (l) => l.filter((s) => s.status === 'running').length >= 2, 30_000, 'pool grown');
       expect(grown.every((s) => s.pool_claimed_at === null)).toBe(true);
       expect(grown.length).toBeLessThanOrEqual(4);
+      // GET /v3/pools says what it keeps and why: the forecast from the forming match.
+      const capacity = await server.get('/v3/pools');
+      expect(capacity.status).toBe(200);
+      expect(capacity.body).toMatchObject({ enabled: true, build_name: 'default', build_version: 1 });
+      expect(capacity.body.regions).toEqual([expect.objectContaining({ region, sized_by: 'demand', min_ready: 1, max: 4, claimed: 0 })]);
+      expect(capacity.body.regions[0].desired).toBeGreaterThanOrEqual(2);
+      expect(capacity.body.regions[0].ready + capacity.body.regions[0].launching).toBeGreaterThanOrEqual(2);
+      expect(capacity.body.regions[0].why.join(' ')).toMatch(/forecast [\d.]+ claims within the 5 s warm-up .*queues 1/);
 
       // The search ends; after 4 s without demand the region keeps nothing.
       expect((await api.delete('/v3/lobbies/arena/me/matchmaking', as('pd-ann'))).status).toBe(200);

@@ -32,6 +32,12 @@ export function describePools(mode: string, start: () => Promise<Platform>) {
     it('validates pool_config and keeps pools off the free plan', async () => {
       const bad = await api.post('/v3/projects/settings', { pool_config: { enabled: true, regions: { 'us-east': { min_ready: 5, max: 2 }, moon: { min_ready: 1, max: 1 } }, build_name: 'default' } });
       expect(bad.status).toBe(422);
+      // A rollout that could not proceed (no surge and no unavailability), or a bound out of range.
+      for (const rollout of [{ max_surge: 0, max_unavailable: 0 }, { max_surge: -1 }, { max_unavailable: 1.5 }, { max_surge: 1, extra: 1 }]) {
+        const r = await api.post('/v3/projects/settings', pool({ rollout }));
+        expect(r.status).toBe(422);
+        expect(r.body.detail[0].loc.slice(0, 3)).toEqual(['body', 'pool_config', 'rollout']);
+      }
       const made = await client(p.baseUrl).post('/admin/projects', { name: 'free', plan: 'free' }, { authorization: `Bearer ${ADMIN_TOKEN}` });
       const free = client(p.baseUrl, made.body.server_key);
       expect((await free.post('/v3/projects/settings', pool())).status).toBe(403);
@@ -84,8 +90,25 @@ export function describePools(mode: string, start: () => Promise<Platform>) {
       await eventually(() => unclaimedReady(api, 'us-east'), (l) => l.length >= 2, 30_000, 'pool ready');
       const keep = await api.post('/v3/servers/start', { name: 'in a match', region: 'us-east' });
       expect(keep.body.is_pool_server).toBe(true);
+      // One new server at a time above the target, none missing from it: watched while it rolls.
+      const set = await api.post('/v3/projects/settings', pool({ rollout: { max_surge: 1, max_unavailable: 0 } }));
+      expect(set.body.pool_config.rollout).toEqual({ max_surge: 1, max_unavailable: 0 });
+      // The claim above is refilled first: the rollout starts from a full pool.
+      await eventually(() => unclaimedReady(api, 'us-east'), (l) => l.length >= 2, 30_000, 'pool refilled');
+      const seen = { fewestReady: Infinity, mostUnclaimed: 0 };
+      let rolling = true;
+      const watch = (async () => {
+        while (rolling) {
+          const unclaimed = (await poolServers(api, 'us-east')).filter((s) => !s.pool_claimed_at && ['launching', 'running'].includes(s.status));
+          seen.fewestReady = Math.min(seen.fewestReady, unclaimed.filter((s) => s.status === 'running').length);
+          seen.mostUnclaimed = Math.max(seen.mostUnclaimed, unclaimed.length);
+        }
+      })();
       await uploadSample(api); // version 2
       await eventually(() => unclaimedReady(api, 'us-east'), (l) => l.length >= 2 && l.every((s) => s.version === 2), 45_000, 'pool on version 2');
+      rolling = false;
+      await watch;
+      expect(seen).toEqual({ fewestReady: 2, mostUnclaimed: 3 });
       const kept = await api.get(`/v3/servers/${keep.body.instance_id}`);
       expect(kept.body).toMatchObject({ status: 'running', version: 1 });
 

@@ -8,6 +8,9 @@ import path from 'node:path';
 import { tcpEcho } from '../support/game-client';
 import { gameProcesses, killGames } from '../support/game-processes';
 import { client, eventually } from '../support/http';
+import { COMMAND_ID_HEADER, NatsBus } from '@spawnpoint/messaging';
+import { SUBJECTS } from '@spawnpoint/proto';
+import { NATS_URL } from '../support/nats';
 import { Platform, startDistributed } from '../support/processes';
 import { uploadSample } from './server-lifecycle';
 
@@ -110,5 +113,35 @@ describe('distributed with two servers replicas: machine ownership', () => {
     }
     expect(p.output()).not.toMatch(/PROCESS_EXITED/);
     for (const id of ids) expect((await api.delete(`/v3/servers/${id}`)).status).toBe(200);
+  });
+
+  it('a pool start sent to both replicas with one command id claims one pool server, whichever replica each copy reaches', async () => {
+    const region = 'eu-north';
+    const set = await api.post('/v3/projects/settings', { pool_config: { enabled: true, regions: { [region]: { min_ready: 3, max: 4 } }, build_name: 'default' } });
+    expect(set.status).toBe(200);
+    const poolServers = async () => ((await api.get(`/v3/servers?region=${region}&include_launching=true&include_pool=true&limit=100`)).body.servers as { instance_id: string; is_pool_server: boolean; pool_claimed_at: string | null; status: string }[]);
+    await eventually(poolServers, (l) => l.filter((x) => x.is_pool_server && !x.pool_claimed_at && x.status === 'running').length >= 3, 60_000, 'three ready pool servers');
+    const bus = await NatsBus.connect({ servers: NATS_URL, name: 'e2e-replica-claims' });
+    try {
+      const payload = { projectId: p.projectId, plan: 'pro', body: { name: 'claimed once', region } };
+      // Three starts, each sent 6 times at once: the servers queue group spreads the copies over both replicas.
+      const keys = [1, 2, 3].map((i) => `e2e-replica-claim-${Date.now()}-${i}`);
+      const answers = await Promise.all(keys.flatMap((key) => Array.from({ length: 6 }, () =>
+        bus.request<{ instance_id: string; is_pool_server: boolean }>(SUBJECTS.servers.start, payload, { headers: { [COMMAND_ID_HEADER]: key }, timeoutMs: 30_000 }).then((a) => ({ key, ...a })))));
+      const byKey = new Map<string, Set<string>>();
+      for (const a of answers) byKey.set(a.key, new Set([...(byKey.get(a.key) ?? []), a.instance_id]));
+      expect([...byKey.values()].map((ids) => ids.size)).toEqual([1, 1, 1]);
+      const ids = [...byKey.values()].map((ids) => [...ids][0]);
+      expect(new Set(ids).size).toBe(3);
+      expect(answers.every((a) => a.is_pool_server)).toBe(true);
+      // Exactly three claims in the region: no copy claimed a second pool server, none started one cold.
+      const after = await poolServers();
+      expect(after.filter((x) => x.pool_claimed_at).map((x) => x.instance_id).sort()).toEqual([...ids].sort());
+      expect(after.filter((x) => !x.is_pool_server)).toEqual([]);
+      await api.post('/v3/projects/settings', { pool_config: { enabled: false, regions: { [region]: { min_ready: 3, max: 4 } }, build_name: 'default' } });
+      for (const id of ids) expect((await api.delete(`/v3/servers/${id}`)).status).toBe(200);
+    } finally {
+      await bus.close();
+    }
   });
 });

@@ -11,6 +11,7 @@ import { LobbyMatchmakingController } from './controllers/lobby-matchmaking.cont
 import { ParkedEventsController } from './controllers/parked-events.controller';
 import { ProjectLobbyEventsController } from './controllers/project-lobby-events.controller';
 import { ProjectsController } from './controllers/projects.controller';
+import { PoolsController } from './controllers/pools.controller';
 import { ServerLogsController } from './controllers/server-logs.controller';
 import { ServersController } from './controllers/servers.controller';
 import { RootHealthController } from './controllers/root-health.controller';
@@ -25,7 +26,7 @@ import { LobbyStreams, ProjectLobbyStreams, StreamQuota } from './lobby-streams'
 import { PlayerIdentity } from './players';
 
 @Module({
-  controllers: [HealthController, DocsController, AdminController, ProjectsController, BuildsController, ServersController, ServerLogsController, GameController, LobbiesController, LobbyMatchmakingController, ProjectLobbyEventsController, V2ServersController, V2BuildsController, V2ProjectController, RootHealthController, ParkedEventsController, ConsoleController],
+  controllers: [HealthController, DocsController, AdminController, ProjectsController, BuildsController, ServersController, ServerLogsController, PoolsController, GameController, LobbiesController, LobbyMatchmakingController, ProjectLobbyEventsController, V2ServersController, V2BuildsController, V2ProjectController, RootHealthController, ParkedEventsController, ConsoleController],
   providers: [KeyAuthenticator, RateLimits, AccessGuard, PlayerIdentity, StreamQuota, LobbyStreams, ProjectLobbyStreams, { provide: APP_FILTER, useClass: ErrorFilter }],
 })
 export class GatewayModule {}

@@ -15,6 +15,7 @@ export {
   RateLimitsInput as RateLimits, CreateProjectBody, ProjectIdParams, PatchProjectBody, CreatedProject, RotatedKeys, ProjectAdminView as ProjectAdmin,
   ErrorBody, Health, Probe,
   LogsQuery, LogHistogramQuery, LogPage, LogHistogram, ServerMetricsView as ServerMetrics, ProjectLogsQuery, ProjectLogPage, ProjectLogLineView as ProjectLogLine,
+  PoolCapacityView as PoolCapacity, PoolRegionCapacity,
   PLAYER_ID_PATTERN, PlayerIdHeader, LobbyConfigParams, LobbyIdParams, LobbyPlayerParams, CreateLobbyBody, JoinLobbyBody, PlayerStateBody,
   LobbyView as Lobby, LeftLobby, DeletedLobby, LobbySettingsBody, TargetPlayerBody, BrowseLobbiesQuery, LobbyViewPage as LobbyPage, LobbyEventsQuery, ProjectLobbyEventsQuery,
   StartMatchmakingBody, MatchmakingExplanation, BackfillOverrideBody, BackfillState,

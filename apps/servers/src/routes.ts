@@ -11,6 +11,7 @@ import { StopServer, StopServerHandler } from './commands/stop-server.handler';
 import { UpdateServer, UpdateServerHandler } from './commands/update-server.handler';
 import { GameSelf, GameSelfHandler } from './queries/game-self.handler';
 import { GetLogHistogram, GetLogHistogramHandler } from './queries/get-log-histogram.handler';
+import { GetPoolCapacity, GetPoolCapacityHandler } from './queries/get-pool-capacity.handler';
 import { GetServer, GetServerHandler } from './queries/get-server.handler';
 import { GetProjectLogs, GetProjectLogsHandler } from './queries/get-project-logs.handler';
 import { GetServerLogs, GetServerLogsHandler } from './queries/get-server-logs.handler';
@@ -35,10 +36,11 @@ export const serversRoutes = () => [
   route(SUBJECTS.servers.gameStatus, GameStatus),
   route(SUBJECTS.servers.gameStop, GameStop),
   route(SUBJECTS.servers.reportState, ReportServerState),
+  route(SUBJECTS.servers.poolCapacity, GetPoolCapacity),
 ];
 
 export const SERVERS_HANDLERS = [
   StartServerHandler, StopServerHandler, RestartServerHandler, UpdateServerHandler,
   GetServerHandler, ListServersHandler, UsesBuildHandler, GetServerLogsHandler, GetProjectLogsHandler, GetLogHistogramHandler, GetServerMetricsHandler,
-  GameSelfHandler, GameReadyHandler, GameStatusHandler, GameStopHandler, ReportServerStateHandler,
+  GameSelfHandler, GameReadyHandler, GameStatusHandler, GameStopHandler, ReportServerStateHandler, GetPoolCapacityHandler,
 ];

@@ -16,7 +16,7 @@ import type {
   ResolveBuildRequest, ResolvedBuild, RestartServerRequest, RotateKeysRequest, RotatedKeys, ServerList, ServerLogsRequest,
   ServerMetricsRequest, ServerMetricsView, ServerView, SetBackfillAcceptingRequest, SettingsView, StartMatchmakingRequest, StartServerRequest,
   StopServerRequest, TargetPlayerRequest, UpdateLobbySettingsRequest, UpdatePlayerStateRequest, UpdateServerRequest, UpdateSettingsRequest, UploadTicket,
-  UsesBuildRequest, ServiceHealthReport, ListParkedRequest, ListParkedReply, ReplayParkedRequest,
+  UsesBuildRequest, ServiceHealthReport, ListParkedRequest, ListParkedReply, ReplayParkedRequest, PoolCapacityRequest, PoolCapacityView,
 } from '@spawnpoint/proto';
 
 declare module '@spawnpoint/messaging' {
@@ -59,6 +59,7 @@ declare module '@spawnpoint/messaging' {
     'servers.projectLogs': [ProjectLogsRequest, ProjectLogPage];
     'servers.logHistogram': [LogHistogramRequest, LogHistogram];
     'servers.metrics': [ServerMetricsRequest, ServerMetricsView];
+    'servers.poolCapacity': [PoolCapacityRequest, PoolCapacityView];
     'servers.gameSelf': [GameSelfRequest, GameServerReply];
     'servers.gameReady': [GameReadyRequest, GameServerReply];
     'servers.gameStatus': [GameStatusRequest, GameServerReply];

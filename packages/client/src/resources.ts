@@ -4,7 +4,7 @@ import type { Query, Transport } from './transport';
 import type {
   ArtifactUrl, BackfillOverrideBody, BackfillState, BrowseLobbiesQuery, Build, BuildDeleted, BuildList, BuildLogs, CreatedProject, CreateLobbyBody,
   CreateProjectBody, DeletedLobby, DockerImageBody, Health, JoinLobbyBody, LeftLobby, ListBuildsQuery, ListServersQuery, Lobby, LobbyPage,
-  LobbySettingsBody, LogHistogram, LogHistogramQuery, LogPage, LogsQuery, MatchmakingExplanation, ParkedEventList, PatchProjectBody,
+  LobbySettingsBody, LogHistogram, LogHistogramQuery, LogPage, LogsQuery, MatchmakingExplanation, ParkedEventList, PatchProjectBody, PoolCapacity,
   ProjectAdmin, ProjectLogPage, ProjectLogsQuery, ReplayedEvent, RestartServerBody, RotatedKeys, Server, ServerList, ServerMetrics, Settings, SettingsPatch, StartServerBody,
   StopServerQuery, UpdateServerBody, UploadUrl, V2Instance, V2Project, V2Server, V2ServerList, V2ServerStopped, V2StartServerBody,
 } from './types';
@@ -54,6 +54,8 @@ export class Servers {
   logHistogram(id: string, query?: LogHistogramQuery): Promise<LogHistogram> { return this.t.request('GET', `/v3/servers/${enc(id)}/log-histogram`, { query: q(query) }); }
   /** ServerLogs_metrics */
   metrics(id: string): Promise<ServerMetrics> { return this.t.request('GET', `/v3/servers/${enc(id)}/metrics`); }
+  /** Pools_capacity: each warm-pool region's desired count and why, with its ready, launching, outdated and claimed servers. */
+  poolCapacity(): Promise<PoolCapacity> { return this.t.request('GET', '/v3/pools'); }
   /** Servers_backfill (server key) */
   backfill(id: string): Promise<BackfillState> { return this.t.request('GET', `/v3/servers/${enc(id)}/backfill`); }
   /** Servers_overrideBackfill (server key) */

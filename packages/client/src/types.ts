@@ -7,6 +7,7 @@ export type { ErrorBody, Health } from '@spawnpoint/proto/dist/http/common';
 export type { SettingsPatch, SettingsAnswer as Settings } from '@spawnpoint/proto/dist/http/settings';
 export type { CreateLobbyBody, JoinLobbyBody, LobbyView as Lobby, LobbyPlayerView as LobbyPlayer, LeftLobby, DeletedLobby, LobbySettingsBody, BrowseLobbiesQuery, LobbyViewPage as LobbyPage, StartMatchmakingBody } from '@spawnpoint/proto/dist/lobbies';
 export type { LogsQuery, LogHistogramQuery, LogPage, LogLineView as LogLine, LogHistogram, ServerMetricsView as ServerMetrics, ProjectLogsQuery, ProjectLogPage, ProjectLogLineView as ProjectLogLine } from '@spawnpoint/proto/dist/logs';
+export type { PoolCapacityView as PoolCapacity, PoolRegionCapacity } from '@spawnpoint/proto/dist/pools';
 export type { MatchmakingExplanation, QueueStatsView as QueueStats } from '@spawnpoint/proto/dist/matchmaking';
 export type { ParkedEventList, ReplayedEvent } from '@spawnpoint/proto/dist/parked';
 export type { CreateProjectBody, PatchProjectBody, CreatedProject, RotatedKeys, ProjectAdminView as ProjectAdmin, RateLimitsInput as RateLimits } from '@spawnpoint/proto/dist/projects';

@@ -99,6 +99,15 @@ const POOL_REGIONS_SCHEMA: JsonSchema = {
     properties: { min_ready: { type: 'integer', minimum: 0, maximum: 500 }, max: { type: 'integer', minimum: 1, maximum: 1000 }, demand: POOL_DEMAND_SCHEMA },
   },
 };
+/** How a new build version replaces the pool's unclaimed servers (libs/domain pool-plan.ts); claimed ones are never touched. */
+export class PoolRolloutInput {
+  @ObjectRule((o) => o.max_surge !== 0 || o.max_unavailable !== 0, 'max_surge and max_unavailable cannot both be 0: the rollout could not proceed')
+  @Int({ min: 0, max: 1000, optional: true, nullable: true, description: 'Servers started above the target while old ones still serve; default a quarter of the target (at least 1)' })
+  max_surge?: number | null;
+  @Int({ min: 0, max: 1000, optional: true, nullable: true, description: 'Ready servers the target may lack while old ones are replaced; default 0' })
+  max_unavailable?: number | null;
+}
+
 export class PoolConfigInput {
   @Bool() enabled!: boolean;
   @Custom(POOL_REGIONS_SCHEMA, {
@@ -110,6 +119,7 @@ export class PoolConfigInput {
   @ComputeSizeField({ optional: true }) compute_size?: string;
   /** A claimed pool server with no player reported (game API) within this many seconds is stopped; absent or null: no lease. */
   @Int({ min: 5, max: 86_400, optional: true, nullable: true }) claim_lease_seconds?: number | null;
+  @Nested(() => PoolRolloutInput, { optional: true, nullable: true }) rollout?: PoolRolloutInput | null;
 }
 
 export class InviteCodeConfigInput {

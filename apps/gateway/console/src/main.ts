@@ -1,9 +1,10 @@
-// The web console: sign in with a key, then hash routes (#/servers, #/servers/<id>, #/builds, #/lobbies,
-// #/settings), each a page with its own timers and streams, stopped when the route changes.
+// The web console: sign in with a key, then hash routes (#/servers, #/servers/<id>, #/builds, #/capacity,
+// #/lobbies, #/settings), each a page with its own timers and streams, stopped when the route changes.
 import './style.css';
 import { clearError, h, showError } from './dom';
 import type { Page } from './pages/page';
 import { buildsPage } from './pages/builds';
+import { capacityPage } from './pages/capacity';
 import { lobbiesPage } from './pages/lobbies';
 import { serverDetailPage } from './pages/server-detail';
 import { serversPage } from './pages/servers';
@@ -15,12 +16,13 @@ const main = () => document.getElementById('main')!;
 let session: Session | null = null;
 let dispose: () => void = () => undefined;
 
-const NAV: [string, string][] = [['#/servers', 'Servers'], ['#/builds', 'Builds and pools'], ['#/lobbies', 'Lobbies'], ['#/settings', 'Settings']];
+const NAV: [string, string][] = [['#/servers', 'Servers'], ['#/builds', 'Builds and pools'], ['#/capacity', 'Capacity'], ['#/lobbies', 'Lobbies'], ['#/settings', 'Settings']];
 
 function route(): { page: Page; param?: string } {
   const [, section, param] = location.hash.split('/');
   if (section === 'servers' && param) return { page: serverDetailPage, param: decodeURIComponent(param) };
   if (section === 'builds') return { page: buildsPage };
+  if (section === 'capacity') return { page: capacityPage };
   if (section === 'lobbies') return { page: lobbiesPage };
   if (section === 'settings') return { page: settingsPage };
   return { page: serversPage };

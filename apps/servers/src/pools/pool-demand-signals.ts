@@ -21,6 +21,8 @@ export class PoolDemandSignals {
   private queues = new Map<string, Queue>();
   private readonly meters = new Map<string, RateMeter>();
   private readonly states = new Map<string, DemandState>();
+  /** The policy's reasons for each region's last target (GET /v3/pools). */
+  private readonly reasons = new Map<string, string[]>();
 
   /** The matcher's figures: matches forming per (project, region), summed over configs and modes. Returns the projects named. */
   queueFigures(broadcast: QueueStatsBroadcast, at: number): Set<string> {
@@ -56,6 +58,11 @@ export class PoolDemandSignals {
     this.meters.set(k, observe(this.meters.get(k) ?? EMPTY_METER, at, 1, CLAIM_HALF_LIFE_S));
   }
 
+  /** Why a region's last target is what it is. */
+  why(projectId: string, region: string): string[] {
+    return this.reasons.get(key(projectId, region)) ?? [];
+  }
+
   /** The ready count of each of the pool's regions sized by demand (regions without `demand` are absent). */
   targets(projectId: string, config: PoolConfig, at: number): Record<string, number> {
     const out: Record<string, number> = {};
@@ -69,6 +76,7 @@ export class PoolDemandSignals {
         claimRatePerSecond: rateAt(this.meters.get(k) ?? EMPTY_METER, at, CLAIM_HALF_LIFE_S),
       }, this.states.get(k) ?? NO_DEMAND_SEEN);
       this.states.set(k, target.state);
+      this.reasons.set(k, target.why);
       out[region] = target.desired;
     }
     return out;

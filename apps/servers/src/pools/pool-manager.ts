@@ -5,7 +5,7 @@
 import { Admission, PLAN_LIMITS, planPool, PoolConfig, PoolMember, ServerEvent, ServerState } from '@spawnpoint/domain';
 import { Bus, IntegrationEvent } from '@spawnpoint/messaging';
 import { logger } from '@spawnpoint/logging';
-import { integrationEventName, parseBusEvent, ProjectView, QueueStatsBroadcast, ResolvedBuild, StartServerBody, SUBJECTS, validListener } from '@spawnpoint/proto';
+import { integrationEventName, parseBusEvent, PoolCapacityView, ProjectView, QueueStatsBroadcast, ResolvedBuild, StartServerBody, SUBJECTS, validListener } from '@spawnpoint/proto';
 import type { ReadModels } from '@spawnpoint/read-models';
 import { countPoolClaim, KeyedLane } from '@spawnpoint/platform';
 import { poolFor, poolKey } from './pool-claim';
@@ -60,6 +60,8 @@ export class PoolManager {
   readonly demand = new PoolDemandSignals();
   /** Projects whose pool has a region sized by demand, from their last reconcile. */
   private readonly byDemand = new Set<string>();
+  /** Each project's pool config and what each region was sized to at its last reconcile (GET /v3/pools). */
+  private readonly sized = new Map<string, { config: PoolConfig; desired: Record<string, number> }>();
 
   /** `now`: the injected clock (ms), for the refill debounce. */
   constructor(private readonly host: PoolHost, private readonly db: ReadModels, private readonly bus: Bus, private readonly now: () => number) {}
@@ -157,6 +159,31 @@ export class PoolManager {
     return null;
   }
 
+  /**
+   * Each pool region's capacity as of the last reconcile: what it keeps ready and why, and its unclaimed
+   * servers now. `claimed`: the active claimed pool servers per region (the caller counts them).
+   */
+  capacity(projectId: string, claimed: Record<string, number>): PoolCapacityView {
+    const sized = this.sized.get(projectId);
+    const version = this.targets.get(projectId) ?? null;
+    const members = [...this.members.values()].filter((m) => m.projectId === projectId);
+    const config = sized?.config;
+    const regions = Object.entries(config?.enabled ? config.regions : {}).map(([region, c]) => {
+      const here = members.filter((m) => m.region === region);
+      const current = here.filter((m) => m.version === version && m.computeSize === config!.compute_size);
+      const desired = sized!.desired[region] ?? c.min_ready;
+      const why = c.demand ? this.demand.why(projectId, region) : ['static: min_ready'];
+      const outdated = here.length - current.length;
+      return {
+        region, sized_by: c.demand ? 'demand' as const : 'static' as const, min_ready: c.min_ready, max: c.max, desired,
+        ready: current.filter((m) => m.status === 'running').length, launching: current.filter((m) => m.status === 'launching').length,
+        outdated, claimed: claimed[region] ?? 0,
+        why: outdated > 0 ? [...why, `rolling out version ${version}: ${outdated} older server(s) to replace`] : why,
+      };
+    });
+    return { enabled: !!config?.enabled, build_name: config?.build_name ?? null, build_version: config?.enabled ? version : null, regions };
+  }
+
   /** min_ready summed over the projects' pools, by region. */
   minReadyByRegion(): Map<string, number> {
     const out = new Map<string, number>();
@@ -226,6 +253,8 @@ export class PoolManager {
       // The pool-target gauge shows what a demand-sized region keeps now.
       this.configured.set(projectId, { ...this.configured.get(projectId), ...demanded });
     } else this.byDemand.delete(projectId);
+    if (config) this.sized.set(projectId, { config, desired: Object.fromEntries(Object.entries(config.regions).map(([r, c]) => [r, demanded[r] ?? Math.min(c.min_ready, c.max)])) });
+    else this.sized.delete(projectId);
     const plan = planPool(config, build?.version ?? null, members, demanded);
     for (const id of plan.stop) await this.host.stopPoolServer(id);
     const starts = plan.start.flatMap(({ region, count }) => Array.from({ length: count }, () => region));
