@@ -170,7 +170,7 @@ if (!haveChromium && !onCi) {
       try {
         await tab.getByRole('link', { name: 'Capacity' }).click();
         await waitFor('the capacity table', () => (document.querySelectorAll('#capacity-table tbody tr').length === 2
-          && !!document.querySelector('#capacity-table tbody tr')?.textContent?.includes('static: min_ready')));
+          && !!document.querySelector('#capacity-table tbody')?.textContent?.includes('static: min_ready')));
         const rows = await tab.locator('#capacity-table tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
         const byRegion = Object.fromEntries(rows.map((r) => [r[0], r]));
         expect(byRegion['eu-west'].slice(0, 3)).toEqual(['eu-west', 'static', '1']);
