@@ -34,6 +34,7 @@ export function describeMatchmaking(mode: string, start: () => Promise<Platform>
           confirmed: { teams: 2, playersPerTeam: 1, requireConfirmation: true, confirmationTimeout: 3 },
           refill: { teams: 2, playersPerTeam: 1, allowBackfill: true, backfillWindow: 60 },
           squads: { teams: 2, roles: { tank: { count: 1 }, healer: { count: 1 } } },
+          rolefill: { teams: 2, roles: { tank: { count: 1 }, healer: { count: 1 } }, allowBackfill: true, backfillWindow: 60 },
           shortfill: { teams: 2, playersPerTeam: 1, allowBackfill: true, backfillWindow: 1 },
           open: { teams: 2, playersPerTeam: 1 },
           pairs: { teams: 2, playersPerTeam: 2 },
@@ -528,6 +529,35 @@ export function describeMatchmaking(mode: string, start: () => Promise<Platform>
       expect((await api.get('/v3/lobbies/ranked/me/matchmaking', as('mm-r0'))).body.blockedBy).toContainEqual({ code: 'role_missing', playerId: 'mm-r0' });
       expect((await api.delete('/v3/lobbies/ranked/me/matchmaking', as('mm-r0'))).status).toBe(200);
       for (const [who] of roles) await api.post('/v3/lobbies/ranked/me/end-match', undefined, as(who));
+    });
+
+    it('engine-managed backfill in a role mode: a freed tank slot is filled by a queued tank, never by a healer', async () => {
+      const players: [string, string][] = [['mm-rf1', 'tank'], ['mm-rf2', 'healer'], ['mm-rf3', 'tank'], ['mm-rf4', 'healer'], ['mm-rf5', 'healer'], ['mm-rf6', 'tank']];
+      for (const [who, role] of players) expect((await api.post('/v3/lobbies/ranked', { region: 'sea', state: { role } }, as(who))).status).toBe(201);
+      const four = players.slice(0, 4).map(([who]) => who);
+      for (const who of four) expect((await api.post('/v3/lobbies/ranked/me/matchmaking', { mode: 'rolefill' }, as(who))).status).toBe(200);
+      const games = await Promise.all(four.map((who) => eventually(() => api.get('/v3/lobbies/ranked/me', as(who)), (r) => r.body.status === 'in_game', 60_000, `${who} in_game`)));
+      const serverId: string = games[0].body.server.instance_id;
+      const before = await eventually(() => server.get(`/v3/servers/${serverId}/backfill`), (r) => r.body.backfill_deadline !== null, 10_000, 'window');
+      const tankTeam = before.body.roster.findIndex((t: string[]) => t.includes('mm-rf1'));
+      // A tank leaves: its team lacks a tank; the other team is full.
+      expect((await api.post('/v3/lobbies/ranked/me/end-match', undefined, as('mm-rf1'))).body.status).toBe('waiting');
+      await eventually(() => server.get(`/v3/servers/${serverId}/backfill`), (r) => r.body.roster_version === 1 && r.body.backfill_open, 15_000, 'slot open');
+      // A healer queues first: no team lacks a healer, so it stays in the queue.
+      await api.post('/v3/lobbies/ranked/me/matchmaking', { mode: 'rolefill' }, as('mm-rf5'));
+      await new Promise((r) => setTimeout(r, 2_000));
+      expect((await api.get('/v3/lobbies/ranked/me', as('mm-rf5'))).body.status).toBe('in_queue');
+      // A tank queues: it fills the tank's slot, straight into the game, on the team that lost it.
+      await api.post('/v3/lobbies/ranked/me/matchmaking', { mode: 'rolefill' }, as('mm-rf6'));
+      const filled = await eventually(() => api.get('/v3/lobbies/ranked/me', as('mm-rf6')), (r) => r.body.status === 'in_game', 30_000, 'tank filled in');
+      expect(filled.body.server.instance_id).toBe(serverId);
+      const full = await eventually(() => server.get(`/v3/servers/${serverId}/backfill`), (r) => r.body.roster_version === 2, 15_000, 'filled');
+      expect(full.body.roster[tankTeam].sort()).toEqual([...before.body.roster[tankTeam].filter((id: string) => id !== 'mm-rf1'), 'mm-rf6'].sort());
+      expect(full.body.backfill_open).toBe(false);
+      expect((await api.get('/v3/lobbies/ranked/me', as('mm-rf5'))).body.status).toBe('in_queue');
+      expect((await api.delete('/v3/lobbies/ranked/me/matchmaking', as('mm-rf5'))).status).toBe(200);
+      for (const who of ['mm-rf2', 'mm-rf3', 'mm-rf4', 'mm-rf6']) await api.post('/v3/lobbies/ranked/me/end-match', undefined, as(who));
+      await eventually(() => server.get(`/v3/servers/${serverId}`), (r) => r.body.status === 'stopped', 30_000, 'server stopped');
     });
 
     it('a search past its mode timeout returns to waiting with matchmakingError "timeout"', async () => {

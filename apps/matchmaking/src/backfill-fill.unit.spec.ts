@@ -24,11 +24,11 @@ describe('fillOpen: when a game may take a fill', () => {
     expect(fillOpen(game(), mode, at(60))).toBe(true);
     expect(fillOpen(game(), mode, at(61))).toBe(false);
   });
-  it("the game's opening override moves the window; its lock closes it; role modes and modes without backfill are never filled", () => {
+  it("the game's opening override moves the window; its lock closes it; modes without backfill are never filled; role modes are", () => {
     expect(fillOpen(game({ override: { accepting: true, skillBand: null, deadline: iso(300) } }), mode, at(200))).toBe(true);
     expect(fillOpen(game({ override: { accepting: false, skillBand: null, deadline: iso(300) } }), mode, at(10))).toBe(false);
     expect(fillOpen(game(), { ...mode, allowBackfill: false }, at(10))).toBe(false);
-    expect(fillOpen(game(), resolveMode('roles', { teams: 2, roles: { tank: { count: 1 } }, allowBackfill: true }), at(10))).toBe(false);
+    expect(fillOpen(game(), resolveMode('roles', { teams: 2, roles: { tank: { count: 1 } }, allowBackfill: true }), at(10))).toBe(true);
   });
 });
 
@@ -56,5 +56,48 @@ describe('fillCandidate: which queued lobby fills it', () => {
   });
   it('no free slot, no candidate', () => {
     expect(fillCandidate(game({ free: [0, 0] }), mode, [ticket('x', [1000], 0)], at(5))).toBeNull();
+  });
+});
+
+describe('fillCandidate in a role mode: a freed role slot is filled by a queued lobby of that role', () => {
+  // Two teams of a tank and two healers; the tank of team 0 (lobby t0) and a healer of team 1 (h1) left.
+  const roleMode = resolveMode('roles', { teams: 2, roles: { tank: { count: 1 }, healer: { count: 2 } }, allowBackfill: true, backfillWindow: 60 });
+  const roleMatch = {
+    ...match, mode: 'roles', left: ['t0', 'h1'], playersPerTeam: 3,
+    lobbies: [
+      { lobbyId: 't0', ticket: 1, players: ['tina'], rating: 0, queuedAt: started, roles: ['tank'] },
+      { lobbyId: 'hh0', ticket: 1, players: ['hal', 'hue'], rating: 0, queuedAt: started, roles: ['healer', 'healer'] },
+      { lobbyId: 't1', ticket: 1, players: ['tom'], rating: 0, queuedAt: started, roles: ['tank'] },
+      { lobbyId: 'h1', ticket: 1, players: ['hana'], rating: 0, queuedAt: started, roles: ['healer'] },
+      { lobbyId: 'h2', ticket: 1, players: ['hugo'], rating: 0, queuedAt: started, roles: ['healer'] },
+    ],
+    teams: [['hal', 'hue'], ['tom', 'hugo']],
+  } as unknown as Extract<MatchState, { status: 'running' }>;
+  const roleGame = (over: Partial<OpenGame> = {}): OpenGame & { free: number[] } => ({ match: roleMatch, startedAt: started, initial: [3, 3], override: null, free: [1, 1], ...over });
+  const roleTicket = (lobbyId: string, roles: (string | null)[], queuedS: number): Ticket => ({
+    lobbyId, ticket: 7, region: 'eu-west', queuedAt: iso(queuedS), players: roles.map((role, i) => ({ id: `${lobbyId}-${i}`, state: role === null ? {} : { role } })),
+  });
+
+  it('a tank goes to the team that lost its tank, a healer to the one that lost a healer; each records its roles', () => {
+    expect(fillCandidate(roleGame(), roleMode, [roleTicket('tank', ['tank'], 0)], at(5)))
+      .toEqual({ lobby: { lobbyId: 'tank', ticket: 7, players: ['tank-0'], rating: 0, queuedAt: iso(0), roles: ['tank'] }, team: 0 });
+    expect(fillCandidate(roleGame(), roleMode, [roleTicket('healer', ['healer'], 0)], at(5))).toMatchObject({ lobby: { lobbyId: 'healer', roles: ['healer'] }, team: 1 });
+  });
+
+  it('the oldest lobby whose roles fit a team wins; a lobby of a role no team lacks, of no role, or too big never does', () => {
+    const pick = fillCandidate(roleGame(), roleMode, [
+      roleTicket('two-healers', ['healer', 'healer'], 0), // no team lacks two healers
+      roleTicket('no-role', [null], 1),
+      roleTicket('dps', ['dps'], 2),
+      roleTicket('late-tank', ['tank'], 9),
+      roleTicket('early-healer', ['healer'], 4),
+    ], at(10));
+    expect(pick).toMatchObject({ lobby: { lobbyId: 'early-healer' }, team: 1 });
+    expect(fillCandidate(roleGame(), roleMode, [roleTicket('two-healers', ['healer', 'healer'], 0), roleTicket('no-role', [null], 1)], at(10))).toBeNull();
+  });
+
+  it('a match whose players\' roles were not recorded is not filled', () => {
+    const unknown = { ...roleMatch, lobbies: roleMatch.lobbies.map(({ roles: _roles, ...l }) => l) } as unknown as typeof roleMatch;
+    expect(fillCandidate(roleGame({ match: unknown }), roleMode, [roleTicket('tank', ['tank'], 0)], at(5))).toBeNull();
   });
 });

@@ -71,6 +71,7 @@ export class Machines {
     const spec: MachineSpec = {
       serverId: launch.serverId, projectId: launch.projectId, executablePath: build.executablePath ?? undefined,
       image: build.image ?? undefined, args: splitArgs(launch.startupArgs), computeSize: launch.computeSize, region: launch.region, ports: allocated,
+      ...(launch.isPoolServer ? { pool: true } : {}),
       env: buildGameEnv({
         instanceId: launch.serverId, matchId: launch.matchId, region: launch.region, computeSize: launch.computeSize, versionTag: launch.versionTag,
         version: launch.version, customData: launch.customData, ports: allocated, projectEnv: project.settings.environment_variables,

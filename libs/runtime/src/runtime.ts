@@ -37,6 +37,8 @@ export interface MachineSpec {
   ports: AllocatedPort[];
   computeSize: string;
   region: string;
+  /** A warm-pool server (unclaimed when started): its pod is labelled so an operator can list the pools' pods. */
+  pool?: boolean;
 }
 
 export type ExitReason = 'PROCESS_EXITED' | 'STARTUP_FAILURE_TIMEOUT' | 'SHUTDOWN_SIGNAL' | 'START_FAILED';

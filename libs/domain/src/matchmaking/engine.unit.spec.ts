@@ -138,6 +138,9 @@ describe('formMatches in role modes (1 tank + 2 dps per team, two teams)', () =>
     expect(duoTeam).toContain('duo-p1');
     for (const team of m.teams) expect(roleCounts(q, team)).toEqual(['dps', 'dps', 'tank']);
     expect(m.teams.find((t) => t !== duoTeam)).toContain('t-p0');
+    // Each lobby records its players' roles, in their order: a freed slot is refilled by its role (engine backfill).
+    expect(m.lobbies.find((l) => l.lobbyId === 'duo')).toMatchObject({ players: ['duo-p0', 'duo-p1'], roles: ['tank', 'dps'] });
+    for (const l of m.lobbies) expect(l.roles).toEqual(l.players.map((id) => roleOf(q).get(id)));
   });
 
   it('a party that fits no team\'s free slots waits: (tank, dps) twice, then (dps, dps) cannot join; two solo dps can', () => {

@@ -7,3 +7,4 @@ export * from './engine';
 export * from './queue';
 export * from './explain';
 export * from './replay';
+export { roleOf, roleTable, roleVector, type RoleTable } from './roles';

@@ -22,6 +22,8 @@ export interface MatchLobby {
   rating: number;
   /** When the lobby started searching (kept when it goes back to the queue). */
   queuedAt: string;
+  /** Role modes: each player's role, in the order of `players` (engine backfill fills a freed slot by its role). */
+  roles?: string[];
 }
 
 export interface MatchProposal {

@@ -7,6 +7,8 @@ export const LABEL_SERVER = 'spawnpoint.dev/server';
 export const LABEL_BUILD = 'spawnpoint.dev/build';
 export const LABEL_BUILD_VERSION = 'spawnpoint.dev/build-version';
 export const LABEL_REGION = 'spawnpoint.dev/region';
+/** "true" on a warm-pool server's pod (started unclaimed; a claim does not relabel it). */
+export const LABEL_POOL = 'spawnpoint.dev/pool';
 
 // Labels hold at most 63 restricted characters; the exact ids travel in annotations.
 export const ANNOTATION_SERVER_ID = 'spawnpoint.dev/server-id';

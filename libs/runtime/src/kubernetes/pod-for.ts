@@ -6,7 +6,7 @@ import { COMPUTE_SIZES, type ComputeSize } from '@spawnpoint/domain';
 import type { AllocatedPort, MachineSpec } from '../runtime';
 import {
   ANNOTATION_COMPUTE_SIZE, ANNOTATION_PORTS, ANNOTATION_PROJECT_ID, ANNOTATION_SERVER_ID, FETCH_CONTAINER, GAME_CONTAINER,
-  LABEL_BUILD, LABEL_BUILD_VERSION, LABEL_PROJECT, LABEL_REGION, LABEL_SERVER, MANAGED_BY, MANAGER, PORTS_PROBE_CONTAINER, podName,
+  LABEL_BUILD, LABEL_BUILD_VERSION, LABEL_POOL, LABEL_PROJECT, LABEL_REGION, LABEL_SERVER, MANAGED_BY, MANAGER, PORTS_PROBE_CONTAINER, podName,
 } from './labels';
 import type { KubernetesRuntimeSettings } from './settings';
 
@@ -230,6 +230,7 @@ function labelsFor(spec: MachineSpec): Record<string, string> {
   // The spec names the build by tag and version (the env contract); the build id is not part of it.
   put(LABEL_BUILD, spec.env.SPAWNPOINT_VERSION_TAG);
   put(LABEL_BUILD_VERSION, spec.env.SPAWNPOINT_VERSION);
+  if (spec.pool) labels[LABEL_POOL] = 'true';
   return labels;
 }
 

@@ -22,18 +22,20 @@ const PORT_SETS: Record<string, PortSpec[]> = {
 
 describe('podFor: every combination is a valid Pod', () => {
   const cases = COMPUTE_SIZES.flatMap((size) => (['zip', 'image'] as const).flatMap((build) =>
-    Object.keys(PORT_SETS).map((ports, i) => ({ size: size.name, build, ports, region: Object.keys(settings.regions)[i % 3] }))));
+    Object.keys(PORT_SETS).map((ports, i) => ({ size: size.name, build, ports, region: Object.keys(settings.regions)[i % 3], pool: i % 2 === 0 }))));
 
-  it('covers every size, both build kinds, every port mix and every region', () => {
+  it('covers every size, both build kinds, every port mix, every region, pool servers and others', () => {
     expect(new Set(cases.map((c) => c.size)).size).toBe(9);
     expect(new Set(cases.map((c) => c.region)).size).toBe(3);
+    expect(new Set(cases.map((c) => c.pool)).size).toBe(2);
     expect(cases).toHaveLength(9 * 2 * 4);
   });
 
-  it.each(cases)('$size, $build build, $ports, $region', async ({ size, build, ports, region }) => {
-    const spec = machineSpec({ computeSize: size, build, ports: PORT_SETS[ports], region });
+  it.each(cases)('$size, $build build, $ports, $region, pool $pool', async ({ size, build, ports, region, pool }) => {
+    const spec = machineSpec({ computeSize: size, build, ports: PORT_SETS[ports], region, pool });
     const pod = podFor(spec, settings);
     await validateManifest(pod as never);
+    expect(pod.metadata!.labels!['spawnpoint.dev/pool']).toBe(pool ? 'true' : undefined);
 
     const sizeRow = COMPUTE_SIZES.find((s) => s.name === size)!;
     expect(game(pod).resources!.requests!.memory).toBe(`${sizeRow.memoryMb}Mi`);

@@ -2,7 +2,7 @@
 // Its own file, as it shares only entries and scratch with formInGroup (which hands role modes here).
 import { allowedDifference } from '../rating';
 import { chooseRegion } from '../region';
-import { RoleWork } from '../roles';
+import { roleOf, RoleWork } from '../roles';
 import type { MatchLobby, MatchProposal } from '../match';
 import { copyIds, Entry, lobbyPlayers, MAX_LOOKED_AT, MatchIdOf, Prepared, QueueKey } from './entries';
 import { root, Scratch } from './scratch';
@@ -228,7 +228,9 @@ export function formRoleGroup(
     }
     for (let c = 0; c < cn; c++) {
       const x = ratings[chosen[c]];
-      lobbies[c] = { lobbyId: x.id, ticket: x.t.ticket, players: lobbyPlayers(x), rating: x.rating, queuedAt: x.t.queuedAt };
+      // Each player's role, kept on the match: a freed slot is refilled by its role (engine backfill).
+      const roles = x.t.players.map((pl) => table.names[roleOf(table, pl.state)]);
+      lobbies[c] = { lobbyId: x.id, ticket: x.t.ticket, players: lobbyPlayers(x), rating: x.rating, queuedAt: x.t.queuedAt, roles };
       const t = work.team[c];
       teamCount[t] = copyIds(x.pids, teamPlayers[t], teamCount[t]);
     }

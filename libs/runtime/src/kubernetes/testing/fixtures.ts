@@ -38,6 +38,7 @@ export interface SpecInput {
   build?: 'zip' | 'image';
   args?: string[];
   requestEnv?: Record<string, string>;
+  pool?: boolean;
 }
 
 export function machineSpec(input: SpecInput = {}): MachineSpec {
@@ -49,7 +50,7 @@ export function machineSpec(input: SpecInput = {}): MachineSpec {
     ? { buildDir: '/var/lib/spawnpoint/builds/b1', executablePath: 'bin/server', artifactUrl: 'http://spawnpoint-gateway.spawnpoint.svc/internal/builds/b1/artifact.tar.gz?token=t0k3n' }
     : { image: 'ghcr.io/acme/arena-server:1.4.2' };
   return {
-    serverId, projectId: 'proj_7Hq2', ...build, args: input.args ?? ['--map', 'de dust', ''], computeSize, region, ports,
+    serverId, projectId: 'proj_7Hq2', ...build, args: input.args ?? ['--map', 'de dust', ''], computeSize, region, ports, ...(input.pool ? { pool: true } : {}),
     env: buildGameEnv({
       instanceId: serverId, matchId: 'match-1', region, computeSize, versionTag: 'season-3', version: 12,
       customData: { mode: 'ranked' }, ports, projectEnv: { LOG_LEVEL: 'debug' }, requestEnv: input.requestEnv ?? {},
