@@ -25,7 +25,7 @@ export class QueueStatsEntry {
   /** Matches these players make (players searching ÷ a full match, rounded up): the servers the queue will claim soon (pool demand). */
   @Int({ optional: true }) matchesForming?: number;
 }
-/** Broadcast on `matchmaking.queueStats` by the active matcher, every lobbyQueueStatsMs: every queue with a lobby in it. */
+/** Broadcast on `matchmaking.queueStats` by the active matcher, every queueStatsBroadcastMs (2 s; lobbyQueueStatsMs when shorter): every queue with a lobby in it. */
 @BusEvent(M.queueStats)
 export class QueueStatsBroadcast { @NestedArray(() => QueueStatsEntry) queues!: QueueStatsEntry[] }
 

@@ -80,7 +80,7 @@ export class MatchmakingHost extends ServiceHost {
       },
     }, this.config.matchTickMs);
     this.matcher.start();
-    this.statsTimer = setInterval(() => void this.broadcastStats(), this.config.lobbyQueueStatsMs);
+    this.statsTimer = setInterval(() => void this.broadcastStats(), Math.min(this.config.lobbyQueueStatsMs, this.config.queueStatsBroadcastMs));
     this.statsTimer.unref();
   }
 

@@ -1,6 +1,6 @@
 // The live figures of each queue (decisions.md: queueStats per (config, mode, region)): lobbies and
 // players searching now, from the queue in memory, and avgWaitSeconds, the mean time from start to match
-// over the last 10 minutes (match_waits). The active matcher broadcasts them every lobbyQueueStatsMs; the
+// over the last 10 minutes (match_waits). The active matcher broadcasts them every queueStatsBroadcastMs; the
 // lobbies service shows them in lobby views and the gateways send them to queued lobbies' event streams.
 import { Pool } from 'pg';
 import { QueueStatsEntry } from '@spawnpoint/proto';

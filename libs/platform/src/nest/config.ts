@@ -51,6 +51,12 @@ export interface PlatformConfig {
   lobbyPingMs: number;
   /** `queue_stats` on the event streams of lobbies in matchmaking. */
   lobbyQueueStatsMs: number;
+  /**
+   * The active matcher's queue figures broadcast (matchmaking.queueStats), at most this far apart (and at least
+   * as often as lobbyQueueStatsMs): pools sized by demand hear of a forming match from it (ADR-0025). The
+   * streams push their own `queue_stats` every lobbyQueueStatsMs from the last figures, so this costs them nothing.
+   */
+  queueStatsBroadcastMs: number;
   /** An upload PUT that receives no data this long is cut and its partial file removed. */
   uploadIdleMs: number;
   /**
@@ -117,6 +123,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, mode: PlatformC
     lobbyPresenceMs: Number(env.SPAWNPOINT_LOBBY_PRESENCE_MS ?? 2_000),
     lobbyPingMs: Number(env.SPAWNPOINT_LOBBY_PING_MS ?? 30_000),
     lobbyQueueStatsMs: Number(env.SPAWNPOINT_LOBBY_QUEUE_STATS_MS ?? 10_000),
+    queueStatsBroadcastMs: Number(env.SPAWNPOINT_QUEUE_STATS_BROADCAST_MS ?? 2_000),
     uploadIdleMs: Number(env.SPAWNPOINT_UPLOAD_IDLE_MS ?? 60_000),
     artifactSecret: env.SPAWNPOINT_ARTIFACT_SECRET || randomBytes(32).toString('hex'),
     artifactBaseUrl: (env.SPAWNPOINT_ARTIFACT_BASE_URL || publicUrl).replace(/\/$/, ''),
