@@ -157,6 +157,8 @@ export function describeGameApi(mode: string, start: () => Promise<Platform>, st
       const old = (await gameEnv(p, s.body.instance_id)).SPAWNPOINT_SERVER_TOKEN;
       expect((await api.post(`/v3/servers/${s.body.instance_id}/restart`, {})).status).toBe(200);
       const renewed = await eventually(async () => (await gameEnv(p, s.body.instance_id)).SPAWNPOINT_SERVER_TOKEN, (t) => t !== old, 15_000, 'new token');
+      // The new machine up (a start that outlived the startup timeout would stop the server, and its token with it).
+      await status(api, s.body.instance_id, 'running');
       expect((await anon.get('/v3/game/self', bearer(old))).status).toBe(401);
       expect((await anon.get('/v3/game/self', bearer(renewed))).status).toBe(200);
       await api.delete(`/v3/servers/${s.body.instance_id}`);
