@@ -1,7 +1,8 @@
 // Pools sized by demand, black-box over HTTP (issue 38): a region with `demand` keeps nothing ready while
 // nobody plays, grows as soon as a match forms in a matchmaking queue (before any server is claimed), and
 // goes back to zero after its quiet spell; its settings are validated. And claim leases: a claimed pool
-// server whose game reports no player within claim_lease_seconds is stopped; one with a player keeps on.
+// server whose game reports no player within claim_lease_seconds is stopped, and a lobby holding it is told
+// (its game ends); one with a player keeps on.
 import net from 'node:net';
 import { client, eventually } from '../support/http';
 import { Platform } from '../support/processes';
@@ -106,6 +107,16 @@ export function describePoolDemand(mode: string, start: () => Promise<Platform>)
         player.destroy();
       }
       await server.delete(`/v3/servers/${played.body.instance_id}`);
+
+      // A lobby whose game got a pool server nobody joins: the lease stops it, and the lobby is told (its game ends).
+      await eventually(() => activePool(server, 'us-east'), (l) => l.some((s) => s.status === 'running' && !s.pool_claimed_at), 60_000, 'pool refilled');
+      expect((await api.post('/v3/lobbies/arena', { region: 'us-east' }, as('pd-lease'))).status).toBe(201);
+      expect((await api.post('/v3/lobbies/arena/me/start', undefined, as('pd-lease'))).status).toBe(200);
+      const inGame = await eventually(() => api.get('/v3/lobbies/arena/me', as('pd-lease')), (r) => r.body.status === 'in_game', 30_000, 'lobby in_game');
+      const held = await server.get(`/v3/servers/${inGame.body.server.instance_id}`);
+      expect([held.body.is_pool_server, typeof held.body.pool_claimed_at]).toEqual([true, 'string']);
+      await eventually(() => server.get(`/v3/servers/${held.body.instance_id}`), (r) => r.body.status === 'stopped', 30_000, 'lobby server lease expired');
+      await eventually(() => api.get('/v3/lobbies/arena/me', as('pd-lease')), (r) => r.body.status === 'waiting', 15_000, 'lobby told');
       await server.post('/v3/projects/settings', { pool_config: null });
     });
   });
