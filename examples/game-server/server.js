@@ -141,7 +141,9 @@ async function main() {
 
 /**
  * Ready, players and health through the SDK; --ready-after-ms N reports ready N ms late (see readiness
- * "sdk"), --watch-claim logs a pool claim, --stop-after-ms N asks to be stopped.
+ * "sdk"), --watch-claim logs a pool claim, --stop-after-ms N asks to be stopped. --resettable (or
+ * SAMPLE_RESETTABLE=1 in the environment, as a pool's servers get it from the project's variables) says the
+ * game resets itself: a claim lease that expires returns it to the pool, and it logs each claim and release.
  */
 async function useGameApi() {
   const readyAfter = flagValue('--ready-after-ms');
@@ -149,12 +151,13 @@ async function useGameApi() {
   try {
     await game.ready();
     reportedReady = true;
-    await game.report({ players: tcpPlayers + udpPlayers, health: 'healthy' });
+    await game.report({ players: tcpPlayers + udpPlayers, health: 'healthy', ...(resettable ? { resettable: true } : {}) });
     info('reported ready to spawnpoint');
   } catch (err) {
     warn(`game API: ${err.message}`);
     return;
   }
+  if (resettable) void claimsAndReleases();
   if (flag('--watch-claim')) {
     game.watchClaim().then((s) => info(`claimed as "${s.name}", match ${s.match_id}`), (err) => warn(`watching the claim failed: ${err.message}`));
   }
@@ -164,6 +167,23 @@ async function useGameApi() {
       info(`asking spawnpoint to stop this server after ${stopAfter} ms (--stop-after-ms)`);
       game.requestStop().catch((err) => warn(`stop request failed: ${err.message}`));
     }, Number(stopAfter));
+  }
+}
+
+const resettable = flag('--resettable') || process.env.SAMPLE_RESETTABLE === '1';
+
+/** A resettable game's loop: claimed, then released back to the pool (it would reset its match state here), again. */
+async function claimsAndReleases() {
+  try {
+    for (;;) {
+      const claimed = await game.watchClaim();
+      if (!claimed.is_pool_server) return;
+      info(`claimed as "${claimed.name}", match ${claimed.match_id}`);
+      const released = await game.watchRelease();
+      info(`released back to the pool as "${released.name}": reset for the next match ${released.match_id}`);
+    }
+  } catch (err) {
+    warn(`watching claims failed: ${err.message}`);
   }
 }
 

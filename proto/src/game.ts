@@ -3,7 +3,7 @@
 // the server's current one and the server is not stopped.
 import { SUBJECTS } from './subjects';
 import { BusRequest } from './contracts';
-import { Enum, Int, Json, Nested, Str } from './validation/fields';
+import { Bool, Enum, Int, Json, Nested, Str } from './validation/fields';
 import { BackfillState } from './backfill';
 import { ServerView } from './servers';
 
@@ -14,6 +14,11 @@ export class GameStatusBody {
   @Int({ min: 0, max: 100_000, optional: true }) players?: number;
   @Enum(GAME_HEALTH, { optional: true }) health?: 'healthy' | 'degraded' | 'unhealthy';
   @Str({ max: 512, optional: true, nullable: true }) message?: string | null;
+  /**
+   * The game resets itself when its claim is released (it reads its own server and sees pool_claimed_at null):
+   * a claim lease that expires then returns the server to the pool instead of stopping it. Kept until said otherwise (a new machine: until said again).
+   */
+  @Bool({ optional: true }) resettable?: boolean;
 }
 
 /** GET /v3/game/match: the server's match id, and its backfill state when the match has a backfill record. */

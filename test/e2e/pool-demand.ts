@@ -119,5 +119,35 @@ export function describePoolDemand(mode: string, start: () => Promise<Platform>)
       await eventually(() => api.get('/v3/lobbies/arena/me', as('pd-lease')), (r) => r.body.status === 'waiting', 15_000, 'lobby told');
       await server.post('/v3/projects/settings', { pool_config: null });
     });
+
+    it('returns a claimed pool server whose game resets itself to the pool when its lease expires; the lobby holding it is told', async () => {
+      // The sample game says it resets itself (SAMPLE_RESETTABLE, from the project's variables like any pool server's).
+      const set = await server.post('/v3/projects/settings', {
+        environment_variables: { SAMPLE_RESETTABLE: '1' },
+        pool_config: { enabled: true, build_name: 'default', claim_lease_seconds: 5, regions: { 'us-south': { min_ready: 1, max: 2 } } },
+      });
+      expect(set.status).toBe(200);
+      const ready = await eventually(() => activePool(server, 'us-south'), (l) => l.some((x) => x.status === 'running' && !x.pool_claimed_at && x.game), 60_000, 'a resettable pool server');
+      expect(ready.find((x) => x.game)!.game).toMatchObject({ players: 0 });
+      expect((await api.post('/v3/lobbies/arena', { region: 'us-south' }, as('pd-reset'))).status).toBe(201);
+      expect((await api.post('/v3/lobbies/arena/me/start', undefined, as('pd-reset'))).status).toBe(200);
+      const inGame = await eventually(() => api.get('/v3/lobbies/arena/me', as('pd-reset')), (r) => r.body.status === 'in_game', 30_000, 'lobby in_game');
+      const id: string = inGame.body.server.instance_id;
+      const claimed = (await server.get(`/v3/servers/${id}`)).body;
+      expect(claimed).toMatchObject({ is_pool_server: true, status: 'running' });
+      expect(claimed.pool_claimed_at).not.toBeNull();
+      // Nobody joins: after 5 s the claim is released, the machine runs on, unclaimed, under the pool's name and a new match.
+      const back = await eventually(() => server.get(`/v3/servers/${id}`), (r) => r.body.pool_claimed_at === null, 30_000, 'released');
+      expect(back.body).toMatchObject({ status: 'running', name: 'pool-us-south', custom_data: null });
+      expect(back.body.match_id).not.toBe(claimed.match_id);
+      await eventually(() => api.get('/v3/lobbies/arena/me', as('pd-reset')), (r) => r.body.status === 'waiting', 15_000, 'lobby told');
+      // The game saw it (GET /v3/game/self) and reset; the server serves the next claim.
+      await eventually(async () => (await server.get(`/v3/servers/${id}/logs?start_time=-1h`)).body.logs?.map((l: { message: string }) => l.message).join('\n') ?? '',
+        (text) => text.includes('released back to the pool as "pool-us-south"'), 15_000, 'the game reset');
+      const next = await server.post('/v3/servers/start', { name: 'next match', region: 'us-south' });
+      expect(next.body.is_pool_server).toBe(true);
+      await server.post('/v3/projects/settings', { pool_config: null, environment_variables: {} });
+      for (const x of await activePool(server, 'us-south')) await server.delete(`/v3/servers/${x.instance_id}`);
+    });
   });
 }

@@ -16,6 +16,9 @@ const GAME_STATUS = `UPDATE servers SET game_status = $2::jsonb, updated_at = $3
 const CUSTOM_DATA = `UPDATE servers SET custom_data = $2::jsonb, updated_at = $3 WHERE id = $1::uuid`;
 const STOPPED = `UPDATE servers SET status = 'stopped', stopped_at = $2, stop_reason = $3, network_ports = '[]'::jsonb, updated_at = $2
   WHERE id = $1::uuid`;
+// A claim ended by its lease on a resettable game: unclaimed again, under the pool's name and a new match id.
+const RELEASED = `UPDATE servers SET name = $2, match_id = $3, custom_data = NULL, ttl = NULL, start_key = NULL, pool_claimed_at = NULL, updated_at = $4
+  WHERE id = $1::uuid`;
 // Overrides absent from the event keep their column: a flag per optional column says whether to set it.
 const RESTARTED = `UPDATE servers SET status = 'launching', network_ports = $2::jsonb, build_id = $3::uuid, version = $4,
     started_at = NULL, stopped_at = NULL, stop_reason = NULL, game_status = NULL, updated_at = $5,
@@ -61,6 +64,9 @@ async function apply(recorded: RecordedEvent, sql: SqlTx): Promise<void> {
     }
     case 'ServerStopped':
       await sql.query({ name: 'servers_stopped', text: STOPPED }, [event.data.serverId, new Date(event.data.at), event.data.reason]);
+      return;
+    case 'ServerPoolReleased':
+      await sql.query({ name: 'servers_released', text: RELEASED }, [event.data.serverId, event.data.name, event.data.matchId, new Date(event.data.at)]);
       return;
   }
 }

@@ -102,6 +102,19 @@ export class GameServer {
     }
   }
 
+  /**
+   * Resolves when this pool server is unclaimed: at once before its claim, and after it when the claim is
+   * released back to the pool (a claim lease on a game that reported `resettable`): reset the game then, and
+   * watchClaim() again for the next one.
+   */
+  async watchRelease(options: WatchClaimOptions = {}): Promise<Server> {
+    for (;;) {
+      const s = await this.self();
+      if (s.is_pool_server && s.pool_claimed_at === null) return s;
+      await sleep(options.intervalMs ?? 1000, options.signal);
+    }
+  }
+
   private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
     const request = `${method} ${path}`;
     for (let attempt = 1; ; attempt++) {

@@ -17,10 +17,11 @@ export class GameStatusHandler implements ICommandHandler<GameStatus> {
 
   async execute({ request: req }: GameStatus): Promise<GameServerReply> {
     const { projectId } = await this.tokens.authenticate(req.serverId, req.tokenHash);
-    const { players, health, message } = req.body;
+    const { players, health, message, resettable } = req.body;
     await this.states.handle(req.serverId, {
       type: 'ReportGameStatus', now: this.readModel.now(),
       ...(players !== undefined ? { players } : {}), ...(health !== undefined ? { health } : {}), ...(message !== undefined ? { message } : {}),
+      ...(resettable !== undefined ? { resettable } : {}),
     }, { projectId, await: 'readModel' });
     return { projectId, server: await this.views.get({ projectId, serverId: req.serverId }) };
   }

@@ -113,6 +113,20 @@ export class PoolManager {
       }
       return;
     }
+    if (event.type === 'ServerPoolReleased') {
+      // Back in the pool (a lease on a resettable game): ready for the next claim, or replaced when outdated.
+      // Its row is in the read model now (this runs after it applied the event): the member is read from it.
+      void this.db.server.findUnique({ where: { id } }).then((r) => {
+        if (!r || r.status !== 'running' || r.poolClaimedAt !== null) return;
+        const key = poolKey(r.projectId, r.region, r.version, r.computeSize);
+        this.members.set(id, {
+          serverId: id, projectId: r.projectId, key, region: r.region, version: r.version, computeSize: r.computeSize, status: 'running', createdAt: r.createdAt.toISOString(),
+        });
+        this.pushReady(key, id);
+        this.schedule(r.projectId);
+      }).catch((err) => log.error({ err, server_id: id }, 'pools: a released server was not taken back; the next start of the manager will'));
+      return;
+    }
     const member = this.members.get(id);
     if (!member) return;
     if (event.type === 'ServerRunning') {

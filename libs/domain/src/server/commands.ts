@@ -31,7 +31,9 @@ export type ServerCommand =
    * game's ready report, `stopped` asks for a stop (again: nothing), `launching` changes nothing.
    */
   | { type: 'ReportState'; state: ReportedState; now: string }
-  | { type: 'ReportGameStatus'; players?: number; health?: GameHealth; message?: string | null; now: string }
+  | { type: 'ReportGameStatus'; players?: number; health?: GameHealth; message?: string | null; resettable?: boolean; now: string }
+  /** Ends a claim whose lease expired, the game being resettable: back to the pool under a new match id. */
+  | { type: 'ReleasePoolServer'; matchId: string; reason: 'CLAIM_LEASE_EXPIRED'; now: string }
   | { type: 'UpdateCustomData'; customData: Record<string, unknown> | null; now: string }
   /**
    * `startKey`: the start request's command id, recorded so a retry of that start finds this claim.

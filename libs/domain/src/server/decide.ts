@@ -57,9 +57,10 @@ export function decide(command: ServerCommand, state: ServerState): ServerEvent[
       const players = command.players ?? last?.players ?? null;
       const health = command.health ?? last?.health ?? null;
       const message = command.message === undefined ? (last?.message ?? null) : command.message;
+      const resettable = command.resettable ?? last?.resettable ?? false;
       // The same report again appends nothing: a game may report on every tick.
-      if (last && last.players === players && last.health === health && last.message === message) return [];
-      return [{ type: 'ServerGameStatusReported', data: { serverId, players, health, message, at: command.now } }];
+      if (last && last.players === players && last.health === health && last.message === message && (last.resettable ?? false) === resettable) return [];
+      return [{ type: 'ServerGameStatusReported', data: { serverId, players, health, message, ...(resettable ? { resettable } : {}), at: command.now } }];
     }
     case 'UpdateCustomData':
       if (state.status === 'stopped') throw conflict('server is stopped; custom_data can only change while it is launching or running');
@@ -73,5 +74,9 @@ export function decide(command: ServerCommand, state: ServerState): ServerEvent[
         ttl: command.admission ? applyPlan({ ...command.admission, computeSize: state.computeSize, ttl: command.ttl }) : command.ttl, matchId: command.matchId, ...(command.startKey ? { startKey: command.startKey } : {}),
         ...(command.leaseSeconds ? { leaseSeconds: command.leaseSeconds } : {}), at: command.now,
       } }];
+    case 'ReleasePoolServer':
+      if (state.status !== 'running' || !state.isPoolServer || state.poolClaimedAt === null) throw conflict('not a claimed pool server that is running');
+      if (!state.gameStatus?.resettable) throw conflict('the game does not reset itself (it never reported resettable)');
+      return [{ type: 'ServerPoolReleased', data: { serverId, name: `pool-${state.region}`, matchId: command.matchId, reason: command.reason, at: command.now } }];
   }
 }

@@ -51,6 +51,8 @@ export interface GameStatus {
   health: GameHealth | null;
   message: string | null;
   reportedAt: string;
+  /** The game resets itself when its claim is released (it reads its own server): a lease returns it to the pool. */
+  resettable?: boolean;
 }
 
 export type ServerStarted = DomainEvent<'ServerStarted', ServerLaunch & { at: string }>;
@@ -96,12 +98,20 @@ export type ServerGameStatusReported = DomainEvent<'ServerGameStatusReported', {
   players: number | null;
   health: GameHealth | null;
   message: string | null;
+  /** Absent: as before (not said, or false). */
+  resettable?: boolean;
   at: string;
 }>;
 
+/**
+ * A claimed pool server's claim ends and the server is ready in the pool again (its lease expired and its
+ * game resets itself): the name, custom data, ttl and match of the claim go; `matchId` is a new one.
+ */
+export type ServerPoolReleased = DomainEvent<'ServerPoolReleased', { serverId: string; name: string; matchId: string; reason: 'CLAIM_LEASE_EXPIRED'; at: string }>;
+
 export type ServerEvent =
   | ServerStarted | ServerRunning | ServerStopped | ServerRestarted | ServerCustomDataUpdated | ServerCrashed | ServerPoolClaimed
-  | ServerGameStatusReported;
+  | ServerGameStatusReported | ServerPoolReleased;
 
 /** Auto-restart gives up after this many restarts: the next crash stops the server. */
 export const MAX_AUTO_RESTARTS = 10;

@@ -30,8 +30,12 @@ export function evolve(state: ServerState, event: ServerEvent): ServerState {
       return { ...state, name, customData, ttl, matchId, poolClaimedAt: at, updatedAt: at };
     }
     case 'ServerGameStatusReported': {
-      const { players, health, message } = event.data;
-      return { ...state, gameStatus: { players, health, message, reportedAt: at }, updatedAt: at };
+      const { players, health, message, resettable } = event.data;
+      return { ...state, gameStatus: { players, health, message, reportedAt: at, ...(resettable ? { resettable } : {}) }, updatedAt: at };
+    }
+    case 'ServerPoolReleased': {
+      const { name, matchId } = event.data;
+      return { ...state, name, matchId, customData: null, ttl: null, poolClaimedAt: null, updatedAt: at };
     }
   }
 }

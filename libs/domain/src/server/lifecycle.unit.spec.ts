@@ -4,6 +4,7 @@ import { MAX_AUTO_RESTARTS, serverDecider, ServerEvent, ServerLaunch, ttlDeadlin
 const t0 = '2026-11-21T10:00:00.000Z';
 const t1 = '2026-11-21T10:00:01.000Z';
 const t2 = '2026-11-21T10:05:00.000Z';
+const t3 = '2026-11-21T10:06:00.000Z';
 const port = (external: number) => ({ name: 'game', internal_port: 7777, external_port: external, protocol: 'udp' as const, host: '127.0.0.1', tls_enabled: false });
 const launch: ServerLaunch = {
   serverId: 's1', projectId: 'p', name: 'match', region: 'eu-west', computeSize: 'small', versionTag: 'game', version: 1, buildId: 'b1',
@@ -120,6 +121,36 @@ describe('Pool claims', () => {
     given(serverDecider, [pooled, running, claimed]).when(claim).thenError('conflict', /already claimed/);
     given(serverDecider, [pooled]).when(claim).thenError('conflict', /not ready/);
     given(serverDecider, [started, running]).when(claim).thenError('conflict', /not a pool server/);
+  });
+
+  describe('released back to the pool (a lease on a resettable game)', () => {
+    const claimed: ServerEvent = { type: 'ServerPoolClaimed', data: { serverId: 's1', name: 'ranked #1', customData: { map: 'dust' }, ttl: 900, matchId: 'm9', startKey: 'k1', at: t2 } };
+    const report = (resettable?: boolean): ServerEvent => ({ type: 'ServerGameStatusReported', data: { serverId: 's1', players: 0, health: null, message: null, ...(resettable ? { resettable } : {}), at: t2 } });
+    const release = { type: 'ReleasePoolServer' as const, matchId: 'm10', reason: 'CLAIM_LEASE_EXPIRED' as const, now: t3 };
+
+    it('unclaims it: the pool name again, no custom data or ttl, a new match id; it can be claimed again', () => {
+      const s = given(serverDecider, [pooled, running, claimed, report(true)]).when(release)
+        .then([{ type: 'ServerPoolReleased', data: { serverId: 's1', name: 'pool-eu-west', matchId: 'm10', reason: 'CLAIM_LEASE_EXPIRED', at: t3 } }]);
+      expect(s).toMatchObject({ status: 'running', poolClaimedAt: null, name: 'pool-eu-west', customData: null, ttl: null, matchId: 'm10' });
+      given(serverDecider, [pooled, running, claimed, report(true), { type: 'ServerPoolReleased', data: { serverId: 's1', name: 'pool-eu-west', matchId: 'm10', reason: 'CLAIM_LEASE_EXPIRED', at: t3 } }])
+        .when({ ...claim, now: t3 }).then([{ type: 'ServerPoolClaimed', data: { serverId: 's1', name: 'ranked #1', customData: { map: 'dust' }, ttl: 900, matchId: 'm9', at: t3 } }]);
+    });
+
+    it('refuses a game that never said it resets itself, an unclaimed or stopped server, and a server outside the pool', () => {
+      given(serverDecider, [pooled, running, claimed, report()]).when(release).thenError('conflict', /does not reset itself/);
+      given(serverDecider, [pooled, running, claimed]).when(release).thenError('conflict', /does not reset itself/);
+      given(serverDecider, [pooled, running, report(true)]).when(release).thenError('conflict', /not a claimed pool server/);
+      given(serverDecider, [started, running]).when(release).thenError('conflict', /not a claimed pool server/);
+      const stoppedNow: ServerEvent = { type: 'ServerStopped', data: { serverId: 's1', reason: 'SHUTDOWN_SIGNAL', exitCode: null, at: t3 } };
+      given(serverDecider, [pooled, running, claimed, report(true), stoppedNow]).when(release).thenError('conflict', /not a claimed pool server/);
+    });
+
+    it('a game says it resets itself once; a later report without the flag keeps it, one with false drops it', () => {
+      const s = given(serverDecider, [pooled, running, report(true)]);
+      s.when({ type: 'ReportGameStatus', players: 2, now: t2 }).then([{ type: 'ServerGameStatusReported', data: { serverId: 's1', players: 2, health: null, message: null, resettable: true, at: t2 } }]);
+      given(serverDecider, [pooled, running, report(true)]).when({ type: 'ReportGameStatus', resettable: false, now: t2 })
+        .then([{ type: 'ServerGameStatusReported', data: { serverId: 's1', players: 0, health: null, message: null, at: t2 } }]);
+    });
   });
 });
 

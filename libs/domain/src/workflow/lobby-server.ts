@@ -26,9 +26,16 @@ export interface LobbyServerState {
   startedAt?: string | null;
   /** ServerRunning events so far (a crash restart runs it again): part of the keys. */
   runs: number;
-  /** Lobbies assigned to this server, in assignment order. */
+  /** Lobbies assigned to this server, in assignment order (since its last release to the pool). */
   lobbies: string[];
+  /** Claims released back to the pool (a lease on a resettable game): part of the keys, as a pool server may serve again. */
+  releases?: number;
+  /** The lobbies the last release took the server from: each is told, as of a stop. */
+  released?: string[];
 }
+
+/** The keys' generation suffix: none before a release (the keys stay what they were). */
+const gen = (state: LobbyServerState) => (state.releases ? `:${state.releases}` : '');
 
 /** The lobby's view of its running server (what the lobby decider's ServerRunning expects). */
 function runningServer(state: LobbyServerState, serverId: string): LobbyServer {
@@ -40,9 +47,9 @@ function toLobby(state: LobbyServerState, lobbyId: string, serverId: string, com
 }
 
 const running = (state: LobbyServerState, lobbyId: string, serverId: string, now: string) =>
-  toLobby(state, lobbyId, serverId, { type: 'ServerRunning', server: runningServer(state, serverId), now }, `running:${state.runs}`);
+  toLobby(state, lobbyId, serverId, { type: 'ServerRunning', server: runningServer(state, serverId), now }, `running:${state.runs}${gen(state)}`);
 const stopped = (state: LobbyServerState, lobbyId: string, serverId: string, now: string) =>
-  toLobby(state, lobbyId, serverId, { type: 'ServerStopped', instanceId: serverId, now }, 'stopped');
+  toLobby(state, lobbyId, serverId, { type: 'ServerStopped', instanceId: serverId, now }, `stopped${gen(state)}`);
 
 const IGNORED = new Set<string>(['ServerPoolClaimed', 'ServerCustomDataUpdated', 'ServerGameStatusReported']);
 
@@ -74,6 +81,9 @@ export const lobbyServerWorkflow: Workflow<LobbyServerEvent, LobbyServerState, L
         return state.status === 'launching' ? { ...state, status: 'running', runs: state.runs + 1, startedAt: state.startedAt ?? event.data.at } : state;
       case 'ServerStopped':
         return { ...state, status: 'stopped' };
+      case 'ServerPoolReleased':
+        // The claim ended, the machine runs on in the pool: its lobbies are told, and a next claim starts afresh.
+        return { ...state, lobbies: [], released: state.lobbies, releases: (state.releases ?? 0) + 1 };
       case 'LobbyServerAssigned': {
         const lobbyId = event.data.lobbyId;
         return state.lobbies.includes(lobbyId) ? state : { ...state, serverId: state.serverId ?? event.data.server.instance_id, lobbies: [...state.lobbies, lobbyId] };
@@ -90,6 +100,8 @@ export const lobbyServerWorkflow: Workflow<LobbyServerEvent, LobbyServerState, L
         return state.status === 'running' ? state.lobbies.map((l) => running(state, l, event.data.serverId, event.data.at)) : [];
       case 'ServerStopped':
         return state.lobbies.map((l) => stopped(state, l, event.data.serverId, event.data.at));
+      case 'ServerPoolReleased':
+        return (state.released ?? []).map((l) => toLobby(state, l, event.data.serverId, { type: 'ServerStopped', instanceId: event.data.serverId, now: event.data.at }, `released:${state.releases}`));
       case 'LobbyServerAssigned': {
         // Assigned after the server already ran or stopped: the lobby catches up at once.
         const serverId = event.data.server.instance_id;

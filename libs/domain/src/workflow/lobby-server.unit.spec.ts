@@ -68,4 +68,19 @@ describe('Lobby server workflow', () => {
     const { state } = givenWorkflow(follow, [started, assigned('l1'), running, crashed]).when(running);
     expect(follow.react(state, running)).toMatchObject([{ key: 'lobby-server:s1:l1:running:2' }]);
   });
+
+  it('a claim released back to the pool (a lease on a resettable game) tells its lobbies as a stop; the next claim starts afresh', () => {
+    const released: ServerEvent = { type: 'ServerPoolReleased', data: { serverId: 's1', name: 'pool-eu-west', matchId: 'released:s1', reason: 'CLAIM_LEASE_EXPIRED', at: t2 } };
+    expect(follow.route(released)).toEqual(['s1']);
+    givenWorkflow(follow, [started, running, assigned('l1'), assigned('l2')]).when(released).then([
+      { kind: 'command', target: lobby('l1'), key: 'lobby-server:s1:l1:released:1', command: { type: 'ServerStopped', instanceId: 's1', now: t2 } },
+      { kind: 'command', target: lobby('l2'), key: 'lobby-server:s1:l2:released:1', command: { type: 'ServerStopped', instanceId: 's1', now: t2 } },
+    ] as never);
+    // Claimed again, by l1 itself: in_game at once under a key of its own (the first claim's key was used).
+    const again = givenWorkflow(follow, [started, running, assigned('l1'), released]).when(assigned('l1'));
+    again.then([{ ...inGame('l1', t0), key: 'lobby-server:s1:l1:running:1:1' } as never]);
+    // A stop after the release tells only the lobby that holds it now.
+    givenWorkflow(follow, [started, running, assigned('l1'), released, assigned('l3')]).when(stopped('TTL_EXPIRED'))
+      .then([{ ...backToWaiting('l3'), key: 'lobby-server:s1:l3:stopped:1' }] as never);
+  });
 });

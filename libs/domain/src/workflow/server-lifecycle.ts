@@ -3,7 +3,8 @@
 // of a crashed game when auto_restart is on (bounded: the decider turns the crash after
 // MAX_AUTO_RESTARTS into a stop), the refill of a pool when one of its servers is claimed or stops, and
 // a claimed pool server's lease (its pool's claim_lease_seconds): no player reported within it, it stops,
-// and whoever holds it (a lobby, a match) hears of the stop as of any other.
+// and whoever holds it (a lobby, a match) hears of the stop as of any other; a game that reported itself
+// resettable is released instead (ServerPoolReleased: ready in the pool again, its holder told as of a stop).
 // The state is the server decider's own (same evolve), plus counters that make the keys unique.
 import { DomainEvent } from '../kit';
 import { MAX_AUTO_RESTARTS, serverDecider, ServerCommand, ServerEvent, ServerState, ttlDeadline } from '../server';
@@ -41,7 +42,7 @@ export interface ServerLifecycleState {
   leaseUntil?: string;
 }
 
-const TTL_EVENTS = new Set<string>(['ServerRunning', 'ServerPoolClaimed', 'ServerRestarted', 'ServerStopped']);
+const TTL_EVENTS = new Set<string>(['ServerRunning', 'ServerPoolClaimed', 'ServerPoolReleased', 'ServerRestarted', 'ServerStopped']);
 const ttlTimer = (id: string) => `server-ttl:${id}`;
 const startupTimer = (id: string) => `server-startup:${id}`;
 const leaseTimer = (id: string) => `server-lease:${id}`;
@@ -96,7 +97,11 @@ export const serverLifecycleWorkflow: Workflow<ServerLifecycleEvent, ServerLifec
       case 'ServerClaimLeaseExpired':
         // Only the lease as it stands: met (a player came) or ended (stopped) since, the timer is stale.
         if (s.status !== 'stopped' && state.leaseUntil === event.data.at) {
-          intents.push(command(state, serverId, { type: 'StopServer', reason: 'CLAIM_LEASE_EXPIRED', now: event.data.at }, `server-lease:${serverId}:${event.data.at}`));
+          // A game that resets itself goes back to the pool (a new match id); any other is stopped.
+          const release = s.status === 'running' && s.poolClaimedAt !== null && s.gameStatus?.resettable === true;
+          intents.push(command(state, serverId, release
+            ? { type: 'ReleasePoolServer', matchId: `released:${serverId}:${event.data.at}`, reason: 'CLAIM_LEASE_EXPIRED', now: event.data.at }
+            : { type: 'StopServer', reason: 'CLAIM_LEASE_EXPIRED', now: event.data.at }, `server-lease:${serverId}:${event.data.at}`));
         }
         return intents;
       case 'ServerStartupTimedOut':
@@ -147,6 +152,6 @@ export const serverLifecycleWorkflow: Workflow<ServerLifecycleEvent, ServerLifec
 function leaseAfter(current: string | null, event: ServerEvent): string | null {
   if (event.type === 'ServerPoolClaimed') return event.data.leaseSeconds ? timeAfter(event.data.at, event.data.leaseSeconds * 1000) : null;
   if (current === null) return null;
-  if ((event.type === 'ServerGameStatusReported' && (event.data.players ?? 0) > 0) || event.type === 'ServerStopped') return null;
+  if ((event.type === 'ServerGameStatusReported' && (event.data.players ?? 0) > 0) || event.type === 'ServerStopped' || event.type === 'ServerPoolReleased') return null;
   return current;
 }

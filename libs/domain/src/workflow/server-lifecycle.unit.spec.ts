@@ -145,6 +145,20 @@ describe('Server lifecycle workflow: claim lease', () => {
     givenWorkflow(lifecycle, [pool, running, claimed(30), players(0)]).when(expired).then([expect.objectContaining({ key: `server-lease:s1:${until}` })]);
   });
 
+  it('a game that reported itself resettable is released back to the pool instead, under a new match id', () => {
+    const resettable: ServerEvent = { type: 'ServerGameStatusReported', data: { serverId: 's1', players: 0, health: null, message: null, resettable: true, at: plus(t2, 1_000) } };
+    givenWorkflow(lifecycle, [pool, running, claimed(30), resettable]).when(expired).then([{
+      kind: 'command', target: server, command: { type: 'ReleasePoolServer', matchId: `released:s1:${until}`, reason: 'CLAIM_LEASE_EXPIRED', now: until }, key: `server-lease:s1:${until}`,
+    }]);
+    // Released, the lease is gone: a stale timer does nothing, and the next claim has a lease of its own.
+    const released: ServerEvent = { type: 'ServerPoolReleased', data: { serverId: 's1', name: 'pool-eu-west', matchId: `released:s1:${until}`, reason: 'CLAIM_LEASE_EXPIRED', at: until } };
+    givenWorkflow(lifecycle, [pool, running, claimed(30), resettable, released]).when(expired).thenNothing();
+    const again: ServerEvent = { type: 'ServerPoolClaimed', data: { serverId: 's1', name: 'next', customData: null, ttl: null, matchId: 'm10', leaseSeconds: 30, at: plus(until, 1_000) } };
+    const next = plus(until, 31_000);
+    expect(lifecycle.react(givenWorkflow(lifecycle, [pool, running, claimed(30), resettable, released]).when(again).state, again))
+      .toContainEqual({ kind: 'timer', id: 'server-lease:s1', at: next, then: { type: 'ServerClaimLeaseExpired', data: { serverId: 's1', at: next } } });
+  });
+
   it('a player reported in time meets it, and a stopped server has none: the timer then does nothing', () => {
     givenWorkflow(lifecycle, [pool, running, claimed(30), players(2)]).when(expired).thenNothing();
     givenWorkflow(lifecycle, [pool, running, claimed(30), { ...stopped, data: { ...stopped.data, at: plus(t2, 1_000) } }]).when(expired).thenNothing();
