@@ -8,6 +8,7 @@ import { logger } from '@spawnpoint/logging';
 import { integrationEventName, parseBusEvent, PoolCapacityView, ProjectView, QueueStatsBroadcast, ResolvedBuild, StartServerBody, SUBJECTS, validListener } from '@spawnpoint/proto';
 import type { ReadModels } from '@spawnpoint/read-models';
 import { countPoolClaim, KeyedLane } from '@spawnpoint/platform';
+import { poolCapacity } from './pool-capacity';
 import { poolFor, poolKey } from './pool-claim';
 import { PoolDemandSignals } from './pool-demand-signals';
 
@@ -68,14 +69,7 @@ export class PoolManager {
 
   async start(): Promise<void> {
     const rows = await this.db.server.findMany({ where: { isPoolServer: true, poolClaimedAt: null, status: { in: ['launching', 'running'] } }, orderBy: { createdAt: 'asc' } });
-    for (const r of rows) {
-      const key = poolKey(r.projectId, r.region, r.version, r.computeSize);
-      this.members.set(r.id, {
-        serverId: r.id, projectId: r.projectId, key, region: r.region, version: r.version, computeSize: r.computeSize,
-        status: r.status as PoolMember['status'], createdAt: r.createdAt.toISOString(),
-      });
-      if (r.status === 'running') this.pushReady(key, r.id);
-    }
+    for (const r of rows) this.addMember(r);
     await this.bus.consume(
       { durable: 'servers-pools', filters: ['project.ProjectSettingsUpdated', 'project.ProjectPlanChanged', 'build.BuildReady', 'build.BuildImageRegistered', 'build.BuildDeleted'] },
       (e: IntegrationEvent) => {
@@ -118,11 +112,7 @@ export class PoolManager {
       // Its row is in the read model now (this runs after it applied the event): the member is read from it.
       void this.db.server.findUnique({ where: { id } }).then((r) => {
         if (!r || r.status !== 'running' || r.poolClaimedAt !== null) return;
-        const key = poolKey(r.projectId, r.region, r.version, r.computeSize);
-        this.members.set(id, {
-          serverId: id, projectId: r.projectId, key, region: r.region, version: r.version, computeSize: r.computeSize, status: 'running', createdAt: r.createdAt.toISOString(),
-        });
-        this.pushReady(key, id);
+        this.addMember(r);
         this.schedule(r.projectId);
       }).catch((err) => log.error({ err, server_id: id }, 'pools: a released server was not taken back; the next start of the manager will'));
       return;
@@ -178,24 +168,10 @@ export class PoolManager {
    * servers now. `claimed`: the active claimed pool servers per region (the caller counts them).
    */
   capacity(projectId: string, claimed: Record<string, number>): PoolCapacityView {
-    const sized = this.sized.get(projectId);
-    const version = this.targets.get(projectId) ?? null;
-    const members = [...this.members.values()].filter((m) => m.projectId === projectId);
-    const config = sized?.config;
-    const regions = Object.entries(config?.enabled ? config.regions : {}).map(([region, c]) => {
-      const here = members.filter((m) => m.region === region);
-      const current = here.filter((m) => m.version === version && m.computeSize === config!.compute_size);
-      const desired = sized!.desired[region] ?? c.min_ready;
-      const why = c.demand ? this.demand.why(projectId, region) : ['static: min_ready'];
-      const outdated = here.length - current.length;
-      return {
-        region, sized_by: c.demand ? 'demand' as const : 'static' as const, min_ready: c.min_ready, max: c.max, desired,
-        ready: current.filter((m) => m.status === 'running').length, launching: current.filter((m) => m.status === 'launching').length,
-        outdated, claimed: claimed[region] ?? 0,
-        why: outdated > 0 ? [...why, `rolling out version ${version}: ${outdated} older server(s) to replace`] : why,
-      };
+    return poolCapacity({
+      sized: this.sized.get(projectId), version: this.targets.get(projectId) ?? null, claimed,
+      members: [...this.members.values()].filter((m) => m.projectId === projectId), why: (region) => this.demand.why(projectId, region),
     });
-    return { enabled: !!config?.enabled, build_name: config?.build_name ?? null, build_version: config?.enabled ? version : null, regions };
   }
 
   /** min_ready summed over the projects' pools, by region. */
@@ -279,7 +255,17 @@ export class PoolManager {
     return starts.length > round.length;
   }
 
-  private pushReady(key: string, id: string): void {
+  /** An unclaimed active pool server from its read-model row (at start, and when a claim is released). */
+  private addMember(r: { id: string; projectId: string; region: string; version: number | null; computeSize: string; status: string; createdAt: Date }): void {
+    const key = poolKey(r.projectId, r.region, r.version, r.computeSize);
+    this.members.set(r.id, {
+      serverId: r.id, projectId: r.projectId, key, region: r.region, version: r.version, computeSize: r.computeSize,
+      status: r.status as PoolMember['status'], createdAt: r.createdAt.toISOString(),
+    });
+    if (r.status === 'running') this.pushReady(key, r.id);
+  }
+
+    private pushReady(key: string, id: string): void {
     const list = this.ready.get(key) ?? [];
     if (!list.includes(id)) list.push(id);
     this.ready.set(key, list);
